@@ -1,0 +1,149 @@
+#include "dto.h"
+
+namespace Broker {
+
+namespace {
+
+QJsonValue nullable(const QString &value)
+{
+    return value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
+}
+
+Error badField(const char *name, const char *expected)
+{
+    return Error{QStringLiteral("bad_field"),
+                 QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), QLatin1String(expected))};
+}
+
+} // namespace
+
+QJsonObject Peer::toJson() const
+{
+    QJsonObject o{{QStringLiteral("id"), id},
+                  {QStringLiteral("pid"), pid},
+                  {QStringLiteral("cwd"), cwd},
+                  {QStringLiteral("git_root"), nullable(gitRoot)},
+                  {QStringLiteral("tty"), nullable(tty)},
+                  {QStringLiteral("summary"), summary},
+                  {QStringLiteral("registered_at"), registeredAt},
+                  {QStringLiteral("last_seen"), lastSeen},
+                  {QStringLiteral("session_name"), sessionName}};
+    if (!isRemote()) {
+        o.insert(QStringLiteral("channel_push"), channelPush.isEmpty() ? QStringLiteral("unknown") : channelPush);
+        o.insert(QStringLiteral("version"), version);
+    }
+    return o;
+}
+
+Result<Peer> Peer::fromJson(const QJsonObject &o)
+{
+    Peer p;
+    const QJsonValue id = o.value(QStringLiteral("id"));
+    if (!id.isString())
+        return std::unexpected(badField("id", "a string"));
+    p.id = id.toString();
+    p.pid = o.value(QStringLiteral("pid")).toInteger();
+    p.cwd = o.value(QStringLiteral("cwd")).toString();
+    p.gitRoot = o.value(QStringLiteral("git_root")).toString();
+    p.tty = o.value(QStringLiteral("tty")).toString();
+    p.summary = o.value(QStringLiteral("summary")).toString();
+    p.registeredAt = o.value(QStringLiteral("registered_at")).toString();
+    p.lastSeen = o.value(QStringLiteral("last_seen")).toString();
+    p.sessionName = o.value(QStringLiteral("session_name")).toString();
+    p.channelPush = o.value(QStringLiteral("channel_push")).toString();
+    p.version = o.value(QStringLiteral("version")).toString();
+    return p;
+}
+
+QString messageTypeName(MessageType type)
+{
+    switch (type) {
+    case MessageType::Text: return QStringLiteral("text");
+    case MessageType::Query: return QStringLiteral("query");
+    case MessageType::Response: return QStringLiteral("response");
+    case MessageType::Handoff: return QStringLiteral("handoff");
+    case MessageType::Broadcast: return QStringLiteral("broadcast");
+    }
+    Q_UNREACHABLE();
+}
+
+std::optional<MessageType> messageTypeFromName(const QString &name)
+{
+    for (auto t : {MessageType::Text, MessageType::Query, MessageType::Response, MessageType::Handoff,
+                   MessageType::Broadcast}) {
+        if (messageTypeName(t) == name)
+            return t;
+    }
+    return std::nullopt;
+}
+
+QString messageTypeList()
+{
+    return QStringLiteral("text, query, response, handoff, broadcast");
+}
+
+QJsonObject Message::toJson() const
+{
+    return QJsonObject{{QStringLiteral("id"), id},
+                       {QStringLiteral("from_id"), fromId},
+                       {QStringLiteral("to_id"), toId},
+                       {QStringLiteral("text"), text},
+                       {QStringLiteral("type"), type},
+                       {QStringLiteral("metadata"), metadata ? QJsonValue(*metadata) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("reply_to"), replyTo ? QJsonValue(*replyTo) : QJsonValue(QJsonValue::Null)},
+                       {QStringLiteral("sent_at"), sentAt},
+                       {QStringLiteral("delivered"), delivered ? 1 : 0}};
+}
+
+Result<Message> Message::fromJson(const QJsonObject &o)
+{
+    Message m;
+    const QJsonValue id = o.value(QStringLiteral("id"));
+    if (!id.isDouble())
+        return std::unexpected(badField("id", "an integer"));
+    m.id = id.toInteger();
+    m.fromId = o.value(QStringLiteral("from_id")).toString();
+    m.toId = o.value(QStringLiteral("to_id")).toString();
+    m.text = o.value(QStringLiteral("text")).toString();
+    m.type = o.value(QStringLiteral("type")).toString(QStringLiteral("text"));
+    if (m.type.isEmpty())
+        m.type = QStringLiteral("text");
+    const QJsonValue meta = o.value(QStringLiteral("metadata"));
+    if (meta.isObject())
+        m.metadata = meta.toObject();
+    const QJsonValue reply = o.value(QStringLiteral("reply_to"));
+    if (reply.isDouble())
+        m.replyTo = reply.toInteger();
+    m.sentAt = o.value(QStringLiteral("sent_at")).toString();
+    const QJsonValue delivered = o.value(QStringLiteral("delivered"));
+    m.delivered = delivered.isBool() ? delivered.toBool() : delivered.toInt() != 0;
+    return m;
+}
+
+Result<QList<Peer>> peersFromJson(const QJsonArray &array)
+{
+    QList<Peer> peers;
+    peers.reserve(array.size());
+    for (const QJsonValue &v : array) {
+        auto p = Peer::fromJson(v.toObject());
+        if (!p)
+            return std::unexpected(p.error());
+        peers.append(*p);
+    }
+    return peers;
+}
+
+Result<QList<Message>> messagesFromJson(const QJsonArray &array)
+{
+    QList<Message> messages;
+    messages.reserve(array.size());
+    for (const QJsonValue &v : array) {
+        auto m = Message::fromJson(v.toObject());
+        if (!m)
+            return std::unexpected(m.error());
+        messages.append(*m);
+    }
+    return messages;
+}
+
+} // namespace Broker

@@ -1,0 +1,64 @@
+#pragma once
+
+#include "result.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Broker {
+
+// A peer row as the wire carries it (reference §2 / §3.11). Remote peers have pid 0 and an
+// id of the form "<hostname>:<peer>".
+struct Peer
+{
+    QString id;
+    qint64 pid = 0;
+    QString cwd;
+    QString gitRoot;      // empty = null on the wire
+    QString tty;          // empty = null on the wire
+    QString summary;
+    QString registeredAt; // ISO-8601 UTC with milliseconds
+    QString lastSeen;
+    QString sessionName;
+    QString channelPush;  // unknown / unverified / working; empty for remote peers
+    QString version;
+
+    QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }
+    bool isRemote() const { return id.contains(QLatin1Char(':')); }
+
+    QJsonObject toJson() const;
+    static Result<Peer> fromJson(const QJsonObject &object);
+};
+
+enum class MessageType { Text, Query, Response, Handoff, Broadcast };
+
+QString messageTypeName(MessageType type);
+std::optional<MessageType> messageTypeFromName(const QString &name);
+// "text, query, response, handoff, broadcast" as the reference's error text lists them.
+QString messageTypeList();
+
+// A stored message as /poll-messages and /wait-messages carry it (reference §3.14).
+struct Message
+{
+    qint64 id = 0;
+    QString fromId;
+    QString toId;
+    QString text;
+    QString type = QStringLiteral("text");
+    std::optional<QJsonObject> metadata;
+    std::optional<qint64> replyTo;
+    QString sentAt;
+    bool delivered = false;
+
+    QJsonObject toJson() const; // delivered as the integer 0/1, like the reference's poll
+    static Result<Message> fromJson(const QJsonObject &object);
+};
+
+Result<QList<Peer>> peersFromJson(const QJsonArray &array);
+Result<QList<Message>> messagesFromJson(const QJsonArray &array);
+
+} // namespace Broker

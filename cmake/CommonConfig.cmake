@@ -1,0 +1,20 @@
+# One INTERFACE target carries the settings every target of the project shares
+# (the qBittorrent CommonConfig pattern): link Peers::common and nothing else is needed.
+add_library(peers_common INTERFACE)
+add_library(Peers::common ALIAS peers_common)
+
+target_compile_features(peers_common INTERFACE cxx_std_23)
+target_compile_definitions(peers_common INTERFACE
+    QT_NO_CAST_FROM_ASCII
+    QT_NO_CAST_TO_ASCII
+    QT_NO_KEYWORDS
+    QT_USE_QSTRINGBUILDER
+    QT_NO_URL_CAST_FROM_STRING
+    PEERS_VERSION="${PROJECT_VERSION}")
+target_compile_options(peers_common INTERFACE -Wall -Wextra -Wpedantic)
+if(PEERS_WERROR)
+    target_compile_options(peers_common INTERFACE -Werror)
+    # CI keeps Q_ASSERT live in release-type builds too.
+    target_compile_definitions(peers_common INTERFACE QT_FORCE_ASSERTS)
+endif()
+set(CMAKE_CXX_EXTENSIONS OFF)
