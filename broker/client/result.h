@@ -12,6 +12,7 @@ struct Error
 {
     QString code;
     QString message;
+    int httpStatus = 0; // set when the failure is an HTTP answer
 };
 
 template<typename T>
