@@ -1,0 +1,39 @@
+#!/usr/bin/env bash
+# Installs what building (and, with "test", testing) claude-peers needs on Debian 12, and
+# nothing that is already there. Needs root for apt-get; only Debian's and npm's registries.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+
+what=${1:-build}
+packages=(cmake ninja-build g++ make pkg-config binutils
+          qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite
+          qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev)
+if [ "$what" = test ]; then
+    packages+=(python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
+    command -v node >/dev/null 2>&1 || packages+=(nodejs)
+    command -v npm >/dev/null 2>&1 || packages+=(npm)
+fi
+
+missing=()
+for p in "${packages[@]}"; do
+    dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q 'install ok installed' || missing+=("$p")
+done
+# nodejs from another source (e.g. NodeSource) provides node and npm without Debian's names.
+if [ "${#missing[@]}" -gt 0 ]; then
+    echo "Installing: ${missing[*]}" >&2
+    if [ "$(id -u)" -ne 0 ]; then
+        echo "error: missing packages and not root; run as root or: sudo apt-get install ${missing[*]}" >&2
+        exit 1
+    fi
+    export DEBIAN_FRONTEND=noninteractive
+    apt-get update -qq
+    apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+
+if [ "$what" = test ]; then
+    # External MCP clients for the "external" tests, pinned by tests/external/package-lock.json.
+    if [ ! -d tests/external/node_modules ] || [ tests/external/package-lock.json -nt tests/external/node_modules ]; then
+        npm ci --prefix tests/external --no-audit --no-fund --loglevel=error >&2
+        touch tests/external/node_modules
+    fi
+fi
