@@ -1,0 +1,241 @@
+#include "internal/storeschema.h"
+
+#include <QSqlQuery>
+#include <QStringList>
+
+#include <functional>
+
+namespace Broker {
+
+Q_LOGGING_CATEGORY(lcStore, "peers.broker.store", QtInfoMsg)
+
+namespace StoreSchema {
+namespace {
+
+struct Column
+{
+    const char *table;
+    const char *name;
+    const char *definition; // as the reference's ALTER TABLE adds it
+};
+
+// The columns the reference adds with "try ALTER, ignore error", in its order. A database
+// made by an older reference lacks some of them; we add exactly those (checked with
+// PRAGMA table_info, not by ignoring errors, so a real failure is reported).
+constexpr Column referenceAlteredColumns[] = {
+    {"peers", "session_name", "TEXT DEFAULT ''"},  {"peers", "channel_push", "TEXT DEFAULT 'unknown'"},
+    {"peers", "version", "TEXT DEFAULT ''"},       {"messages", "type", "TEXT NOT NULL DEFAULT 'text'"},
+    {"messages", "metadata", "TEXT DEFAULT NULL"}, {"messages", "reply_to", "INTEGER DEFAULT NULL"},
+};
+
+// Columns every reference version has had since the first one; a table named like ours
+// without them belongs to something else and is not touched.
+constexpr Column coreColumns[] = {
+    {"peers", "id", ""},
+    {"peers", "pid", ""},
+    {"peers", "cwd", ""},
+    {"peers", "git_root", ""},
+    {"peers", "tty", ""},
+    {"peers", "summary", ""},
+    {"peers", "registered_at", ""},
+    {"peers", "last_seen", ""},
+    {"messages", "id", ""},
+    {"messages", "from_id", ""},
+    {"messages", "to_id", ""},
+    {"messages", "text", ""},
+    {"messages", "sent_at", ""},
+    {"messages", "delivered", ""},
+};
+
+// The reference's final column order (its CREATE TABLE plus ALTERs). No FOREIGN KEY clauses:
+// from_id holds "cli", "system" and "host:peer", and foreign_keys stays off anyway.
+const char *const createPeers = R"(CREATE TABLE IF NOT EXISTS peers (
+    id TEXT PRIMARY KEY,
+    pid INTEGER NOT NULL,
+    cwd TEXT NOT NULL,
+    git_root TEXT,
+    tty TEXT,
+    summary TEXT NOT NULL DEFAULT '',
+    registered_at TEXT NOT NULL,
+    last_seen TEXT NOT NULL,
+    session_name TEXT DEFAULT '',
+    channel_push TEXT DEFAULT 'unknown',
+    version TEXT DEFAULT ''
+))";
+
+const char *const createMessages = R"(CREATE TABLE IF NOT EXISTS messages (
+    id INTEGER PRIMARY KEY AUTOINCREMENT,
+    from_id TEXT NOT NULL,
+    to_id TEXT NOT NULL,
+    text TEXT NOT NULL,
+    type TEXT NOT NULL DEFAULT 'text',
+    metadata TEXT DEFAULT NULL,
+    reply_to INTEGER DEFAULT NULL,
+    sent_at TEXT NOT NULL,
+    delivered INTEGER NOT NULL DEFAULT 0
+))";
+
+const char *const version2Indexes[] = {
+    // undelivered(to_id): the delivery path
+    "CREATE INDEX IF NOT EXISTS idx_messages_to_delivered ON messages(to_id, delivered)",
+    // purge and orphan sweep
+    "CREATE INDEX IF NOT EXISTS idx_messages_delivered_sent ON messages(delivered, sent_at)",
+    // registration's eviction lookups
+    "CREATE INDEX IF NOT EXISTS idx_peers_tty ON peers(tty)",
+    "CREATE INDEX IF NOT EXISTS idx_peers_pid ON peers(pid)",
+};
+
+Result<void> exec(QSqlDatabase &db, const QString &sql, const QString &what)
+{
+    QSqlQuery query(db);
+    if (!query.exec(sql))
+        return std::unexpected(databaseError(what, query.lastError()));
+    return {};
+}
+
+Result<QStringList> columnNames(QSqlDatabase &db, const QString &table)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA table_info(%1)").arg(table)))
+        return std::unexpected(
+            databaseError(QStringLiteral("Reading the columns of %1").arg(table), query.lastError()));
+    QStringList names;
+    while (query.next())
+        names << query.value(1).toString();
+    return names;
+}
+
+Result<void> migrateTo1(QSqlDatabase &db)
+{
+    for (const char *sql : {createPeers, createMessages}) {
+        if (auto r = exec(db, QString::fromLatin1(sql), QStringLiteral("Creating the tables")); !r)
+            return r;
+    }
+    for (const Column &column : referenceAlteredColumns) {
+        const QString table = QString::fromLatin1(column.table);
+        const QString name = QString::fromLatin1(column.name);
+        auto names = columnNames(db, table);
+        if (!names)
+            return std::unexpected(names.error());
+        if (names->contains(name))
+            continue;
+        qCInfo(lcStore) << "Adding column" << table << name << "to a reference database";
+        const QString sql = QStringLiteral("ALTER TABLE %1 ADD COLUMN %2 %3")
+                                .arg(table, name, QString::fromLatin1(column.definition));
+        if (auto r = exec(db, sql, QStringLiteral("Adding column %1.%2").arg(table, name)); !r)
+            return r;
+    }
+    for (const Column &column : coreColumns) {
+        auto names = columnNames(db, QString::fromLatin1(column.table));
+        if (!names)
+            return std::unexpected(names.error());
+        if (!names->contains(QString::fromLatin1(column.name)))
+            return fail(QStringLiteral("database"),
+                        QStringLiteral("The database's %1 table has no column %2: it was not made by "
+                                       "claude-peers. Point CLAUDE_PEERS_DB at another file.")
+                            .arg(QString::fromLatin1(column.table), QString::fromLatin1(column.name)));
+    }
+    return {};
+}
+
+Result<void> migrateTo2(QSqlDatabase &db)
+{
+    auto names = columnNames(db, QStringLiteral("peers"));
+    if (!names)
+        return std::unexpected(names.error());
+    if (!names->contains(QStringLiteral("secret_hash"))) {
+        if (auto r = exec(db, QStringLiteral("ALTER TABLE peers ADD COLUMN secret_hash TEXT DEFAULT ''"),
+                          QStringLiteral("Adding column peers.secret_hash"));
+            !r)
+            return r;
+    }
+    for (const char *sql : version2Indexes) {
+        if (auto r = exec(db, QString::fromLatin1(sql), QStringLiteral("Creating an index")); !r)
+            return r;
+    }
+    return {};
+}
+
+// One step in its own write transaction. BEGIN IMMEDIATE takes the write lock first, then
+// user_version is read again: another process may have upgraded the file meanwhile.
+Result<void> runStep(QSqlDatabase &db, int target, const std::function<Result<void>(QSqlDatabase &)> &step)
+{
+    if (auto r = exec(db, QStringLiteral("BEGIN IMMEDIATE"), QStringLiteral("Starting the upgrade")); !r)
+        return r;
+    auto rollback = [&db] {
+        QSqlQuery query(db);
+        query.exec(QStringLiteral("ROLLBACK"));
+    };
+    auto version = userVersion(db);
+    if (!version) {
+        rollback();
+        return std::unexpected(version.error());
+    }
+    if (*version >= target) {
+        rollback();
+        return {};
+    }
+    if (auto r = step(db); !r) {
+        rollback();
+        return r;
+    }
+    if (auto r = exec(db, QStringLiteral("PRAGMA user_version = %1").arg(target),
+                      QStringLiteral("Setting the schema version"));
+        !r) {
+        rollback();
+        return r;
+    }
+    if (auto r = exec(db, QStringLiteral("COMMIT"),
+                      QStringLiteral("Committing the upgrade to version %1").arg(target));
+        !r) {
+        rollback();
+        return r;
+    }
+    qCInfo(lcStore) << "Database upgraded to schema version" << target;
+    return {};
+}
+
+} // namespace
+
+Error databaseError(const QString &what, const QSqlError &error)
+{
+    // databaseText() is SQLite's own words ("database is locked"); driverText() only Qt's
+    // generic "Unable to fetch row".
+    const QString text = error.databaseText().isEmpty() ? error.driverText() : error.databaseText();
+    Error e {QStringLiteral("database"), QStringLiteral("%1 failed: %2").arg(what, text)};
+    qCWarning(lcStore).noquote() << e.message;
+    return e;
+}
+
+Result<int> userVersion(QSqlDatabase &db)
+{
+    QSqlQuery query(db);
+    if (!query.exec(QStringLiteral("PRAGMA user_version")) || !query.next())
+        return std::unexpected(
+            databaseError(QStringLiteral("Reading the schema version"), query.lastError()));
+    return query.value(0).toInt();
+}
+
+Result<int> migrate(QSqlDatabase &db)
+{
+    auto version = userVersion(db);
+    if (!version)
+        return version;
+    if (*version > currentVersion)
+        return fail(QStringLiteral("database"),
+                    QStringLiteral("The database %1 has schema version %2, but this claude-peers knows "
+                                   "versions up to %3. It was written by a newer claude-peers: upgrade "
+                                   "claude-peers to use it.")
+                        .arg(db.databaseName())
+                        .arg(*version)
+                        .arg(currentVersion));
+    const std::function<Result<void>(QSqlDatabase &)> steps[] = {migrateTo1, migrateTo2};
+    for (int target = *version + 1; target <= currentVersion; ++target) {
+        if (auto r = runStep(db, target, steps[target - 1]); !r)
+            return std::unexpected(r.error());
+    }
+    return userVersion(db);
+}
+
+} // namespace StoreSchema
+} // namespace Broker
