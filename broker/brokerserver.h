@@ -5,23 +5,37 @@
 #include "result.h"
 
 #include <QObject>
+#include <QProcessEnvironment>
 
 #include <memory>
 
 namespace Broker {
 
+class Clock;
+class FederationLink;
+
 // Tunables with the reference's defaults; the host fills them from config file + environment.
 struct Settings
 {
     Location location;
-    int heartbeatTimeoutMs = 60000;   // a peer silent this long counts as gone
-    int rateLimitPerMinute = 60;      // per sending peer; 0 disables
+    int heartbeatTimeoutMs = 60000; // a peer silent this long counts as gone; 0 disables
+    int rateLimitPerMinute = 60; // per sending peer; 0 disables
     int maxConnections = 1024;
     int idleTimeoutMs = 60000;
     int maxBodyBytes = 1024 * 1024;
+    int maxHeaderBytes = 16 * 1024;
+    int requestTimeoutMs = 10000; // a request must arrive in full this long after its first byte
     int tokenRereadMs = 60000;
+    int sweepIntervalMs = 30000; // stale peers + orphan bounce (reference §11.8, §11.9)
+    int purgeIntervalMs = 60000; // delivered messages older than the retention
+    qint64 deliveredRetentionMs = qint64(7) * 24 * 3600 * 1000;
+    int statsIntervalMs = 60000; // request counter rotation and rate-limit map GC
+    quint16 federationPort = 7900; // shown by /federation/status even when disabled
+    bool reloadable = false; // set by load(): reload() re-reads the config file too
 
-    // Reads ~/.claude-peers-config.json ("broker" object) and the environment overrides.
+    // Reads ~/.claude-peers-config.json ("broker" object) and the environment overrides
+    // (CLAUDE_PEERS_RATE_LIMIT, CLAUDE_PEERS_HEARTBEAT_TIMEOUT_MS). A missing or malformed
+    // file or value keeps the default and logs a warning; it never fails.
     static Settings load(const Location &location,
                          const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 };
@@ -35,9 +49,14 @@ public:
     explicit BrokerServer(Settings settings, QObject *parent = nullptr);
     ~BrokerServer() override;
 
+    // Before start(): the time source (default: system clock) and the federation side
+    // (default: disabled; the federation module provides the real one).
+    void setClock(std::shared_ptr<Clock> clock);
+    void setFederationLink(std::shared_ptr<FederationLink> link);
+
     // Takes the lock beside the database, opens/migrates it, loads or creates the token,
     // listens on 127.0.0.1:<port>. Error codes: "locked" (another broker holds the
-    // database; message names its pid), "port_in_use", "database", "token".
+    // database; message names its pid), "port_in_use", "database", "token", "listen".
     Result<void> start();
     // Stops listening, answers pending waits, closes the database, releases the lock.
     void stop();
@@ -48,6 +67,8 @@ public:
 
     // SIGHUP / POST /reload: re-read token and config.
     void reload();
+    // Runs the periodic jobs now: stale peers, orphan bounce, purge of old delivered messages.
+    void runMaintenance();
 
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;
@@ -55,7 +76,7 @@ public:
 
 Q_SIGNALS:
     void peerRegistered(const QString &peerId);
-    void peerUpdated(const QString &peerId);   // name, summary, channel push, heartbeat
+    void peerUpdated(const QString &peerId); // name, summary, channel push, heartbeat
     void peerRemoved(const QString &peerId);
     void messageStored(qint64 messageId, const QString &fromId, const QString &toId);
     void messageDelivered(qint64 messageId);

@@ -1,0 +1,332 @@
+#include "brokerserver.h"
+#include "clock.h"
+#include "federationlink.h"
+#include "logging.h"
+#include "tokenfile.h"
+
+#include "http/httpserver.h"
+#include "internal/api.h"
+#include "internal/auth.h"
+#include "internal/deliveryhub.h"
+#include "internal/ratelimiter.h"
+#include "internal/service.h"
+#include "internal/store.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QLockFile>
+#include <QSaveFile>
+#include <QTimer>
+
+namespace Broker {
+
+class BrokerServer::Private
+{
+public:
+    explicit Private(Settings s) : settings(std::move(s)) { }
+
+    Settings settings;
+    std::shared_ptr<Clock> clock = systemClock();
+    std::shared_ptr<FederationLink> federation;
+
+    std::unique_ptr<QLockFile> lock;
+    Store store;
+    std::unique_ptr<Authenticator> auth;
+    std::unique_ptr<RateLimiter> rateLimiter;
+    std::unique_ptr<Service> service;
+    std::unique_ptr<DeliveryHub> hub;
+    std::unique_ptr<Api> api;
+    std::unique_ptr<Http::HttpServer> http;
+    QTimer sweepTimer;
+    QTimer purgeTimer;
+    QTimer tokenTimer;
+    QTimer statsTimer;
+    bool running = false;
+    bool pidFileWritten = false;
+
+    Http::ServerLimits limits() const
+    {
+        Http::ServerLimits l;
+        l.maxBodyBytes = settings.maxBodyBytes;
+        l.maxHeaderBytes = settings.maxHeaderBytes;
+        l.maxConnections = settings.maxConnections;
+        l.idleTimeoutMs = settings.idleTimeoutMs;
+        l.requestTimeoutMs = settings.requestTimeoutMs;
+        return l;
+    }
+
+    Result<void> takeLock()
+    {
+        lock = std::make_unique<QLockFile>(settings.location.lockPath());
+        // Staleness by PID only: a broker may hold the lock for months.
+        lock->setStaleLockTime(0);
+        if (lock->tryLock(0))
+            return {};
+        const QLockFile::LockError error = lock->error();
+        qint64 pid = 0;
+        QString host, app;
+        lock->getLockInfo(&pid, &host, &app);
+        lock.reset();
+        if (error == QLockFile::LockFailedError)
+            return fail(
+                QStringLiteral("locked"),
+                QStringLiteral("Another claude-peers broker (pid %1) is already using %2. Stop it with: "
+                               "claude-peers kill-broker")
+                    .arg(pid)
+                    .arg(settings.location.databasePath));
+        return fail(
+            QStringLiteral("lock"),
+            QStringLiteral("Cannot create the lock file %1 (%2). Check that the directory exists and is "
+                           "writable, or set CLAUDE_PEERS_DB.")
+                .arg(settings.location.lockPath(),
+                     error == QLockFile::PermissionError ? QStringLiteral("permission denied")
+                                                         : QStringLiteral("unknown error")));
+    }
+
+    void writePidFile()
+    {
+        QSaveFile file(settings.location.pidPath());
+        if (file.open(QIODevice::WriteOnly)) {
+            file.write(QByteArray::number(QCoreApplication::applicationPid()) + '\n');
+            pidFileWritten = file.commit();
+        }
+        if (!pidFileWritten)
+            qCWarning(lcServer).noquote() << "Cannot write pid file" << settings.location.pidPath();
+    }
+
+    void rereadToken()
+    {
+        auto token = TokenFile::read(settings.location.tokenPath);
+        if (!token) {
+            qCWarning(lcServer).noquote() << token.error().message << "Keeping the current token.";
+            return;
+        }
+        if (*token != auth->token()) {
+            auth->setToken(*token);
+            qCInfo(lcServer) << "Token changed; now accepting the new one";
+        }
+    }
+
+    void runSweeps()
+    {
+        if (auto stale = service->sweepStalePeers(); !stale)
+            qCWarning(lcMaintenance).noquote() << "Stale-peer sweep failed:" << stale.error().message;
+        if (auto orphans = service->sweepOrphans(); !orphans)
+            qCWarning(lcMaintenance).noquote() << "Orphan sweep failed:" << orphans.error().message;
+    }
+
+    void runPurge()
+    {
+        if (auto purged = service->purgeDelivered(settings.deliveredRetentionMs); !purged)
+            qCWarning(lcMaintenance).noquote() << "Purge failed:" << purged.error().message;
+    }
+
+    void teardown()
+    {
+        sweepTimer.stop();
+        purgeTimer.stop();
+        tokenTimer.stop();
+        statsTimer.stop();
+        if (hub)
+            hub->releaseAll();
+        if (http)
+            http->close();
+        http.reset();
+        api.reset();
+        hub.reset();
+        service.reset();
+        rateLimiter.reset();
+        auth.reset();
+        store.close();
+        if (pidFileWritten) {
+            QFile::remove(settings.location.pidPath());
+            pidFileWritten = false;
+        }
+        if (lock) {
+            lock->unlock();
+            lock.reset();
+        }
+    }
+};
+
+BrokerServer::BrokerServer(Settings settings, QObject *parent)
+    : QObject(parent), d(std::make_unique<Private>(std::move(settings)))
+{
+    d->sweepTimer.callOnTimeout(this, [this] { d->runSweeps(); });
+    d->purgeTimer.callOnTimeout(this, [this] { d->runPurge(); });
+    d->tokenTimer.callOnTimeout(this, [this] { d->rereadToken(); });
+    d->statsTimer.callOnTimeout(this, [this] {
+        d->api->rotateRequestCounter();
+        d->rateLimiter->collectGarbage(d->clock->msecsSinceEpoch());
+    });
+}
+
+BrokerServer::~BrokerServer()
+{
+    stop();
+}
+
+void BrokerServer::setClock(std::shared_ptr<Clock> clock)
+{
+    Q_ASSERT(!d->running);
+    if (clock)
+        d->clock = std::move(clock);
+}
+
+void BrokerServer::setFederationLink(std::shared_ptr<FederationLink> link)
+{
+    Q_ASSERT(!d->running);
+    d->federation = std::move(link);
+}
+
+Result<void> BrokerServer::start()
+{
+    if (d->running)
+        return {};
+    const Location &location = d->settings.location;
+    if (auto locked = d->takeLock(); !locked)
+        return locked;
+
+    auto token = TokenFile::readOrCreate(location.tokenPath);
+    if (!token) {
+        d->teardown();
+        return fail(QStringLiteral("token"), token.error().message);
+    }
+    if (auto opened = d->store.open(location.databasePath); !opened) {
+        d->teardown();
+        return fail(QStringLiteral("database"), opened.error().message);
+    }
+    if (!d->federation)
+        d->federation = std::make_shared<DisabledFederationLink>(d->settings.federationPort);
+
+    d->auth = std::make_unique<Authenticator>(d->store);
+    d->auth->setToken(*token);
+    d->rateLimiter = std::make_unique<RateLimiter>(d->settings.rateLimitPerMinute);
+    d->service = std::make_unique<Service>(d->store, *d->clock, *d->federation);
+    d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
+    d->hub = std::make_unique<DeliveryHub>(*d->service);
+    d->api = std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation);
+
+    Service *service = d->service.get();
+    DeliveryHub *hub = d->hub.get();
+    connect(service, &Service::peerRegistered, this, &BrokerServer::peerRegistered);
+    connect(service, &Service::peerUpdated, this, &BrokerServer::peerUpdated);
+    connect(service, &Service::peerRemoved, this, [this, hub](const QString &peerId) {
+        hub->release(peerId);
+        Q_EMIT peerRemoved(peerId);
+    });
+    // The hot path: the commit wakes the recipient's wait in the same call stack.
+    connect(service, &Service::messageStored, this,
+            [this, hub](qint64 messageId, const QString &fromId, const QString &toId) {
+                hub->wake(toId);
+                Q_EMIT messageStored(messageId, fromId, toId);
+            });
+    connect(service, &Service::messageDelivered, this, &BrokerServer::messageDelivered);
+    connect(d->api.get(), &Api::reloadRequested, this, &BrokerServer::reload);
+    connect(d->api.get(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
+
+    // Startup order of the reference (§5): stale peers, purge, orphans, then listen.
+    d->runSweeps();
+    d->runPurge();
+
+    d->http = std::make_unique<Http::HttpServer>(d->api.get(), d->limits());
+    if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
+        const Error error = listening.error();
+        d->teardown();
+        if (error.code == QLatin1String("port_in_use"))
+            return fail(
+                QStringLiteral("port_in_use"),
+                QStringLiteral("Port %1 is already in use. Another broker or program listens there; set "
+                               "CLAUDE_PEERS_PORT or stop it.")
+                    .arg(location.port));
+        return fail(QStringLiteral("listen"), error.message);
+    }
+    d->writePidFile();
+
+    d->sweepTimer.start(d->settings.sweepIntervalMs);
+    d->purgeTimer.start(d->settings.purgeIntervalMs);
+    d->tokenTimer.start(d->settings.tokenRereadMs);
+    d->statsTimer.start(d->settings.statsIntervalMs);
+    d->running = true;
+    qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
+                                      .arg(d->http->serverPort())
+                                      .arg(QCoreApplication::applicationPid())
+                                      .arg(location.databasePath);
+    return {};
+}
+
+void BrokerServer::stop()
+{
+    if (!d->running)
+        return;
+    d->running = false;
+    d->teardown();
+    qCInfo(lcServer) << "Broker stopped";
+}
+
+bool BrokerServer::isRunning() const
+{
+    return d->running;
+}
+
+quint16 BrokerServer::port() const
+{
+    return d->http ? d->http->serverPort() : d->settings.location.port;
+}
+
+const Settings &BrokerServer::settings() const
+{
+    return d->settings;
+}
+
+void BrokerServer::reload()
+{
+    if (!d->running)
+        return;
+    d->rereadToken();
+    if (d->settings.reloadable) {
+        const Settings fresh = Settings::load(d->settings.location);
+        d->settings.heartbeatTimeoutMs = fresh.heartbeatTimeoutMs;
+        d->settings.rateLimitPerMinute = fresh.rateLimitPerMinute;
+        d->settings.maxConnections = fresh.maxConnections;
+        d->settings.idleTimeoutMs = fresh.idleTimeoutMs;
+        d->settings.maxBodyBytes = fresh.maxBodyBytes;
+        d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
+        d->rateLimiter->setLimit(d->settings.rateLimitPerMinute);
+        d->http->setLimits(d->limits());
+    }
+    qCInfo(lcServer) << "Reloaded token and configuration";
+}
+
+void BrokerServer::runMaintenance()
+{
+    if (!d->running)
+        return;
+    d->runSweeps();
+    d->runPurge();
+}
+
+QList<Peer> BrokerServer::peers() const
+{
+    if (!d->running)
+        return {};
+    auto all = d->store.peers();
+    if (!all)
+        return {};
+    QList<Peer> alive;
+    for (const Peer &peer : std::as_const(*all)) {
+        if (!d->service->isGone(peer))
+            alive.append(peer);
+    }
+    return alive;
+}
+
+qint64 BrokerServer::pendingMessageCount() const
+{
+    if (!d->running)
+        return 0;
+    auto counts = d->store.counts();
+    return counts ? counts->pending : 0;
+}
+
+} // namespace Broker

@@ -1,0 +1,24 @@
+#include "clock.h"
+
+namespace Broker {
+
+QString Clock::toIso(const QDateTime &time)
+{
+    return time.toUTC().toString(Qt::ISODateWithMs);
+}
+
+QDateTime Clock::fromIso(const QString &iso)
+{
+    QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    if (!t.isValid())
+        t = QDateTime::fromString(iso, Qt::ISODate);
+    return t.toUTC();
+}
+
+std::shared_ptr<Clock> systemClock()
+{
+    static const auto clock = std::make_shared<SystemClock>();
+    return clock;
+}
+
+} // namespace Broker

@@ -1,0 +1,38 @@
+#include "federationlink.h"
+
+#include <QJsonArray>
+
+namespace Broker {
+
+QString DisabledFederationLink::disabledMessage()
+{
+    return QStringLiteral(
+        "Federation is not enabled. Enable with: CLAUDE_PEERS_FEDERATION_ENABLED=true or run "
+        "`claude-peers federation init`");
+}
+
+QJsonObject DisabledFederationLink::status() const
+{
+    return QJsonObject {{QStringLiteral("enabled"), false},
+                        {QStringLiteral("port"), m_port},
+                        {QStringLiteral("subnet"), QString()},
+                        {QStringLiteral("remotes"), QJsonArray()},
+                        {QStringLiteral("total_remote_peers"), 0}};
+}
+
+void DisabledFederationLink::connectRemote(const QString &, int, Callback done)
+{
+    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+}
+
+void DisabledFederationLink::disconnectRemote(const QString &, int, Callback done)
+{
+    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+}
+
+void DisabledFederationLink::sendToRemote(const RemoteMessage &, Callback done)
+{
+    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+}
+
+} // namespace Broker

@@ -1,0 +1,264 @@
+#include "api.h"
+#include "clock.h"
+#include "deliveryhub.h"
+#include "federationlink.h"
+#include "logging.h"
+#include "ratelimiter.h"
+#include "service.h"
+#include "store.h"
+
+#include "jsonbody.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+
+#include <cmath>
+
+namespace Broker {
+
+// One static table: no dispatch by names built at run time.
+const Api::Route Api::s_routes[] = {
+    {"/register", &Api::registerPeer, Access::MainTokenOnly, false},
+    {"/heartbeat", &Api::heartbeat, Access::Peer, false},
+    {"/set-summary", &Api::setSummary, Access::Peer, false},
+    {"/set-name", &Api::setName, Access::Peer, false},
+    {"/set-channel-push", &Api::setChannelPush, Access::Peer, false},
+    {"/list-peers", &Api::listPeers, Access::Peer, false},
+    {"/send-message", &Api::sendMessage, Access::Peer, true},
+    {"/broadcast", &Api::broadcast, Access::Peer, true},
+    {"/poll-messages", &Api::pollMessages, Access::Peer, false},
+    {"/ack-messages", &Api::ackMessages, Access::Peer, false},
+    {"/message-status", &Api::messageStatus, Access::Peer, false},
+    {"/unregister", &Api::unregisterPeer, Access::Peer, false},
+    {"/wait-messages", &Api::waitMessages, Access::Peer, false},
+    {"/messages", &Api::history, Access::MainTokenOnly, false},
+    {"/shutdown", &Api::shutdown, Access::MainTokenOnly, false},
+    {"/reload", &Api::reload, Access::MainTokenOnly, false},
+    {"/federation/connect", &Api::federationConnect, Access::MainTokenOnly, false},
+    {"/federation/disconnect", &Api::federationDisconnect, Access::MainTokenOnly, false},
+    // A helper relays its own messages with its session credential (bound by from_id).
+    {"/federation/send-to-remote", &Api::federationSendToRemote, Access::Peer, false},
+};
+
+Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
+         FederationLink &federation, QObject *parent)
+    : QObject(parent),
+      m_service(service),
+      m_auth(auth),
+      m_rateLimiter(rateLimiter),
+      m_hub(hub),
+      m_federation(federation)
+{
+    m_uptime.start();
+}
+
+QByteArray Api::compact(const QJsonObject &object)
+{
+    return QJsonDocument(object).toJson(QJsonDocument::Compact);
+}
+
+void Api::reply(const Http::ResponderPtr &responder, int status, const QByteArray &json)
+{
+    responder->respond(Http::Response::json(status, json));
+}
+
+void Api::replyObject(const Http::ResponderPtr &responder, const QJsonObject &object, int status)
+{
+    reply(responder, status, compact(object));
+}
+
+void Api::replyOk(const Http::ResponderPtr &responder)
+{
+    reply(responder, 200, QByteArrayLiteral("{\"ok\":true}"));
+}
+
+void Api::replyError(const Http::ResponderPtr &responder, const Error &error)
+{
+    if (error.httpStatus > 0) {
+        replyObject(responder, {{QStringLiteral("error"), error.message}}, error.httpStatus);
+    } else if (error.code == QLatin1String("rejected")) {
+        replyObject(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
+    } else {
+        qCWarning(lcApi).noquote() << "Internal error:" << error.code << error.message;
+        replyObject(responder, {{QStringLiteral("error"), error.message}}, 500);
+    }
+}
+
+void Api::replyFederationResult(const Http::ResponderPtr &responder, const Result<QJsonObject> &result)
+{
+    if (!result) {
+        replyObject(responder,
+                    {{QStringLiteral("ok"), false}, {QStringLiteral("error"), result.error().message}});
+        return;
+    }
+    QJsonObject answer {{QStringLiteral("ok"), true}};
+    for (auto it = result->begin(); it != result->end(); ++it)
+        answer.insert(it.key(), it.value());
+    replyObject(responder, answer);
+}
+
+void Api::rotateRequestCounter()
+{
+    m_requestsLastMinute = m_requestsThisMinute;
+    m_requestsThisMinute = 0;
+}
+
+void Api::handle(const Http::Request &request, const Http::ResponderPtr &responder)
+{
+    // Reference §3.1, in its order.
+    ++m_requestsThisMinute;
+    if (request.path == "/health") {
+        health(responder);
+        return;
+    }
+    if (request.path == "/metrics") {
+        metrics(request, responder);
+        return;
+    }
+    const bool isPost = request.method == "POST";
+    Credential credential;
+    if (isPost) {
+        credential = m_auth.resolve(request.header("authorization"));
+        if (!credential.isValid()) {
+            reply(responder, 401, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
+            return;
+        }
+    }
+    if (!isPost) {
+        if (request.method == "GET" && request.path == "/federation/status") {
+            replyObject(responder, m_federation.status());
+            return;
+        }
+        responder->respond(Http::Response::text(200, QByteArrayLiteral("claude-peers broker")));
+        return;
+    }
+
+    const Route *route = nullptr;
+    for (const Route &candidate : s_routes) {
+        if (candidate.path == QByteArrayView(request.path)) {
+            route = &candidate;
+            break;
+        }
+    }
+    if (!route) {
+        reply(responder, 404, QByteArrayLiteral("{\"error\":\"not found\"}"));
+        return;
+    }
+    auto body = parseJsonBody(request.body);
+    if (!body) {
+        replyError(responder, body.error());
+        return;
+    }
+    Call call {request, responder, std::move(*body), credential};
+    if (!credential.isMain()) {
+        if (route->access == Access::MainTokenOnly) {
+            replyObject(
+                responder,
+                {{QStringLiteral("error"),
+                  QStringLiteral("Forbidden: %1 needs the main token").arg(QString::fromUtf8(request.path))}},
+                403);
+            return;
+        }
+        if (!checkBinding(call))
+            return;
+    }
+    if (route->rateLimited) {
+        // Per sending peer (reference: one bucket for every local client, §13.1 #13).
+        const QString key =
+            credential.isMain() ? call.body.value(QStringLiteral("from_id")).toString() : credential.peerId;
+        if (!m_rateLimiter.allow(key, m_service.clock().msecsSinceEpoch())) {
+            qCInfo(lcApi).noquote() << "Rate limited" << key << "on" << request.path;
+            reply(responder, 429, QByteArrayLiteral("{\"error\":\"Rate limited\"}"));
+            return;
+        }
+    }
+    (this->*route->handler)(call);
+}
+
+bool Api::checkBinding(Call &call) const
+{
+    for (const char *field : {"id", "from_id"}) {
+        const QJsonValue value = call.body.value(QLatin1String(field));
+        if (value.isString() && value.toString() != call.credential.peerId) {
+            replyObject(call.responder,
+                        {{QStringLiteral("error"),
+                          QStringLiteral("Forbidden: this session credential may only act as peer %1")
+                              .arg(call.credential.peerId)}},
+                        403);
+            return false;
+        }
+    }
+    return true;
+}
+
+void Api::touchActor(const QString &peerId)
+{
+    if (auto touched = m_service.touch(peerId); !touched)
+        qCWarning(lcApi).noquote() << "Cannot update last_seen of" << peerId << ":"
+                                   << touched.error().message;
+}
+
+void Api::health(const Http::ResponderPtr &responder)
+{
+    auto counts = m_service.store().counts();
+    if (!counts) {
+        replyError(responder, counts.error());
+        return;
+    }
+    replyObject(responder,
+                {{QStringLiteral("status"), QStringLiteral("ok")},
+                 {QStringLiteral("peers"), counts->peers},
+                 {QStringLiteral("uptime_ms"), m_uptime.elapsed()},
+                 {QStringLiteral("requests_last_minute"), m_requestsLastMinute},
+                 {QStringLiteral("pending_messages"), counts->pending},
+                 {QStringLiteral("pid"), QCoreApplication::applicationPid()},
+                 {QStringLiteral("version"), QStringLiteral(PEERS_VERSION)}});
+}
+
+void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)
+{
+    auto counts = m_service.store().counts();
+    if (!counts) {
+        replyError(responder, counts.error());
+        return;
+    }
+    const double rate = counts->messages == 0
+        ? 100.0
+        : std::round(double(counts->delivered) / double(counts->messages) * 100.0 * 100.0) / 100.0;
+    const QJsonObject federationStatus = m_federation.status();
+    QJsonObject answer {
+        {QStringLiteral("uptime_seconds"), m_uptime.elapsed() / 1000},
+        {QStringLiteral("peer_count"), counts->peers},
+        {QStringLiteral("messages"),
+         QJsonObject {{QStringLiteral("total"), counts->messages},
+                      {QStringLiteral("delivered"), counts->delivered},
+                      {QStringLiteral("pending"), counts->pending},
+                      {QStringLiteral("delivery_rate_pct"), rate}}},
+        {QStringLiteral("requests_per_minute"), m_requestsLastMinute},
+        {QStringLiteral("federation"),
+         QJsonObject {{QStringLiteral("enabled"), m_federation.isEnabled()},
+                      {QStringLiteral("remote_count"),
+                       federationStatus.value(QStringLiteral("remotes")).toArray().size()},
+                      {QStringLiteral("remote_peer_count"),
+                       federationStatus.value(QStringLiteral("total_remote_peers")).toInteger()}}}};
+    if (request.queryItem("detailed") == "true") {
+        auto peers = m_service.store().peers();
+        if (!peers) {
+            replyError(responder, peers.error());
+            return;
+        }
+        QJsonArray list;
+        for (const Peer &peer : std::as_const(*peers))
+            list.append(QJsonObject {{QStringLiteral("id"), peer.id},
+                                     {QStringLiteral("name"), peer.displayName()},
+                                     {QStringLiteral("cwd"), peer.cwd},
+                                     {QStringLiteral("channel_push"), peer.channelPush},
+                                     {QStringLiteral("registered_at"), peer.registeredAt},
+                                     {QStringLiteral("last_seen"), peer.lastSeen}});
+        answer.insert(QStringLiteral("peers"), list);
+    }
+    replyObject(responder, answer);
+}
+
+} // namespace Broker

@@ -1,0 +1,112 @@
+#pragma once
+
+#include "auth.h"
+#include "http/httptypes.h"
+#include "result.h"
+
+#include <QElapsedTimer>
+#include <QJsonObject>
+#include <QObject>
+
+namespace Broker {
+
+class DeliveryHub;
+class FederationLink;
+class RateLimiter;
+class Service;
+
+// The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and a
+// static table path → handler. Handlers validate fields (400 'Field "x" must be …'), call
+// the Service and map its result to the reference's answers in one place.
+class Api : public QObject, public Http::RequestHandler
+{
+    Q_OBJECT
+public:
+    Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
+        FederationLink &federation, QObject *parent = nullptr);
+
+    void handle(const Http::Request &request, const Http::ResponderPtr &responder) override;
+
+    // The /health counter: requests of the previous minute (rotated by the host's timer).
+    void rotateRequestCounter();
+    qint64 requestsLastMinute() const { return m_requestsLastMinute; }
+
+    static QByteArray compact(const QJsonObject &object);
+
+Q_SIGNALS:
+    // POST /shutdown was answered.
+    void shutdownRequested();
+    // POST /reload: the host re-reads token and config before the answer is built.
+    void reloadRequested();
+
+private:
+    struct Call
+    {
+        const Http::Request &request;
+        Http::ResponderPtr responder;
+        QJsonObject body;
+        Credential credential;
+    };
+    enum class Access { Peer, MainTokenOnly };
+    struct Route
+    {
+        QByteArrayView path;
+        void (Api::*handler)(Call &);
+        Access access;
+        bool rateLimited;
+    };
+    static const Route s_routes[];
+
+    // Unauthenticated GETs
+    void health(const Http::ResponderPtr &responder);
+    void metrics(const Http::Request &request, const Http::ResponderPtr &responder);
+
+    // Peers (apipeers.cpp)
+    void registerPeer(Call &call);
+    void heartbeat(Call &call);
+    void setSummary(Call &call);
+    void setName(Call &call);
+    void setChannelPush(Call &call);
+    void listPeers(Call &call);
+    void unregisterPeer(Call &call);
+
+    // Messages (apimessages.cpp)
+    void sendMessage(Call &call);
+    void broadcast(Call &call);
+    void pollMessages(Call &call);
+    void ackMessages(Call &call);
+    void messageStatus(Call &call);
+    void waitMessages(Call &call);
+    void history(Call &call);
+
+    // Admin and federation (apiadmin.cpp)
+    void shutdown(Call &call);
+    void reload(Call &call);
+    void federationConnect(Call &call);
+    void federationDisconnect(Call &call);
+    void federationSendToRemote(Call &call);
+
+    // Answers
+    static void reply(const Http::ResponderPtr &responder, int status, const QByteArray &json);
+    static void replyObject(const Http::ResponderPtr &responder, const QJsonObject &object, int status = 200);
+    static void replyOk(const Http::ResponderPtr &responder);
+    // httpStatus set → that status + {"error"}; a rule of the reference (httpStatus 0,
+    // code "rejected") → 200 {"ok":false,"error"}; anything else (database) → 500.
+    static void replyError(const Http::ResponderPtr &responder, const Error &error);
+    static void replyFederationResult(const Http::ResponderPtr &responder, const Result<QJsonObject> &result);
+
+    // The credential may act as the peer named in the body.
+    bool checkBinding(Call &call) const;
+    void touchActor(const QString &peerId);
+
+    Service &m_service;
+    Authenticator &m_auth;
+    RateLimiter &m_rateLimiter;
+    DeliveryHub &m_hub;
+    FederationLink &m_federation;
+    QElapsedTimer m_uptime;
+    qint64 m_requestsThisMinute = 0;
+    qint64 m_requestsLastMinute = 0;
+};
+
+} // namespace Broker

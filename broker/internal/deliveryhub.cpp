@@ -1,0 +1,135 @@
+#include "deliveryhub.h"
+#include "logging.h"
+#include "service.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+#include <QPointer>
+
+#include <algorithm>
+#include <limits>
+#include <utility>
+
+namespace Broker {
+
+DeliveryHub::DeliveryHub(Service &service, QObject *parent) : QObject(parent), m_service(service)
+{
+    m_timer.setSingleShot(true);
+    m_timer.setTimerType(Qt::PreciseTimer);
+    connect(&m_timer, &QTimer::timeout, this, &DeliveryHub::expire);
+}
+
+DeliveryHub::~DeliveryHub()
+{
+    releaseAll();
+}
+
+void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages)
+{
+    QJsonArray array;
+    if (withMessages) {
+        auto messages = m_service.undelivered(peerId, maxBatch);
+        if (!messages) {
+            responder->respond(Http::Response::json(
+                500,
+                QJsonDocument(QJsonObject {{QStringLiteral("error"), messages.error().message}})
+                    .toJson(QJsonDocument::Compact)));
+            return;
+        }
+        for (const Message &m : std::as_const(*messages))
+            array.append(m.toJson());
+    }
+    responder->respond(Http::Response::json(
+        200,
+        QJsonDocument(QJsonObject {{QStringLiteral("messages"), array}}).toJson(QJsonDocument::Compact)));
+}
+
+void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder)
+{
+    auto pending = m_service.undelivered(peerId, maxBatch);
+    if (!pending || !pending->isEmpty() || timeoutMs <= 0) {
+        answer(responder, peerId, true);
+        return;
+    }
+    if (auto older = m_waiters.take(peerId); older.responder) {
+        qCDebug(lcDelivery).noquote() << "Newer wait supersedes the older one of" << peerId;
+        answer(older.responder, peerId, false);
+    }
+    m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer)});
+
+    // The client went away: forget its wait (unless a newer one took its place).
+    QPointer<DeliveryHub> self(this);
+    const Http::Responder *raw = responder.get();
+    responder->setOnClosed([self, peerId, raw] {
+        if (!self)
+            return;
+        auto it = self->m_waiters.find(peerId);
+        if (it != self->m_waiters.end() && it->responder.get() == raw) {
+            self->m_waiters.erase(it);
+            self->rearm();
+        }
+    });
+    rearm();
+}
+
+void DeliveryHub::wake(const QString &peerId)
+{
+    auto it = m_waiters.find(peerId);
+    if (it == m_waiters.end())
+        return;
+    const Http::ResponderPtr responder = it->responder;
+    m_waiters.erase(it);
+    answer(responder, peerId, true);
+    rearm();
+}
+
+void DeliveryHub::release(const QString &peerId)
+{
+    auto it = m_waiters.find(peerId);
+    if (it == m_waiters.end())
+        return;
+    const Http::ResponderPtr responder = it->responder;
+    m_waiters.erase(it);
+    answer(responder, peerId, false);
+    rearm();
+}
+
+void DeliveryHub::releaseAll()
+{
+    const auto waiters = std::exchange(m_waiters, {});
+    for (auto it = waiters.begin(); it != waiters.end(); ++it)
+        answer(it->responder, it.key(), false);
+    m_timer.stop();
+}
+
+void DeliveryHub::expire()
+{
+    QList<QPair<QString, Http::ResponderPtr>> due;
+    for (auto it = m_waiters.begin(); it != m_waiters.end();) {
+        if (it->deadline.hasExpired()) {
+            due.append({it.key(), it->responder});
+            it = m_waiters.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    // Messages stored behind the broker's back (none today) still go out on expiry.
+    for (const auto &[peerId, responder] : std::as_const(due))
+        answer(responder, peerId, true);
+    rearm();
+}
+
+void DeliveryHub::rearm()
+{
+    if (m_waiters.isEmpty()) {
+        m_timer.stop();
+        return;
+    }
+    qint64 earliest = std::numeric_limits<qint64>::max();
+    for (const Waiter &waiter : std::as_const(m_waiters))
+        earliest = std::min(earliest, waiter.deadline.remainingTime());
+    m_timer.start(int(std::clamp<qint64>(earliest, 0, maxTimeoutMs)));
+}
+
+} // namespace Broker

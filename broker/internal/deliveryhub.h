@@ -1,0 +1,57 @@
+#pragma once
+
+#include "http/httptypes.h"
+
+#include <QDeadlineTimer>
+#include <QHash>
+#include <QObject>
+#include <QTimer>
+
+namespace Broker {
+
+class Service;
+
+// POST /wait-messages (docs/protocol.md): holds one responder per peer and answers it the
+// moment a message for that peer is committed (wake() is called synchronously from the
+// store's messageStored signal), or with an empty list when its timeout passes. One timer,
+// armed for the earliest deadline, serves every wait.
+class DeliveryHub : public QObject
+{
+    Q_OBJECT
+public:
+    static constexpr int maxBatch = 200;
+    static constexpr int defaultTimeoutMs = 25000;
+    static constexpr int maxTimeoutMs = 60000;
+
+    explicit DeliveryHub(Service &service, QObject *parent = nullptr);
+    ~DeliveryHub() override;
+
+    // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
+    // keeps the responder, answering an older wait of the same peer with an empty list.
+    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder);
+    // A message for peerId was stored: answer its wait, if any.
+    void wake(const QString &peerId);
+    // The peer is gone: answer its wait with an empty list.
+    void release(const QString &peerId);
+    // Broker stops: answer every wait with an empty list.
+    void releaseAll();
+
+    int waitingCount() const { return int(m_waiters.size()); }
+
+private:
+    struct Waiter
+    {
+        Http::ResponderPtr responder;
+        QDeadlineTimer deadline;
+    };
+
+    void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
+    void expire();
+    void rearm();
+
+    Service &m_service;
+    QHash<QString, Waiter> m_waiters;
+    QTimer m_timer;
+};
+
+} // namespace Broker

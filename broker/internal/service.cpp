@@ -1,0 +1,452 @@
+#include "service.h"
+#include "bounce.h"
+#include "clock.h"
+#include "federationlink.h"
+#include "liveness.h"
+#include "logging.h"
+#include "peerid.h"
+#include "store.h"
+
+#include <QJsonDocument>
+#include <QSet>
+
+#include <memory>
+
+namespace Broker {
+
+namespace {
+
+constexpr qsizetype maxContentSize = 10240; // reference §11.4, UTF-16 code units
+
+std::unexpected<Error> rejected(const QString &message)
+{
+    return std::unexpected(Error {QStringLiteral("rejected"), message, 0});
+}
+
+} // namespace
+
+Service::Service(Store &store, const Clock &clock, FederationLink &federation, QObject *parent)
+    : QObject(parent), m_store(store), m_clock(clock), m_federation(federation), m_startedAt(clock.now())
+{
+}
+
+Result<Service::Registered> Service::registerPeer(const Registration &request)
+{
+    QString id;
+    if (!request.tty.isEmpty()) {
+        id = PeerId::fromTty(request.tty);
+    } else {
+        // A random id must not silently take over another session's row.
+        for (int attempt = 0; attempt < 8; ++attempt) {
+            id = PeerId::random();
+            auto existing = m_store.peer(id);
+            if (!existing)
+                return std::unexpected(existing.error());
+            if (!existing->has_value())
+                break;
+        }
+    }
+    const QByteArray secret = SessionSecret::generate();
+    NewPeer newPeer;
+    newPeer.id = id;
+    newPeer.pid = request.pid;
+    newPeer.cwd = request.cwd;
+    newPeer.gitRoot = request.gitRoot;
+    newPeer.tty = request.tty;
+    newPeer.sessionName = request.sessionName;
+    newPeer.summary = request.summary;
+    newPeer.version = request.version;
+    newPeer.secretHash = SessionSecret::hash(secret);
+
+    auto registration = m_store.registerPeer(newPeer, m_clock.nowIso());
+    if (!registration)
+        return std::unexpected(registration.error());
+    for (const QString &evicted : std::as_const(registration->evictedIds)) {
+        if (evicted != id) {
+            qCInfo(lcApi).noquote() << "Evicted peer" << evicted << "replaced by" << id;
+            Q_EMIT peerRemoved(evicted);
+        }
+    }
+    qCInfo(lcApi).noquote() << "Registered peer" << id << "pid" << request.pid << "cwd" << request.cwd;
+    Q_EMIT peerRegistered(id);
+    return Registered {registration->peer, secret};
+}
+
+Result<bool> Service::touch(const QString &peerId)
+{
+    auto touched = m_store.touchPeer(peerId, m_clock.nowIso());
+    if (touched && *touched)
+        Q_EMIT peerUpdated(peerId);
+    return touched;
+}
+
+Result<void> Service::setSummary(const QString &peerId, const QString &summary)
+{
+    auto changed = m_store.setSummary(peerId, summary);
+    if (!changed)
+        return std::unexpected(changed.error());
+    if (*changed)
+        Q_EMIT peerUpdated(peerId);
+    return {};
+}
+
+Result<void> Service::setSessionName(const QString &peerId, const QString &name)
+{
+    auto changed = m_store.setSessionName(peerId, name);
+    if (!changed)
+        return std::unexpected(changed.error());
+    if (*changed)
+        Q_EMIT peerUpdated(peerId);
+    return {};
+}
+
+Result<void> Service::setChannelPush(const QString &peerId, const QString &state)
+{
+    static const QSet<QString> states {QStringLiteral("unknown"), QStringLiteral("unverified"),
+                                       QStringLiteral("working")};
+    if (!states.contains(state))
+        return {}; // reference §3.10: silently ignored
+    auto changed = m_store.setChannelPush(peerId, state);
+    if (!changed)
+        return std::unexpected(changed.error());
+    if (*changed)
+        Q_EMIT peerUpdated(peerId);
+    return {};
+}
+
+Result<void> Service::unregisterPeer(const QString &peerId)
+{
+    // Only the row: pending mail waits for a quick re-registration (same tty → same id) and
+    // is bounced by the orphan sweep otherwise (reference §3.17).
+    auto removed = m_store.removePeer(peerId);
+    if (!removed)
+        return std::unexpected(removed.error());
+    if (*removed) {
+        qCInfo(lcApi).noquote() << "Unregistered peer" << peerId;
+        Q_EMIT peerRemoved(peerId);
+    }
+    return {};
+}
+
+Result<QList<Peer>> Service::listPeers(const QString &scope, const QString &cwd, const QString &gitRoot,
+                                       const QString &excludeId)
+{
+    auto all = m_store.peers();
+    if (!all)
+        return std::unexpected(all.error());
+    QList<Peer> result;
+    for (const Peer &peer : std::as_const(*all)) {
+        if (scope == QLatin1String("directory")) {
+            if (peer.cwd != cwd)
+                continue;
+        } else if (scope == QLatin1String("repo")) {
+            if (!gitRoot.isEmpty() ? peer.gitRoot != gitRoot : peer.cwd != cwd)
+                continue;
+        }
+        if (!excludeId.isEmpty() && peer.id == excludeId)
+            continue;
+        const QString reason = staleReason(peer);
+        if (!reason.isEmpty()) {
+            if (auto evicted = evict(peer, reason); !evicted)
+                return std::unexpected(evicted.error());
+            continue;
+        }
+        result.append(peer);
+    }
+    if (scope == QLatin1String("lan") && m_federation.isEnabled()) {
+        const QList<Peer> remote = m_federation.remotePeers();
+        for (const Peer &peer : remote) {
+            if (excludeId.isEmpty() || peer.id != excludeId)
+                result.append(peer);
+        }
+    }
+    return result;
+}
+
+qsizetype Service::contentSize(const QString &text, const std::optional<QJsonObject> &metadata)
+{
+    qsizetype size = text.size();
+    if (metadata)
+        size += QString::fromUtf8(QJsonDocument(*metadata).toJson(QJsonDocument::Compact)).size();
+    return size;
+}
+
+Result<Service::Content> Service::validateContent(const QJsonValue &type, const QJsonValue &metadata,
+                                                  const QString &text, const QString &defaultType,
+                                                  TypeErrorStyle style)
+{
+    Content content;
+    content.type = (type.isUndefined() || type.isNull()) ? defaultType : type.toString();
+    if (!messageTypeFromName(content.type)) {
+        if (style == TypeErrorStyle::Quoted)
+            return rejected(QStringLiteral("Invalid message type: \"%1\". Valid types: %2")
+                                .arg(content.type, messageTypeList()));
+        return rejected(QStringLiteral("Invalid message type: %1").arg(content.type));
+    }
+    if (!metadata.isUndefined() && !metadata.isNull()) {
+        if (!metadata.isObject())
+            return rejected(QStringLiteral("metadata must be a JSON object"));
+        content.metadata = metadata.toObject();
+    }
+    if (contentSize(text, content.metadata) > maxContentSize)
+        return rejected(QStringLiteral("Message too large (text + metadata max 10KB)"));
+    return content;
+}
+
+Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, const QString &text,
+                                    const Content &content, std::optional<qint64> replyTo)
+{
+    if (replyTo) {
+        auto exists = m_store.messageExists(*replyTo);
+        if (!exists)
+            return std::unexpected(exists.error());
+        if (!*exists)
+            return rejected(QStringLiteral("Referenced message %1 not found").arg(*replyTo));
+    }
+    auto target = m_store.peer(toId);
+    if (!target)
+        return std::unexpected(target.error());
+    if (!target->has_value())
+        return rejected(
+            QStringLiteral("Peer %1 not found. Run list_peers to see available peers, or the peer "
+                           "may have disconnected.")
+                .arg(toId));
+    const Peer &peer = **target;
+    const QString reason = staleReason(peer);
+    if (!reason.isEmpty()) {
+        if (auto evicted = evict(peer, reason); !evicted)
+            return std::unexpected(evicted.error());
+        return rejected(QStringLiteral("Peer %1 is not running (%2)").arg(toId, reason));
+    }
+
+    NewMessage message;
+    message.fromId = fromId;
+    message.toId = toId;
+    message.text = text;
+    message.type = content.type;
+    message.metadata = content.metadata;
+    message.replyTo = replyTo;
+    auto id = m_store.insertMessage(message, m_clock.nowIso());
+    if (!id)
+        return std::unexpected(id.error());
+    qCDebug(lcApi).noquote() << "Stored message" << *id << fromId << "->" << toId;
+    Q_EMIT messageStored(*id, fromId, toId);
+    return *id;
+}
+
+void Service::broadcast(const QString &fromId, const QString &text, const Content &content,
+                        const QString &scope, const QString &cwd, const QString &gitRoot,
+                        std::function<void(Result<BroadcastResult>)> done)
+{
+    auto peers = listPeers(scope, cwd, gitRoot, fromId);
+    if (!peers) {
+        done(std::unexpected(peers.error()));
+        return;
+    }
+    QList<NewMessage> local;
+    QList<Peer> remote;
+    for (const Peer &peer : std::as_const(*peers)) {
+        if (peer.isRemote()) {
+            remote.append(peer);
+            continue;
+        }
+        NewMessage message;
+        message.fromId = fromId;
+        message.toId = peer.id;
+        message.text = text;
+        message.type = content.type;
+        message.metadata = content.metadata;
+        local.append(message);
+    }
+
+    auto result = std::make_shared<BroadcastResult>();
+    result->recipients = int(local.size() + remote.size());
+    if (!local.isEmpty()) {
+        auto ids = m_store.insertMessages(local, m_clock.nowIso());
+        if (!ids) {
+            done(std::unexpected(ids.error()));
+            return;
+        }
+        result->messageIds = *ids;
+        for (qsizetype i = 0; i < ids->size() && i < local.size(); ++i)
+            Q_EMIT messageStored(ids->at(i), fromId, local.at(i).toId);
+    }
+    qCInfo(lcApi).noquote() << "Broadcast from" << fromId << "to" << result->recipients << "peer(s) in scope"
+                            << scope
+                            << QStringLiteral("(%1 local, %2 remote)").arg(local.size()).arg(remote.size());
+    if (remote.isEmpty() || !m_federation.isEnabled()) {
+        done(*result);
+        return;
+    }
+    // Relays run in parallel; the answer waits for all of them (reference §3.13).
+    auto pending = std::make_shared<qsizetype>(remote.size());
+    for (const Peer &peer : std::as_const(remote)) {
+        RemoteMessage message;
+        message.toId = peer.id;
+        message.fromId = fromId;
+        message.text = text;
+        message.type = content.type;
+        message.metadata = content.metadata;
+        const QString toId = peer.id;
+        m_federation.sendToRemote(message, [result, pending, done, toId](Result<QJsonObject> relayed) {
+            if (relayed)
+                result->messageIds.append(-1);
+            else
+                qCWarning(lcApi).noquote()
+                    << "broadcast relay to" << toId << "failed:" << relayed.error().message;
+            if (--*pending == 0)
+                done(*result);
+        });
+    }
+}
+
+Result<QList<Message>> Service::undelivered(const QString &peerId, int limit) const
+{
+    return m_store.undelivered(peerId, limit);
+}
+
+Result<int> Service::acknowledge(const QString &peerId, const QList<qint64> &ids)
+{
+    if (ids.isEmpty())
+        return 0;
+    auto pending = m_store.undelivered(peerId);
+    if (!pending)
+        return std::unexpected(pending.error());
+    QSet<qint64> pendingIds;
+    for (const Message &m : std::as_const(*pending))
+        pendingIds.insert(m.id);
+    QList<qint64> mine;
+    for (qint64 id : ids) {
+        if (pendingIds.remove(id))
+            mine.append(id);
+    }
+    if (mine.isEmpty())
+        return 0;
+    auto acked = m_store.acknowledge(peerId, mine);
+    if (!acked)
+        return std::unexpected(acked.error());
+    for (qint64 id : std::as_const(mine))
+        Q_EMIT messageDelivered(id);
+    return *acked;
+}
+
+QString Service::staleReason(const Peer &peer) const
+{
+    if (peer.isRemote())
+        return {};
+    if (!Liveness::isProcessAlive(peer.pid))
+        return QStringLiteral("PID %1 dead").arg(peer.pid);
+    if (m_heartbeatTimeoutMs > 0) {
+        const QDateTime lastSeen = Clock::fromIso(peer.lastSeen);
+        QDateTime since = m_startedAt;
+        if (lastSeen.isValid() && (!since.isValid() || lastSeen > since))
+            since = lastSeen;
+        const qint64 silentMs = since.isValid() ? since.msecsTo(m_clock.now()) : 0;
+        if (silentMs > m_heartbeatTimeoutMs)
+            return QStringLiteral("no heartbeat for %1 s").arg(silentMs / 1000);
+    }
+    return {};
+}
+
+bool Service::isGone(const Peer &peer) const
+{
+    return !staleReason(peer).isEmpty();
+}
+
+bool Service::senderCanTakeBounce(const QString &fromId, const QString &except) const
+{
+    if (!Bounce::senderMayReceiveBounce(fromId) || fromId == except)
+        return false;
+    auto sender = m_store.peer(fromId);
+    return sender && sender->has_value() && staleReason(**sender).isEmpty();
+}
+
+Result<void> Service::storeBounce(const Message &original, const QString &target)
+{
+    NewMessage bounce;
+    bounce.fromId = QStringLiteral("system");
+    bounce.toId = original.fromId;
+    bounce.text = Bounce::text(original.id, target, original.text);
+    bounce.type = QStringLiteral("text");
+    bounce.replyTo = original.id;
+    auto id = m_store.insertMessage(bounce, m_clock.nowIso());
+    if (!id)
+        return std::unexpected(id.error());
+    qCInfo(lcMaintenance).noquote() << "Bounced message" << original.id << "to" << original.fromId << "as"
+                                    << *id;
+    Q_EMIT messageStored(*id, bounce.fromId, bounce.toId);
+    return {};
+}
+
+Result<void> Service::evict(const Peer &peer, const QString &reason)
+{
+    auto pending = m_store.undelivered(peer.id);
+    if (!pending)
+        return std::unexpected(pending.error());
+    for (const Message &message : std::as_const(*pending)) {
+        if (!senderCanTakeBounce(message.fromId, peer.id))
+            continue;
+        if (auto bounced = storeBounce(message, peer.displayName()); !bounced)
+            return bounced;
+    }
+    if (auto deleted = m_store.deleteUndeliveredFor(peer.id); !deleted)
+        return std::unexpected(deleted.error());
+    auto removed = m_store.removePeer(peer.id);
+    if (!removed)
+        return std::unexpected(removed.error());
+    qCInfo(lcMaintenance).noquote() << "Removed peer" << peer.id << "(" << reason << ")," << pending->size()
+                                    << "pending message(s) dropped";
+    Q_EMIT peerRemoved(peer.id);
+    return {};
+}
+
+Result<int> Service::sweepStalePeers()
+{
+    auto peers = m_store.peers();
+    if (!peers)
+        return std::unexpected(peers.error());
+    int removed = 0;
+    for (const Peer &peer : std::as_const(*peers)) {
+        const QString reason = staleReason(peer);
+        if (reason.isEmpty())
+            continue;
+        if (auto evicted = evict(peer, reason); !evicted)
+            return std::unexpected(evicted.error());
+        ++removed;
+    }
+    return removed;
+}
+
+Result<int> Service::sweepOrphans()
+{
+    auto orphans = m_store.orphans();
+    if (!orphans)
+        return std::unexpected(orphans.error());
+    if (orphans->isEmpty())
+        return 0;
+    QList<qint64> ids;
+    ids.reserve(orphans->size());
+    for (const Message &message : std::as_const(*orphans)) {
+        ids.append(message.id);
+        if (!senderCanTakeBounce(message.fromId, message.toId))
+            continue;
+        if (auto bounced = storeBounce(message, message.toId); !bounced)
+            return std::unexpected(bounced.error());
+    }
+    auto deleted = m_store.deleteMessages(ids);
+    if (!deleted)
+        return std::unexpected(deleted.error());
+    qCInfo(lcMaintenance) << "Removed" << *deleted << "orphaned message(s)";
+    return *deleted;
+}
+
+Result<int> Service::purgeDelivered(qint64 retentionMs)
+{
+    const QString cutoff = Clock::toIso(m_clock.now().addMSecs(-retentionMs));
+    auto purged = m_store.purgeDeliveredBefore(cutoff);
+    if (purged && *purged > 0)
+        qCInfo(lcMaintenance) << "Purged" << *purged << "delivered message(s) older than" << cutoff;
+    return purged;
+}
+
+} // namespace Broker

@@ -1,0 +1,124 @@
+#pragma once
+
+#include "dto.h"
+#include "result.h"
+
+#include <QDateTime>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QObject>
+
+#include <functional>
+#include <optional>
+
+namespace Broker {
+
+class Clock;
+class FederationLink;
+class Store;
+struct NewMessage;
+
+// The broker's rules, free of HTTP: registration, liveness, sending, broadcast, the sweeps.
+// Failures that the reference answers as HTTP 200 {"ok":false,"error":…} come back as an
+// Error with httpStatus 0 and the reference's exact text; database failures carry code
+// "database".
+class Service : public QObject
+{
+    Q_OBJECT
+public:
+    Service(Store &store, const Clock &clock, FederationLink &federation, QObject *parent = nullptr);
+
+    // Liveness beyond the PID: a peer silent longer than this is gone (0 = PID only). Silence
+    // is counted from the later of its last_seen and the broker start, so peers survive a
+    // broker restart or hand-over that took longer than the timeout.
+    void setHeartbeatTimeoutMs(qint64 ms) { m_heartbeatTimeoutMs = ms; }
+    void setStartTime(const QDateTime &time) { m_startedAt = time; }
+
+    struct Registration
+    {
+        qint64 pid = 0;
+        QString cwd;
+        QString gitRoot;
+        QString tty;
+        QString sessionName;
+        QString summary;
+        QString version;
+    };
+    struct Registered
+    {
+        Peer peer;
+        QByteArray sessionSecret;
+    };
+    Result<Registered> registerPeer(const Registration &request);
+
+    Result<bool> touch(const QString &peerId); // last_seen = now; false if unknown
+    Result<void> setSummary(const QString &peerId, const QString &summary);
+    Result<void> setSessionName(const QString &peerId, const QString &name);
+    Result<void> setChannelPush(const QString &peerId, const QString &state); // unknown states ignored
+    Result<void> unregisterPeer(const QString &peerId);
+
+    // Reference §3.11: scope selection, exclude, liveness prune, remote peers for "lan".
+    Result<QList<Peer>> listPeers(const QString &scope, const QString &cwd, const QString &gitRoot,
+                                  const QString &excludeId);
+
+    // Type, metadata and size checks of §3.12 steps 1–3 (shared with /broadcast).
+    struct Content
+    {
+        QString type;
+        std::optional<QJsonObject> metadata;
+    };
+    enum class TypeErrorStyle { Quoted, Bare }; // /send-message quotes the type, /broadcast not
+    static Result<Content> validateContent(const QJsonValue &type, const QJsonValue &metadata,
+                                           const QString &text, const QString &defaultType,
+                                           TypeErrorStyle style);
+    static qsizetype contentSize(const QString &text, const std::optional<QJsonObject> &metadata);
+
+    Result<qint64> sendMessage(const QString &fromId, const QString &toId, const QString &text,
+                               const Content &content, std::optional<qint64> replyTo);
+
+    struct BroadcastResult
+    {
+        int recipients = 0;
+        QList<qint64> messageIds; // -1 for every successful remote relay (reference §3.13)
+    };
+    void broadcast(const QString &fromId, const QString &text, const Content &content, const QString &scope,
+                   const QString &cwd, const QString &gitRoot,
+                   std::function<void(Result<BroadcastResult>)> done);
+
+    Result<QList<Message>> undelivered(const QString &peerId, int limit = -1) const;
+    // Marks the peer's own messages delivered; emits messageDelivered for each one that was pending.
+    Result<int> acknowledge(const QString &peerId, const QList<qint64> &ids);
+
+    // True when the PID is dead or the heartbeat timed out.
+    bool isGone(const Peer &peer) const;
+    // Bounces the peer's pending messages to live senders, deletes them and the peer row.
+    Result<void> evict(const Peer &peer, const QString &reason);
+
+    // Periodic jobs (reference §11.8–11.10).
+    Result<int> sweepStalePeers();
+    Result<int> sweepOrphans();
+    Result<int> purgeDelivered(qint64 retentionMs);
+
+    Store &store() { return m_store; }
+    const Clock &clock() const { return m_clock; }
+
+Q_SIGNALS:
+    void peerRegistered(const QString &peerId);
+    void peerUpdated(const QString &peerId);
+    void peerRemoved(const QString &peerId);
+    void messageStored(qint64 messageId, const QString &fromId, const QString &toId);
+    void messageDelivered(qint64 messageId);
+
+private:
+    QString staleReason(const Peer &peer) const; // empty when alive
+    bool senderCanTakeBounce(const QString &fromId, const QString &except) const;
+    Result<void> storeBounce(const Message &original, const QString &target);
+
+    Store &m_store;
+    const Clock &m_clock;
+    FederationLink &m_federation;
+    qint64 m_heartbeatTimeoutMs = 60000;
+    QDateTime m_startedAt;
+};
+
+} // namespace Broker
