@@ -1,0 +1,94 @@
+#pragma once
+
+#include "httptypes.h"
+#include "result.h"
+
+#include <QElapsedTimer>
+#include <QHostAddress>
+#include <QObject>
+#include <QTimer>
+
+#include <vector>
+
+class QTcpServer;
+class QTcpSocket;
+
+namespace Broker::Http {
+
+namespace Internal {
+class Connection;
+}
+
+// Bounds on every input (docs/protocol.md "Limits and failures"). Declared outside HttpServer
+// so that `Limits limits = {}` works as a default argument inside the class.
+struct ServerLimits
+{
+    qint64 maxBodyBytes = 1024 * 1024; // larger Content-Length: 413 before the body is read
+    int maxHeaderBytes = 16384; // request line + headers; larger: 431
+    int maxConnections = 1024; // the next one is answered 503 and closed
+    int idleTimeoutMs = 60000; // keep-alive connection with nothing in flight: closed
+    int requestTimeoutMs = 10000; // from a request's first byte to its last: else 408
+};
+
+// A small HTTP/1.1 server for the broker's API (and, through createTcpServer(), for the
+// federation's TLS port). Why not QHttpServer: see docs/decisions.md.
+//
+// - Requests are parsed from a per-connection buffer; bodies only with Content-Length.
+// - Keep-alive by default on HTTP/1.1; pipelined requests are handled strictly one after the
+//   other: the next is not parsed before the current one is answered.
+// - The handler gets a Responder it may answer at once or keep (long-poll). isOpen() is true
+//   while an answer would still reach the client: it turns false once answered and when the
+//   connection closes; onClosed runs (once) in the latter case only. A responder dropped
+//   without an answer answers 500, so a request can never hang forever.
+// - Every wait is bounded by ServerLimits; one coarse sweep timer enforces the timeouts.
+class HttpServer : public QObject
+{
+    Q_OBJECT
+public:
+    using Limits = ServerLimits;
+
+    // The handler is not owned and must outlive the server.
+    explicit HttpServer(RequestHandler *handler, Limits limits = {}, QObject *parent = nullptr);
+    ~HttpServer() override; // like close(), but onClosed callbacks do not run
+
+    // Error codes: "port_in_use" (EADDRINUSE), "listen" (anything else).
+    Result<void> listen(const QHostAddress &address, quint16 port);
+    bool isListening() const;
+    quint16 serverPort() const;
+
+    // Stops listening and closes every connection. Answers already written are flushed;
+    // pending responders turn !isOpen() and their onClosed callbacks run.
+    void close();
+
+    // Open connections counted against maxConnections (not those already closing).
+    int connectionCount() const;
+
+    // Applies to new requests and to the next sweep; open connections keep their buffers.
+    void setLimits(Limits limits);
+    Limits limits() const { return m_limits; }
+
+protected:
+    // Creates the listening server; override to serve the same handler over QSslServer.
+    // The server must hand out connected sockets through pendingConnectionAvailable(), as
+    // QTcpServer and QSslServer (after the handshake) do. Called by listen(); owned by this.
+    virtual QTcpServer *createTcpServer();
+
+private:
+    friend class Internal::Connection;
+
+    void acceptPending();
+    void sweep();
+    void updateSweepInterval();
+    void removeConnection(Internal::Connection *connection);
+    qint64 now() const { return m_clock.elapsed(); }
+
+    RequestHandler *m_handler;
+    Limits m_limits;
+    QTcpServer *m_tcpServer = nullptr;
+    std::vector<Internal::Connection *> m_connections; // all, including closing ones
+    int m_active = 0; // counted against maxConnections
+    QTimer m_sweepTimer;
+    QElapsedTimer m_clock;
+};
+
+} // namespace Broker::Http
