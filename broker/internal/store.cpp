@@ -1,271 +1,25 @@
 #include "internal/store.h"
 
 #include "internal/storeschema.h"
+#include "internal/storestatements.h"
 
 #include <QAtomicInteger>
-#include <QDateTime>
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
+#include <QThread>
 #include <QVariant>
 
 #include <array>
 
 namespace Broker {
 
-namespace {
-
+using namespace StoreSql;
 using StoreSchema::databaseError;
 
+namespace {
 QAtomicInteger<quint64> connectionCounter;
-
-const QString peerColumns = QStringLiteral(
-    "id, pid, cwd, git_root, tty, summary, registered_at, last_seen, session_name, channel_push, version");
-const QString messageColumns =
-    QStringLiteral("id, from_id, to_id, text, type, metadata, reply_to, sent_at, delivered");
-
-// QSQLITE binds a null QString as NULL, which NOT NULL columns refuse: strings are bound
-// through text(), which keeps them non-null.
-QVariant text(const QString &value)
-{
-    return value.isNull() ? QVariant(QStringLiteral("")) : QVariant(value);
-}
-
-// Empty = NULL for the nullable text columns (git_root, tty), as the reference stores them.
-QVariant nullIfEmpty(const QString &value)
-{
-    return value.isEmpty() ? QVariant() : QVariant(value);
-}
-
-Peer peerFromRow(const QSqlQuery &q)
-{
-    Peer p;
-    p.id = q.value(0).toString();
-    p.pid = q.value(1).toLongLong();
-    p.cwd = q.value(2).toString();
-    p.gitRoot = q.value(3).toString();
-    p.tty = q.value(4).toString();
-    p.summary = q.value(5).toString();
-    p.registeredAt = q.value(6).toString();
-    p.lastSeen = q.value(7).toString();
-    p.sessionName = q.value(8).toString();
-    p.channelPush = q.value(9).toString();
-    p.version = q.value(10).toString();
-    return p;
-}
-
-Message messageFromRow(const QSqlQuery &q)
-{
-    Message m;
-    m.id = q.value(0).toLongLong();
-    m.fromId = q.value(1).toString();
-    m.toId = q.value(2).toString();
-    m.text = q.value(3).toString();
-    m.type = q.value(4).toString();
-    if (m.type.isEmpty())
-        m.type = QStringLiteral("text");
-    const QVariant metadata = q.value(5);
-    if (!metadata.isNull()) {
-        const QJsonDocument doc = QJsonDocument::fromJson(metadata.toString().toUtf8());
-        if (doc.isObject())
-            m.metadata = doc.object();
-    }
-    const QVariant replyTo = q.value(6);
-    if (!replyTo.isNull())
-        m.replyTo = replyTo.toLongLong();
-    m.sentAt = q.value(7).toString();
-    m.delivered = q.value(8).toLongLong() != 0;
-    return m;
-}
-
-// LIKE pattern matching `text` literally anywhere; '\' is the ESCAPE character.
-QString containsPattern(const QString &text)
-{
-    QString escaped = text;
-    escaped.replace(QLatin1Char('\\'), QStringLiteral("\\\\"))
-        .replace(QLatin1Char('%'), QStringLiteral("\\%"))
-        .replace(QLatin1Char('_'), QStringLiteral("\\_"));
-    return QLatin1Char('%') + escaped + QLatin1Char('%');
-}
-
-// Any ISO-8601 form ("2026-03-27", "…T12:00:00Z", "…+02:00") → our fixed-width stored form
-// "YYYY-MM-DDTHH:MM:SS.mmmZ". A time without offset counts as UTC.
-Result<QString> normalizedTimestamp(const QString &iso, const QString &field)
-{
-    QDateTime dt = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    if (!dt.isValid())
-        return fail(
-            QStringLiteral("invalid"),
-            QStringLiteral("%1 must be an ISO-8601 timestamp such as 2026-03-27T12:00:00.000Z, not \"%2\"")
-                .arg(field, iso));
-    if (dt.timeSpec() == Qt::LocalTime)
-        dt.setTimeSpec(Qt::UTC);
-    return dt.toUTC().toString(Qt::ISODateWithMs);
-}
-
-Error notOpen()
-{
-    return Error {QStringLiteral("database"), QStringLiteral("The message store is not open.")};
-}
-
-// Every statement of the store, prepared once at open and reused (sqlite3_reset + rebind
-// per call is far cheaper than parsing SQL per call).
-struct Statements
-{
-    explicit Statements(const QSqlDatabase &db)
-        : begin(db),
-          commit(db),
-          rollback(db),
-          peerById(db),
-          allPeers(db),
-          peerBySecret(db),
-          touchPeer(db),
-          setSummary(db),
-          setSessionName(db),
-          setChannelPush(db),
-          deletePeer(db),
-          samePid(db),
-          sameTty(db),
-          insertPeer(db),
-          insertMessage(db),
-          messageExists(db),
-          messageById(db),
-          undelivered(db),
-          acknowledge(db),
-          history(db),
-          orphans(db),
-          deleteMessage(db),
-          deleteUndeliveredFor(db),
-          purge(db),
-          counts(db)
-    {
-    }
-
-    QSqlQuery begin, commit, rollback;
-    QSqlQuery peerById, allPeers, peerBySecret, touchPeer, setSummary, setSessionName, setChannelPush,
-        deletePeer, samePid, sameTty, insertPeer;
-    QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, history, orphans,
-        deleteMessage, deleteUndeliveredFor, purge, counts;
-
-    Result<void> prepareAll()
-    {
-        const std::pair<QSqlQuery *, QString> all[] = {
-            // IMMEDIATE takes the write lock up front, so a transaction never fails half-way
-            // on a lock upgrade; busy_timeout covers the wait.
-            {&begin, QStringLiteral("BEGIN IMMEDIATE")},
-            {&commit, QStringLiteral("COMMIT")},
-            {&rollback, QStringLiteral("ROLLBACK")},
-            {&peerById, QStringLiteral("SELECT %1 FROM peers WHERE id = ?").arg(peerColumns)},
-            {&allPeers, QStringLiteral("SELECT %1 FROM peers ORDER BY rowid").arg(peerColumns)},
-            {&peerBySecret,
-             QStringLiteral("SELECT id FROM peers WHERE secret_hash = ? AND secret_hash != ''")},
-            {&touchPeer, QStringLiteral("UPDATE peers SET last_seen = ? WHERE id = ?")},
-            {&setSummary, QStringLiteral("UPDATE peers SET summary = ? WHERE id = ?")},
-            {&setSessionName, QStringLiteral("UPDATE peers SET session_name = ? WHERE id = ?")},
-            {&setChannelPush, QStringLiteral("UPDATE peers SET channel_push = ? WHERE id = ?")},
-            {&deletePeer, QStringLiteral("DELETE FROM peers WHERE id = ?")},
-            {&samePid,
-             QStringLiteral(
-                 "SELECT id, session_name, summary FROM peers WHERE pid = ? AND id != ? ORDER BY rowid")},
-            {&sameTty,
-             QStringLiteral("SELECT id, session_name, summary FROM peers "
-                            "WHERE tty = ? AND pid != ? AND id != ? ORDER BY rowid")},
-            {&insertPeer,
-             QStringLiteral(
-                 "INSERT INTO peers (id, pid, cwd, git_root, tty, session_name, summary, version, "
-                 "registered_at, last_seen, secret_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")},
-            {&insertMessage,
-             QStringLiteral("INSERT INTO messages (from_id, to_id, text, type, metadata, reply_to, "
-                            "sent_at, delivered) VALUES (?, ?, ?, ?, ?, ?, ?, 0)")},
-            {&messageExists, QStringLiteral("SELECT 1 FROM messages WHERE id = ?")},
-            {&messageById, QStringLiteral("SELECT %1 FROM messages WHERE id = ?").arg(messageColumns)},
-            {&undelivered,
-             QStringLiteral("SELECT %1 FROM messages WHERE to_id = ? AND delivered = 0 "
-                            "ORDER BY id LIMIT ?")
-                 .arg(messageColumns)},
-            {&acknowledge,
-             QStringLiteral(
-                 "UPDATE messages SET delivered = 1 WHERE id = ? AND to_id = ? AND delivered = 0")},
-            // An empty filter value disables its condition, so one prepared statement serves
-            // every combination.
-            {&history,
-             QStringLiteral("SELECT %1 FROM messages WHERE "
-                            "(? = '' OR from_id LIKE ? ESCAPE '\\') AND "
-                            "(? = '' OR to_id LIKE ? ESCAPE '\\') AND "
-                            "(? = '' OR text LIKE ? ESCAPE '\\') AND "
-                            "sent_at >= ? ORDER BY id DESC LIMIT ?")
-                 .arg(messageColumns)},
-            {&orphans,
-             QStringLiteral("SELECT %1 FROM messages m WHERE m.delivered = 0 AND m.from_id != 'system' "
-                            "AND NOT EXISTS (SELECT 1 FROM peers p WHERE p.id = m.to_id) ORDER BY m.id")
-                 .arg(messageColumns)},
-            {&deleteMessage, QStringLiteral("DELETE FROM messages WHERE id = ?")},
-            {&deleteUndeliveredFor, QStringLiteral("DELETE FROM messages WHERE to_id = ? AND delivered = 0")},
-            // sent_at and the cutoff are both "YYYY-MM-DDTHH:MM:SS.mmmZ" (ours and the
-            // reference's JS toISOString()): fixed width, most significant field first, so
-            // string order is time order. The reference compares against datetime('now'),
-            // whose "YYYY-MM-DD HH:MM:SS" sorts 'T' after ' ' and purges a day late (§13.12).
-            {&purge, QStringLiteral("DELETE FROM messages WHERE delivered = 1 AND sent_at < ?")},
-            {&counts,
-             QStringLiteral("SELECT (SELECT COUNT(*) FROM peers), (SELECT COUNT(*) FROM messages), "
-                            "(SELECT COUNT(*) FROM messages WHERE delivered != 0), "
-                            "(SELECT COUNT(*) FROM messages WHERE delivered = 0)")},
-        };
-        for (const auto &[query, sql] : all) {
-            query->setForwardOnly(true);
-            if (!query->prepare(sql))
-                return std::unexpected(
-                    databaseError(QStringLiteral("Preparing \"%1\"").arg(sql), query->lastError()));
-        }
-        return {};
-    }
-};
-
-Result<void> run(QSqlQuery &query, const char *what)
-{
-    if (!query.exec()) {
-        Error e = databaseError(QString::fromLatin1(what), query.lastError());
-        query.finish();
-        return std::unexpected(std::move(e));
-    }
-    return {};
-}
-
-// Rolls back unless committed; a failed COMMIT (SQLITE_BUSY) leaves the transaction open, so
-// the destructor still ends it.
-class Transaction
-{
-public:
-    explicit Transaction(Statements &s) : m_s(s) { }
-    ~Transaction()
-    {
-        if (m_active) {
-            m_s.rollback.exec();
-            m_s.rollback.finish();
-        }
-    }
-    Result<void> begin()
-    {
-        auto r = run(m_s.begin, "Starting a transaction");
-        m_s.begin.finish();
-        m_active = r.has_value();
-        return r;
-    }
-    Result<void> commit()
-    {
-        auto r = run(m_s.commit, "Committing a transaction");
-        m_s.commit.finish();
-        if (r)
-            m_active = false;
-        return r;
-    }
-
-private:
-    Statements &m_s;
-    bool m_active = false;
-};
-
 } // namespace
 
 class Store::Private
@@ -274,6 +28,15 @@ public:
     QString connectionName;
     std::unique_ptr<Statements> statements;
     int version = 0;
+    QThread *thread = nullptr;
+
+    // SQLite connections are not shared across threads: the opening thread is the only user.
+    bool ready() const
+    {
+        Q_ASSERT_X(!statements || QThread::currentThread() == thread, "Broker::Store",
+                   "used from a thread other than the one that opened it");
+        return statements != nullptr;
+    }
 
     Result<bool> updatePeer(QSqlQuery &query, const QString &value, const QString &id, const char *what)
     {
@@ -386,6 +149,7 @@ Result<void> Store::open(const QString &path)
             return std::unexpected(version.error());
         d->version = *version;
         d->statements = std::make_unique<Statements>(db);
+        d->thread = QThread::currentThread();
         return d->statements->prepareAll();
     }();
     if (!opened) {
@@ -418,7 +182,7 @@ int Store::schemaVersion() const
 
 Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QString &now)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     Statements &s = *d->statements;
     Transaction tx(s);
@@ -531,7 +295,7 @@ Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QStri
 
 Result<std::optional<Peer>> Store::peer(const QString &id) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->peerById;
     q.bindValue(0, text(id));
@@ -546,7 +310,7 @@ Result<std::optional<Peer>> Store::peer(const QString &id) const
 
 Result<QList<Peer>> Store::peers() const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->allPeers;
     if (auto r = run(q, "Listing peers"); !r)
@@ -560,7 +324,7 @@ Result<QList<Peer>> Store::peers() const
 
 Result<std::optional<QString>> Store::peerIdForSecretHash(const QByteArray &hash) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     if (hash.isEmpty())
         return std::optional<QString>();
@@ -577,35 +341,35 @@ Result<std::optional<QString>> Store::peerIdForSecretHash(const QByteArray &hash
 
 Result<bool> Store::touchPeer(const QString &id, const QString &now)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->updatePeer(d->statements->touchPeer, now, id, "Updating last_seen");
 }
 
 Result<bool> Store::setSummary(const QString &id, const QString &summary)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->updatePeer(d->statements->setSummary, summary, id, "Setting a summary");
 }
 
 Result<bool> Store::setSessionName(const QString &id, const QString &name)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->updatePeer(d->statements->setSessionName, name, id, "Setting a session name");
 }
 
 Result<bool> Store::setChannelPush(const QString &id, const QString &state)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->updatePeer(d->statements->setChannelPush, state, id, "Setting channel_push");
 }
 
 Result<bool> Store::removePeer(const QString &id)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->deletePeer;
     q.bindValue(0, text(id));
@@ -618,14 +382,14 @@ Result<bool> Store::removePeer(const QString &id)
 
 Result<qint64> Store::insertMessage(const NewMessage &message, const QString &now)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->insert(message, now);
 }
 
 Result<QList<qint64>> Store::insertMessages(const QList<NewMessage> &messages, const QString &now)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QList<qint64> ids;
     if (messages.isEmpty())
@@ -647,7 +411,7 @@ Result<QList<qint64>> Store::insertMessages(const QList<NewMessage> &messages, c
 
 Result<bool> Store::messageExists(qint64 id) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->messageExists;
     q.bindValue(0, id);
@@ -660,7 +424,7 @@ Result<bool> Store::messageExists(qint64 id) const
 
 Result<std::optional<Message>> Store::message(qint64 id) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->messageById;
     q.bindValue(0, id);
@@ -674,7 +438,7 @@ Result<std::optional<Message>> Store::message(qint64 id) const
 
 Result<QList<Message>> Store::undelivered(const QString &toId, int limit) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->undelivered;
     q.bindValue(0, text(toId));
@@ -684,14 +448,17 @@ Result<QList<Message>> Store::undelivered(const QString &toId, int limit) const
 
 Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     if (ids.isEmpty())
         return 0;
     Statements &s = *d->statements;
+    // One id (the common /wait-messages ack) needs no explicit transaction: autocommit is one.
     Transaction tx(s);
-    if (auto r = tx.begin(); !r)
-        return std::unexpected(r.error());
+    if (ids.size() > 1) {
+        if (auto r = tx.begin(); !r)
+            return std::unexpected(r.error());
+    }
     int changed = 0;
     for (qint64 id : ids) {
         s.acknowledge.bindValue(0, id);
@@ -708,7 +475,7 @@ Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
 
 Result<QList<Message>> Store::history(const HistoryFilter &filter) const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QString since;
     if (!filter.since.isEmpty()) {
@@ -730,21 +497,21 @@ Result<QList<Message>> Store::history(const HistoryFilter &filter) const
 
 Result<QList<Message>> Store::orphans() const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->messages(d->statements->orphans, "Looking for orphaned messages");
 }
 
 Result<int> Store::deleteMessages(const QList<qint64> &ids)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     return d->deleteEach(d->statements->deleteMessage, ids, "Deleting messages");
 }
 
 Result<int> Store::deleteUndeliveredFor(const QString &toId)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->deleteUndeliveredFor;
     q.bindValue(0, text(toId));
@@ -757,7 +524,7 @@ Result<int> Store::deleteUndeliveredFor(const QString &toId)
 
 Result<int> Store::purgeDeliveredBefore(const QString &isoCutoff)
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     auto cutoff = normalizedTimestamp(isoCutoff, QStringLiteral("The purge cutoff"));
     if (!cutoff)
@@ -775,7 +542,7 @@ Result<int> Store::purgeDeliveredBefore(const QString &isoCutoff)
 
 Result<Counts> Store::counts() const
 {
-    if (!d->statements)
+    if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->counts;
     if (auto r = run(q, "Counting rows"); !r)

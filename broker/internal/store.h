@@ -15,15 +15,15 @@ namespace Broker {
 
 struct NewPeer
 {
-    QString id;               // derived by the caller (tty hash or random)
+    QString id; // derived by the caller (tty hash or random)
     qint64 pid = 0;
     QString cwd;
-    QString gitRoot;          // empty = NULL
-    QString tty;              // empty = NULL
+    QString gitRoot; // empty = NULL
+    QString tty; // empty = NULL
     QString sessionName;
     QString summary;
     QString version;
-    QByteArray secretHash;    // SHA-256 of the session secret (hex)
+    QByteArray secretHash; // SHA-256 of the session secret (hex)
 };
 
 struct NewMessage
@@ -38,10 +38,10 @@ struct NewMessage
 
 struct HistoryFilter
 {
-    QString from;    // substring of from_id
-    QString to;      // substring of to_id
-    QString since;   // ISO-8601; sent_at >= since
-    QString search;  // substring of text
+    QString from; // substring of from_id
+    QString to; // substring of to_id
+    QString since; // ISO-8601; sent_at >= since
+    QString search; // substring of text
     int limit = 20;
 };
 
@@ -70,11 +70,15 @@ public:
     // Reference §3.6 steps 2–5 in one transaction: inherit name/summary from the rows it
     // evicts (same id, same pid, same tty with another pid), delete them, insert the new row
     // with registered_at = last_seen = now. Returns the stored row and the evicted ids.
-    struct Registration { Peer peer; QStringList evictedIds; };
+    struct Registration
+    {
+        Peer peer;
+        QStringList evictedIds;
+    };
     Result<Registration> registerPeer(const NewPeer &peer, const QString &now);
 
     Result<std::optional<Peer>> peer(const QString &id) const;
-    Result<QList<Peer>> peers() const;                     // all rows, registration order
+    Result<QList<Peer>> peers() const; // all rows, registration order
     Result<std::optional<QString>> peerIdForSecretHash(const QByteArray &hash) const;
     Result<bool> touchPeer(const QString &id, const QString &now); // false if unknown
     Result<bool> setSummary(const QString &id, const QString &summary);
@@ -83,12 +87,13 @@ public:
     Result<bool> removePeer(const QString &id);
 
     Result<qint64> insertMessage(const NewMessage &message, const QString &now);
-    Result<QList<qint64>> insertMessages(const QList<NewMessage> &messages, const QString &now); // one transaction
+    Result<QList<qint64>> insertMessages(const QList<NewMessage> &messages,
+                                         const QString &now); // one transaction
     Result<bool> messageExists(qint64 id) const;
     Result<std::optional<Message>> message(qint64 id) const;
     Result<QList<Message>> undelivered(const QString &toId, int limit = -1) const; // by id ascending
-    Result<int> acknowledge(const QString &toId, const QList<qint64> &ids);        // only toId's rows
-    Result<QList<Message>> history(const HistoryFilter &filter) const;              // newest first
+    Result<int> acknowledge(const QString &toId, const QList<qint64> &ids); // only toId's rows
+    Result<QList<Message>> history(const HistoryFilter &filter) const; // newest first
 
     // Maintenance (reference §11.8–11.10)
     Result<QList<Message>> orphans() const; // undelivered, to_id without peer row, from_id != 'system'
