@@ -164,6 +164,7 @@ void Store::close()
 {
     if (d->connectionName.isEmpty())
         return;
+    rollbackBatch();
     d->statements.reset(); // queries must go before their connection
     {
         QSqlDatabase db = QSqlDatabase::database(d->connectionName, false);
@@ -556,6 +557,49 @@ Result<Counts> Store::counts() const
     }
     q.finish();
     return c;
+}
+
+Result<void> Store::beginBatch()
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    Statements &s = *d->statements;
+    if (s.batch)
+        return fail(QStringLiteral("database"), QStringLiteral("A batch is already open on this store."));
+    auto r = run(s.begin, "Starting a batch");
+    s.begin.finish();
+    s.batch = r.has_value();
+    return r;
+}
+
+Result<void> Store::commitBatch()
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    Statements &s = *d->statements;
+    if (!s.batch)
+        return {};
+    auto r = run(s.commit, "Committing a batch");
+    s.commit.finish();
+    if (r)
+        s.batch = false;
+    return r;
+}
+
+void Store::rollbackBatch()
+{
+    if (!d->ready() || !d->statements->batch)
+        return;
+    Statements &s = *d->statements;
+    if (!s.rollback.exec())
+        qCWarning(lcStore) << "Rolling back a batch failed:" << s.rollback.lastError().databaseText();
+    s.rollback.finish();
+    s.batch = false;
+}
+
+bool Store::inBatch() const
+{
+    return d->ready() && d->statements->batch;
 }
 
 } // namespace Broker

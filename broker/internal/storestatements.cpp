@@ -105,6 +105,9 @@ Result<void> Statements::prepareAll()
         {&begin, QStringLiteral("BEGIN IMMEDIATE")},
         {&commit, QStringLiteral("COMMIT")},
         {&rollback, QStringLiteral("ROLLBACK")},
+        {&savepoint, QStringLiteral("SAVEPOINT store_step")},
+        {&release, QStringLiteral("RELEASE store_step")},
+        {&rollbackTo, QStringLiteral("ROLLBACK TO store_step")},
         {&peerById, QStringLiteral("SELECT %1 FROM peers WHERE id = ?").arg(peerColumns)},
         {&allPeers, QStringLiteral("SELECT %1 FROM peers ORDER BY rowid").arg(peerColumns)},
         {&peerBySecret, QStringLiteral("SELECT id FROM peers WHERE secret_hash = ? AND secret_hash != ''")},
@@ -175,6 +178,44 @@ Result<void> run(QSqlQuery &query, const char *what)
         return std::unexpected(std::move(e));
     }
     return {};
+}
+
+Transaction::~Transaction()
+{
+    if (!m_active)
+        return;
+    if (m_savepoint) {
+        // ROLLBACK TO undoes the step but keeps the savepoint; RELEASE then drops it.
+        m_s.rollbackTo.exec();
+        m_s.rollbackTo.finish();
+        m_s.release.exec();
+        m_s.release.finish();
+    } else {
+        m_s.rollback.exec();
+        m_s.rollback.finish();
+    }
+}
+
+Result<void> Transaction::begin()
+{
+    m_savepoint = m_s.batch;
+    QSqlQuery &q = m_savepoint ? m_s.savepoint : m_s.begin;
+    auto r = run(q, "Starting a transaction");
+    q.finish();
+    m_active = r.has_value();
+    return r;
+}
+
+Result<void> Transaction::commit()
+{
+    if (!m_active)
+        return {};
+    QSqlQuery &q = m_savepoint ? m_s.release : m_s.commit;
+    auto r = run(q, "Committing a transaction");
+    q.finish();
+    if (r)
+        m_active = false;
+    return r;
 }
 
 } // namespace Broker::StoreSql

@@ -34,6 +34,9 @@ struct Statements
         : begin(db),
           commit(db),
           rollback(db),
+          savepoint(db),
+          release(db),
+          rollbackTo(db),
           peerById(db),
           allPeers(db),
           peerBySecret(db),
@@ -59,7 +62,8 @@ struct Statements
     {
     }
 
-    QSqlQuery begin, commit, rollback;
+    QSqlQuery begin, commit, rollback, savepoint, release, rollbackTo;
+    bool batch = false; // Store::beginBatch() opened the transaction
     QSqlQuery peerById, allPeers, peerBySecret, touchPeer, setSummary, setSessionName, setChannelPush,
         deletePeer, samePid, sameTty, insertPeer;
     QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, history, orphans,
@@ -71,40 +75,22 @@ struct Statements
 // Executes a prepared statement; a failure becomes Error{"database"} at once.
 Result<void> run(QSqlQuery &query, const char *what);
 
-// Rolls back unless committed; a failed COMMIT (SQLITE_BUSY) leaves the transaction open, so
-// the destructor still ends it.
+// One atomic step: its own transaction, or a savepoint inside an open batch (so a failed
+// insertMessages() still leaves nothing behind while the batch goes on). Rolls back unless
+// committed; a failed COMMIT (SQLITE_BUSY) leaves the transaction open, so the destructor
+// still ends it.
 class Transaction
 {
 public:
     explicit Transaction(Statements &s) : m_s(s) { }
-    ~Transaction()
-    {
-        if (m_active) {
-            m_s.rollback.exec();
-            m_s.rollback.finish();
-        }
-    }
-    Result<void> begin()
-    {
-        auto r = run(m_s.begin, "Starting a transaction");
-        m_s.begin.finish();
-        m_active = r.has_value();
-        return r;
-    }
-    Result<void> commit() // no-op when begin() was not called
-    {
-        if (!m_active)
-            return {};
-        auto r = run(m_s.commit, "Committing a transaction");
-        m_s.commit.finish();
-        if (r)
-            m_active = false;
-        return r;
-    }
+    ~Transaction();
+    Result<void> begin();
+    Result<void> commit(); // no-op when begin() was not called
 
 private:
     Statements &m_s;
     bool m_active = false;
+    bool m_savepoint = false;
 };
 
 } // namespace Broker::StoreSql

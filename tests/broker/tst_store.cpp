@@ -204,6 +204,7 @@ private Q_SLOTS:
     void deleteMessages();
     void purgeBoundary();
     void counts();
+    void batchCommitsOnce();
 
 private:
     QString dbPath() const { return m_dir->filePath(QStringLiteral("peers.db")); }
@@ -1146,6 +1147,74 @@ void tst_Store::counts()
     QCOMPARE(c->messages, 3);
     QCOMPARE(c->delivered, 1);
     QCOMPARE(c->pending, 2);
+}
+
+void tst_Store::batchCommitsOnce()
+{
+    QVERIFY(m_store->open(dbPath()));
+    Store reader;
+    QVERIFY(reader.open(dbPath()));
+    QVERIFY(!m_store->inBatch());
+    QVERIFY(m_store->commitBatch()); // none open: nothing to do
+
+    QVERIFY(m_store->beginBatch());
+    QVERIFY(m_store->inBatch());
+    auto again = m_store->beginBatch();
+    QVERIFY(!again);
+    QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10, QStringLiteral("pts/1")), now));
+    auto first = m_store->insertMessage(
+        newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("1")), now);
+    QVERIFY(first);
+    auto more = m_store->insertMessages(
+        {newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("2")),
+         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("3"))},
+        now);
+    QVERIFY(more);
+    QCOMPARE(show(m_store->acknowledge(QStringLiteral("aaaa1111"), {*first, more->at(0)})),
+             QStringLiteral("2"));
+    // The writer sees its own batch; nobody else does before the commit.
+    QCOMPARE(m_store->counts()->messages, 3);
+    QCOMPARE(reader.counts()->messages, 0);
+    QCOMPARE(reader.counts()->peers, 0);
+    auto committed = m_store->commitBatch();
+    QVERIFY2(committed, qPrintable(errorOf(committed)));
+    QVERIFY(!m_store->inBatch());
+    QCOMPARE(reader.counts()->messages, 3);
+    QCOMPARE(reader.counts()->delivered, 2);
+
+    // A failing insertMessages() inside a batch leaves nothing of itself; the batch goes on.
+    {
+        RawDb raw(dbPath());
+        QVERIFY(raw.exec(
+            QStringLiteral("CREATE TRIGGER fail_boom BEFORE INSERT ON messages WHEN NEW.text = 'boom' "
+                           "BEGIN SELECT RAISE(ABORT, 'boom refused'); END")));
+    }
+    QVERIFY(m_store->beginBatch());
+    QVERIFY(m_store->insertMessage(
+        newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("kept")), now));
+    auto failed = m_store->insertMessages(
+        {newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("x")),
+         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("boom"))},
+        now);
+    QVERIFY(!failed);
+    QVERIFY(m_store->inBatch());
+    QVERIFY(m_store->commitBatch());
+    QCOMPARE(reader.counts()->messages, 4);
+
+    // rollbackBatch() and close() discard an open batch.
+    QVERIFY(m_store->beginBatch());
+    QVERIFY(m_store->insertMessage(
+        newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("gone")), now));
+    m_store->rollbackBatch();
+    QVERIFY(!m_store->inBatch());
+    QCOMPARE(reader.counts()->messages, 4);
+    QVERIFY(m_store->beginBatch());
+    QVERIFY(m_store->insertMessage(
+        newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("gone")), now));
+    m_store->close();
+    QVERIFY(!m_store->inBatch());
+    QCOMPARE(reader.counts()->messages, 4);
+    QVERIFY(!m_store->beginBatch()); // closed
 }
 
 QTEST_GUILESS_MAIN(tst_Store)
