@@ -20,7 +20,11 @@ namespace Broker {
 // Error codes: "unreachable" (refused, reset, timed out; message says the broker is not
 // reachable at <url>), "http" (non-2xx; httpStatus set; message
 // "Broker error (<path>): <status> <body>" as reference §7.12), "bad_json" (answer not JSON),
-// "token" (token file missing/unreadable).
+// "token" (token file missing/unreadable), "too_large" (answer larger than maxAnswerBytes()).
+//
+// Without a token the request goes out unauthenticated (so a stopped broker still reads as
+// "unreachable"); a 401 then re-reads the file and reports "token" if it is still missing.
+// Destroying the client, or abortAll(), drops pending requests without calling their callbacks.
 class BrokerClient : public QObject
 {
     Q_OBJECT
@@ -36,6 +40,21 @@ public:
     // of the main token (docs/protocol.md).
     void setSessionSecret(const QByteArray &secret);
     void setDefaultTimeoutMs(int ms); // default 5000
+
+    // Additions (keep additive): the main token to use instead of reading the token file, until
+    // a 401 makes the client read the file again (rotate-token authenticates its /reload with
+    // the old token after writing the new file).
+    void setToken(const QByteArray &token);
+    QByteArray sessionSecret() const;
+    int defaultTimeoutMs() const;
+    static constexpr qint64 DefaultMaxAnswerBytes = 16 * 1024 * 1024;
+    void setMaxAnswerBytes(qint64 bytes);
+    qint64 maxAnswerBytes() const;
+    // "Broker not reachable at <url>. Is it running? Start it with ..." for this location.
+    QString unreachableMessage() const;
+    // Drops every pending request; their callbacks are not called.
+    void abortAll();
+    int pendingCount() const;
 
     // POST JSON with the bearer credential. On 401 the token file is read again and the
     // request retried once (handles rotation).

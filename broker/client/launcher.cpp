@@ -1,0 +1,120 @@
+#include "launcher.h"
+
+#include "clientlogging.h"
+
+#include <QCoreApplication>
+#include <QDir>
+#include <QFile>
+#include <QFileInfo>
+#include <QProcess>
+#include <QRegularExpression>
+#include <QStandardPaths>
+
+#include <cerrno>
+#include <csignal>
+#include <cstring>
+#include <sys/types.h>
+#include <unistd.h>
+
+namespace Broker::Launcher {
+
+std::optional<qint64> readPidFile(const Location &location)
+{
+    QFile file(location.pidPath());
+    if (!file.open(QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray head = file.read(256);
+    static const QRegularExpression number(QStringLiteral("\\d+"));
+    const QRegularExpressionMatch match = number.match(QString::fromLatin1(head));
+    if (!match.hasMatch())
+        return std::nullopt;
+    bool ok = false;
+    const qint64 pid = match.captured().toLongLong(&ok);
+    if (!ok || pid <= 0)
+        return std::nullopt;
+    return pid;
+}
+
+namespace {
+
+// A zombie (exited, not yet reaped by its parent) still answers kill(pid, 0).
+bool isZombie(qint64 pid)
+{
+#ifdef Q_OS_LINUX
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return false;
+    const QByteArray line = stat.read(1024);
+    const qsizetype paren = line.lastIndexOf(')');
+    return paren >= 0 && paren + 2 < line.size() && line.at(paren + 2) == 'Z';
+#else
+    Q_UNUSED(pid);
+    return false;
+#endif
+}
+
+} // namespace
+
+bool isProcessAlive(qint64 pid)
+{
+    if (pid <= 0)
+        return false;
+    if (::kill(pid_t(pid), 0) == 0)
+        return !isZombie(pid);
+    return errno == EPERM;
+}
+
+Result<void> sendSignal(qint64 pid, int signal)
+{
+    if (pid <= 0)
+        return fail(QStringLiteral("bad_pid"), QStringLiteral("Refusing to signal pid %1").arg(pid));
+    if (::kill(pid_t(pid), signal) != 0)
+        return fail(QStringLiteral("signal_failed"),
+                    QStringLiteral("Cannot send signal %1 to pid %2: %3")
+                        .arg(signal)
+                        .arg(pid)
+                        .arg(QString::fromLocal8Bit(std::strerror(errno))));
+    return {};
+}
+
+QString findBrokerExecutable()
+{
+    const QString name = QString::fromLatin1(BrokerExecutableName);
+    if (QCoreApplication::instance()) {
+        const QFileInfo beside(QDir(QCoreApplication::applicationDirPath()).filePath(name));
+        if (beside.isFile() && beside.isExecutable())
+            return beside.absoluteFilePath();
+    }
+    return QStandardPaths::findExecutable(name);
+}
+
+Result<qint64> startDetached(const QString &program, const QStringList &arguments,
+                             const QProcessEnvironment &environment)
+{
+    if (program.isEmpty())
+        return fail(QStringLiteral("not_found"),
+                    QStringLiteral("%1 not found next to this program or on PATH.")
+                        .arg(QLatin1String(BrokerExecutableName)));
+    QProcess process;
+    process.setProgram(program);
+    process.setArguments(arguments);
+    process.setProcessEnvironment(environment);
+    process.setWorkingDirectory(QDir::rootPath());
+    process.setStandardInputFile(QProcess::nullDevice());
+    process.setStandardOutputFile(QProcess::nullDevice());
+    process.setStandardErrorFile(QProcess::nullDevice());
+    // Runs in the forked child before exec (Qt 6 applies it to startDetached too): only
+    // async-signal-safe calls here.
+    process.setChildProcessModifier([] {
+        ::setsid();
+        ::signal(SIGPIPE, SIG_IGN);
+    });
+    qint64 pid = 0;
+    if (!process.startDetached(&pid))
+        return fail(QStringLiteral("start_failed"),
+                    QStringLiteral("Cannot start %1: %2").arg(program, process.errorString()));
+    qCDebug(lcClientLauncher) << "started" << program << "pid" << pid;
+    return pid;
+}
+
+} // namespace Broker::Launcher

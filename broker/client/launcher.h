@@ -1,0 +1,40 @@
+#pragma once
+
+#include "location.h"
+#include "result.h"
+
+#include <QProcessEnvironment>
+#include <QString>
+#include <QStringList>
+
+#include <optional>
+
+// Finding, starting and signalling the broker process without lsof or pkill: the pid file
+// beside the database names it (docs/protocol.md). Shared by the CLI (kill-broker, restart)
+// and the MCP helper (start a broker when none answers).
+namespace Broker::Launcher {
+
+inline constexpr char BrokerExecutableName[] = "claude-peers-broker";
+
+// The pid in Location::pidPath() (first integer of the file); nullopt when the file is
+// missing, unreadable or holds no positive integer.
+std::optional<qint64> readPidFile(const Location &location);
+
+// kill(pid, 0) succeeds (and, on Linux, it is not a zombie), or fails with EPERM (alive, another
+// user's).
+bool isProcessAlive(qint64 pid);
+
+// Sends a signal (SIGTERM, SIGHUP…) to exactly that pid.
+Result<void> sendSignal(qint64 pid, int signal);
+
+// claude-peers-broker beside the running executable, else on PATH; empty when not found.
+QString findBrokerExecutable();
+
+// Starts program detached from us: its own session (setsid, so a closing terminal or our
+// process group's signals do not reach it), stdin/stdout/stderr on /dev/null (no SIGPIPE from
+// a pipe whose reader went away), working directory "/". Returns its pid.
+Result<qint64>
+startDetached(const QString &program, const QStringList &arguments = {},
+              const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
+
+} // namespace Broker::Launcher
