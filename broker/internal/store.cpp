@@ -4,6 +4,8 @@
 #include "internal/storestatements.h"
 
 #include <QAtomicInteger>
+#include <QFile>
+#include <QFileInfo>
 #include <QJsonDocument>
 #include <QSqlDatabase>
 #include <QSqlError>
@@ -112,6 +114,7 @@ Result<void> Store::open(const QString &path)
 {
     close();
     d->connectionName = QStringLiteral("peers.broker.store.%1").arg(connectionCounter.fetchAndAddRelaxed(1));
+    const bool created = !QFileInfo::exists(path);
     auto opened = [&]() -> Result<void> {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), d->connectionName);
         if (!db.isValid())
@@ -122,6 +125,12 @@ Result<void> Store::open(const QString &path)
         if (!db.open())
             return std::unexpected(
                 databaseError(QStringLiteral("Opening the database %1").arg(path), db.lastError()));
+        // Message bodies are private: a database we create is the user's alone. Done before the
+        // first write, since SQLite gives the -wal and -shm files the database's mode. An
+        // existing file keeps the mode its owner chose.
+        if (created && QFileInfo::exists(path) &&
+            !QFile::setPermissions(path, QFileDevice::ReadOwner | QFileDevice::WriteOwner))
+            qCWarning(lcStore).noquote() << "Could not make" << path << "private (mode 0600)";
         QSqlQuery pragma(db);
         // busy_timeout first: every later statement, the upgrade included, waits up to 3 s for
         // a lock held by another process (a reference broker, the CLI) instead of failing.

@@ -230,6 +230,9 @@ void tst_Store::createsSchemaOnEmptyFile()
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
     QCOMPARE(m_store->schemaVersion(), 2);
+    QCOMPARE(int(QFile::permissions(dbPath()) & 0x7077), 0x6000); // rw owner, nothing for group/other
+    QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now)); // creates the WAL
+    QCOMPARE(int(QFile::permissions(dbPath() + QStringLiteral("-wal")) & 0x7077), 0x6000);
 
     RawDb raw(dbPath());
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
