@@ -329,4 +329,9 @@ qint64 BrokerServer::pendingMessageCount() const
     return counts ? counts->pending : 0;
 }
 
+int BrokerServer::waitingPeerCount() const
+{
+    return d->hub ? d->hub->waitingCount() : 0;
+}
+
 } // namespace Broker

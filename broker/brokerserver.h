@@ -73,6 +73,8 @@ public:
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;
     qint64 pendingMessageCount() const;
+    // Peers holding an open delivery stream (/wait-messages) right now: they get pushes.
+    int waitingPeerCount() const;
 
 Q_SIGNALS:
     void peerRegistered(const QString &peerId);

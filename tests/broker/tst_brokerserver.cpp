@@ -1,0 +1,700 @@
+// The broker in-process over real loopback HTTP: the reference's own checklist (§12 items
+// 1–12) plus lifecycle, health/metrics, federation-disabled answers and GUI signals.
+#include "brokerharness.h"
+
+#include <QCoreApplication>
+#include <QFile>
+#include <QJsonDocument>
+#include <QRegularExpression>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTest>
+
+using TestSupport::HttpResult;
+
+namespace {
+
+QString str(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QStringList ids(const QJsonArray &peers)
+{
+    QStringList list;
+    for (const QJsonValue &p : peers)
+        list.append(p.toObject().value(QStringLiteral("id")).toString());
+    return list;
+}
+
+} // namespace
+
+class tst_BrokerServer : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    // §12.1, §12.3
+    void healthAnswersWithoutAuth()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const HttpResult r = h.get(QStringLiteral("/health"));
+        QCOMPARE(r.status, 200);
+        const QJsonObject o = r.object();
+        QCOMPARE(str(o, "status"), QStringLiteral("ok"));
+        QVERIFY(o.value(QStringLiteral("peers")).isDouble());
+        QVERIFY(o.value(QStringLiteral("uptime_ms")).isDouble());
+        QVERIFY(o.value(QStringLiteral("requests_last_minute")).isDouble());
+        QCOMPARE(o.value(QStringLiteral("pending_messages")).toInt(), 0);
+        QCOMPARE(o.value(QStringLiteral("pid")).toInteger(), QCoreApplication::applicationPid());
+        QCOMPARE(str(o, "version"), QStringLiteral(PEERS_VERSION));
+        // any method
+        QCOMPARE(h.postRaw(QStringLiteral("/health"), "{}", {}).status, 200);
+    }
+
+    // §12.2, §12.3
+    void postNeedsTheToken()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const QJsonObject body {{QStringLiteral("pid"), h.spawnSession()},
+                                {QStringLiteral("cwd"), QStringLiteral("/x")}};
+        HttpResult r = h.post(QStringLiteral("/register"), body, {});
+        QCOMPARE(r.status, 401);
+        QCOMPARE(r.body, QByteArray("{\"error\":\"Unauthorized\"}"));
+        r = h.post(QStringLiteral("/register"), body, QByteArray(64, '0'));
+        QCOMPARE(r.status, 401);
+        r = h.post(QStringLiteral("/register"), body);
+        QCOMPARE(r.status, 200);
+        static const QRegularExpression shape(QStringLiteral("^[a-z0-9]{8}$"));
+        QVERIFY(shape.match(str(r.object(), "id")).hasMatch());
+        QCOMPARE(str(r.object(), "session_secret").size(), 64);
+        QVERIFY(!r.object().contains(QStringLiteral("session_name"))); // omitted when empty
+        QCOMPARE(h.post(QStringLiteral("/send-message"), {}, {}).status, 401);
+    }
+
+    // §12.4
+    void registrationIdsAndReRegistration()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer noTty = h.registerPeer();
+        QCOMPARE(noTty.id.size(), 8);
+
+        const qint64 pid = h.spawnSession();
+        const RegisteredPeer first =
+            h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/44"), {}, {}, pid);
+        QCOMPARE(first.id, QStringLiteral("d92a5e28"));
+        const RegisteredPeer again =
+            h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/44"), {}, {}, pid);
+        QCOMPARE(again.id, first.id);
+        int rowsWithPid = 0;
+        for (const QJsonValue &p : h.listPeers())
+            rowsWithPid += p.toObject().value(QStringLiteral("pid")).toInteger() == pid;
+        QCOMPARE(rowsWithPid, 1);
+    }
+
+    // §12.5
+    void heartbeatAndSetters()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer p = h.registerPeer();
+        const QString before = str(h.listPeers().at(0).toObject(), "last_seen");
+        HttpResult r = h.post(QStringLiteral("/heartbeat"), {{QStringLiteral("id"), p.id}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("{\"ok\":true}"));
+        QCOMPARE(
+            h.post(QStringLiteral("/heartbeat"), {{QStringLiteral("id"), QStringLiteral("nobody00")}}).status,
+            200);
+        const QString after = str(h.listPeers().at(0).toObject(), "last_seen");
+        QVERIFY2(after >= before, qPrintable(before + QLatin1String(" > ") + after));
+
+        QCOMPARE(
+            h.post(QStringLiteral("/set-summary"),
+                   {{QStringLiteral("id"), p.id}, {QStringLiteral("summary"), QStringLiteral("fixing auth")}})
+                .body,
+            QByteArray("{\"ok\":true}"));
+        QCOMPARE(h.post(QStringLiteral("/set-name"),
+                        {{QStringLiteral("id"), p.id},
+                         {QStringLiteral("session_name"), QStringLiteral("AUTH_WORKER")}})
+                     .status,
+                 200);
+        QCOMPARE(h.post(QStringLiteral("/set-channel-push"),
+                        {{QStringLiteral("id"), p.id}, {QStringLiteral("status"), QStringLiteral("working")}})
+                     .status,
+                 200);
+        QCOMPARE(h.post(QStringLiteral("/set-channel-push"),
+                        {{QStringLiteral("id"), p.id}, {QStringLiteral("status"), QStringLiteral("bogus")}})
+                     .body,
+                 QByteArray("{\"ok\":true}"));
+        const QJsonObject row = h.listPeers().at(0).toObject();
+        QCOMPARE(str(row, "summary"), QStringLiteral("fixing auth"));
+        QCOMPARE(str(row, "session_name"), QStringLiteral("AUTH_WORKER"));
+        QCOMPARE(str(row, "channel_push"), QStringLiteral("working"));
+    }
+
+    // §12.6
+    void listPeersScopesAndUnregister()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer(QStringLiteral("/repo/a"), {}, QStringLiteral("/repo"));
+        const RegisteredPeer b = h.registerPeer(QStringLiteral("/repo/b"), {}, QStringLiteral("/repo"));
+        const RegisteredPeer c = h.registerPeer(QStringLiteral("/other"));
+        QCOMPARE(h.listPeers().size(), 3);
+        QCOMPARE(h.listPeers(QStringLiteral("lan")).size(), 3); // ≡ machine without federation
+        QCOMPARE(ids(h.listPeers(QStringLiteral("directory"),
+                                 {{QStringLiteral("cwd"), QStringLiteral("/repo/a")}})),
+                 QStringList {a.id});
+        QStringList repo = ids(h.listPeers(QStringLiteral("repo"),
+                                           {{QStringLiteral("cwd"), QStringLiteral("/x")},
+                                            {QStringLiteral("git_root"), QStringLiteral("/repo")}}));
+        repo.sort();
+        QStringList expected {a.id, b.id};
+        expected.sort();
+        QCOMPARE(repo, expected);
+        // repo without git_root falls back to the directory
+        QCOMPARE(
+            ids(h.listPeers(QStringLiteral("repo"), {{QStringLiteral("cwd"), QStringLiteral("/other")}})),
+            QStringList {c.id});
+        QVERIFY(!ids(h.listPeers(QStringLiteral("machine"), {{QStringLiteral("exclude_id"), a.id}}))
+                     .contains(a.id));
+        QCOMPARE(h.post(QStringLiteral("/unregister"), {{QStringLiteral("id"), b.id}}).body,
+                 QByteArray("{\"ok\":true}"));
+        QVERIFY(!h.hasPeer(b.id));
+        QCOMPARE(h.listPeers().size(), 2);
+    }
+
+    // §12.7
+    void sendPollAck()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 id = h.send(a.id, b.id, QStringLiteral("status?"));
+        QVERIFY(id > 0);
+        QJsonArray messages = h.poll(b.id);
+        QCOMPARE(messages.size(), 1);
+        const QJsonObject m = messages.at(0).toObject();
+        QCOMPARE(m.value(QStringLiteral("id")).toInteger(), id);
+        QCOMPARE(str(m, "from_id"), a.id);
+        QCOMPARE(str(m, "to_id"), b.id);
+        QCOMPARE(str(m, "text"), QStringLiteral("status?"));
+        QCOMPARE(str(m, "type"), QStringLiteral("text"));
+        QVERIFY(m.value(QStringLiteral("metadata")).isNull());
+        QVERIFY(m.value(QStringLiteral("reply_to")).isNull());
+        QCOMPARE(m.value(QStringLiteral("delivered")).toInt(-1), 0);
+        QVERIFY(str(m, "sent_at").endsWith(QLatin1Char('Z')));
+        QCOMPARE(h.poll(b.id).size(), 1); // poll does not mark delivered
+        QCOMPARE(h.post(QStringLiteral("/ack-messages"),
+                        {{QStringLiteral("id"), b.id}, {QStringLiteral("message_ids"), QJsonArray {id}}})
+                     .body,
+                 QByteArray("{\"ok\":true}"));
+        QCOMPARE(h.poll(b.id).size(), 0);
+
+        const HttpResult status =
+            h.post(QStringLiteral("/message-status"), {{QStringLiteral("message_id"), id}});
+        QCOMPARE(status.status, 200);
+        QCOMPARE(status.object().value(QStringLiteral("delivered")), QJsonValue(true));
+        QCOMPARE(str(status.object(), "from_id"), a.id);
+        const HttpResult missing =
+            h.post(QStringLiteral("/message-status"), {{QStringLiteral("message_id"), 999999}});
+        QCOMPARE(missing.status, 404);
+        QCOMPARE(missing.body, QByteArray("{\"error\":\"not found\"}"));
+
+        const HttpResult unknown = h.post(QStringLiteral("/send-message"),
+                                          {{QStringLiteral("from_id"), a.id},
+                                           {QStringLiteral("to_id"), QStringLiteral("zzzzzzzz")},
+                                           {QStringLiteral("text"), QStringLiteral("hi")}});
+        QCOMPARE(unknown.status, 200);
+        QCOMPARE(unknown.object().value(QStringLiteral("ok")), QJsonValue(false));
+        QCOMPARE(
+            str(unknown.object(), "error"),
+            QStringLiteral("Peer zzzzzzzz not found. Run list_peers to see available peers, or the peer may "
+                           "have disconnected."));
+    }
+
+    // Another peer cannot acknowledge my messages.
+    void ackOnlyAffectsOwnMessages()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 id = h.send(a.id, b.id, QStringLiteral("x"));
+        QCOMPARE(
+            h.post(QStringLiteral("/ack-messages"),
+                   {{QStringLiteral("id"), a.id}, {QStringLiteral("message_ids"), QJsonArray {id, 424242}}})
+                .status,
+            200);
+        QCOMPARE(h.poll(b.id).size(), 1);
+    }
+
+    // §12.8
+    void structuredMessages()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const QJsonObject meta {{QStringLiteral("task"), QStringLiteral("fix")},
+                                {QStringLiteral("files"), QJsonArray {QStringLiteral("a.cpp")}}};
+        const qint64 q =
+            h.send(a.id, b.id, QStringLiteral("q?"), {{QStringLiteral("type"), QStringLiteral("query")}});
+        const qint64 handoff =
+            h.send(a.id, b.id, QStringLiteral("take it"),
+                   {{QStringLiteral("type"), QStringLiteral("handoff")}, {QStringLiteral("metadata"), meta}});
+        const qint64 reply =
+            h.send(b.id, a.id, QStringLiteral("done"),
+                   {{QStringLiteral("type"), QStringLiteral("response")}, {QStringLiteral("reply_to"), q}});
+        QVERIFY(q > 0 && handoff > 0 && reply > 0);
+        const QJsonArray forB = h.poll(b.id);
+        QCOMPARE(str(forB.at(0).toObject(), "type"), QStringLiteral("query"));
+        QCOMPARE(forB.at(1).toObject().value(QStringLiteral("metadata")).toObject(), meta);
+        QCOMPARE(h.poll(a.id).at(0).toObject().value(QStringLiteral("reply_to")).toInteger(), q);
+
+        auto sendError = [&](const QJsonObject &extra) {
+            QJsonObject body = extra;
+            body.insert(QStringLiteral("from_id"), a.id);
+            body.insert(QStringLiteral("to_id"), b.id);
+            if (!body.contains(QStringLiteral("text")))
+                body.insert(QStringLiteral("text"), QStringLiteral("x"));
+            const HttpResult r = h.post(QStringLiteral("/send-message"), body);
+            if (r.status != 200 || r.object().value(QStringLiteral("ok")) != QJsonValue(false))
+                return QStringLiteral("unexpected %1 %2").arg(r.status).arg(QString::fromUtf8(r.body));
+            return str(r.object(), "error");
+        };
+        QCOMPARE(sendError({{QStringLiteral("reply_to"), 999999}}),
+                 QStringLiteral("Referenced message 999999 not found"));
+        QCOMPARE(sendError({{QStringLiteral("metadata"), QStringLiteral("str")}}),
+                 QStringLiteral("metadata must be a JSON object"));
+        QCOMPARE(sendError({{QStringLiteral("metadata"), QJsonArray {1}}}),
+                 QStringLiteral("metadata must be a JSON object"));
+        QCOMPARE(sendError({{QStringLiteral("metadata"), 5}}),
+                 QStringLiteral("metadata must be a JSON object"));
+        QCOMPARE(
+            sendError({{QStringLiteral("type"), QStringLiteral("shout")}}),
+            QStringLiteral(
+                "Invalid message type: \"shout\". Valid types: text, query, response, handoff, broadcast"));
+        QCOMPARE(sendError({{QStringLiteral("type"), QString()}}),
+                 QStringLiteral(
+                     "Invalid message type: \"\". Valid types: text, query, response, handoff, broadcast"));
+        // null type and null metadata are the defaults
+        const qint64 plain =
+            h.send(a.id, b.id, QStringLiteral("n"),
+                   {{QStringLiteral("type"), QJsonValue()}, {QStringLiteral("metadata"), QJsonValue()}});
+        QVERIFY(plain > 0);
+        QCOMPARE(str(h.poll(b.id).last().toObject(), "type"), QStringLiteral("text"));
+        // size: text + compact metadata, in UTF-16 units
+        QCOMPARE(sendError({{QStringLiteral("text"), QString(10241, QLatin1Char('x'))}}),
+                 QStringLiteral("Message too large (text + metadata max 10KB)"));
+        QVERIFY(h.send(a.id, b.id, QString(10240, QLatin1Char('x'))) > 0);
+        const QJsonObject small {{QStringLiteral("k"), QStringLiteral("v")}}; // {"k":"v"} = 9 units
+        QVERIFY(h.send(a.id, b.id, QString(10231, QLatin1Char('x')), {{QStringLiteral("metadata"), small}}) >
+                0);
+        QCOMPARE(sendError({{QStringLiteral("text"), QString(10232, QLatin1Char('x'))},
+                            {QStringLiteral("metadata"), small}}),
+                 QStringLiteral("Message too large (text + metadata max 10KB)"));
+        QVERIFY(h.send(a.id, b.id, QString(10240, QChar(0x00E9))) > 0); // 20480 UTF-8 bytes, 10240 units
+    }
+
+    // §12.9
+    void broadcastScopes()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer(QStringLiteral("/repo/a"), {}, QStringLiteral("/repo"));
+        const RegisteredPeer b = h.registerPeer(QStringLiteral("/repo/a"), {}, QStringLiteral("/repo"));
+        const RegisteredPeer c = h.registerPeer(QStringLiteral("/repo/c"), {}, QStringLiteral("/repo"));
+        const RegisteredPeer d = h.registerPeer(QStringLiteral("/elsewhere"));
+        auto broadcast = [&](const QJsonObject &extra) {
+            QJsonObject body = extra;
+            body.insert(QStringLiteral("from_id"), a.id);
+            if (!body.contains(QStringLiteral("text")))
+                body.insert(QStringLiteral("text"), QStringLiteral("all hands"));
+            if (!body.contains(QStringLiteral("cwd")))
+                body.insert(QStringLiteral("cwd"), QStringLiteral("/repo/a"));
+            return h.post(QStringLiteral("/broadcast"), body);
+        };
+        HttpResult r = broadcast({{QStringLiteral("scope"), QStringLiteral("machine")}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(true));
+        QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(), 3);
+        const QJsonArray messageIds = r.object().value(QStringLiteral("message_ids")).toArray();
+        QCOMPARE(messageIds.size(), 3);
+        for (const QJsonValue &v : messageIds)
+            QVERIFY(v.toInteger() > 0);
+        QCOMPARE(h.poll(a.id).size(), 0); // sender excluded
+        QCOMPARE(str(h.poll(d.id).at(0).toObject(), "type"), QStringLiteral("broadcast"));
+
+        r = broadcast({{QStringLiteral("scope"), QStringLiteral("directory")}});
+        QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(), 1);
+        QCOMPARE(h.poll(b.id).size(), 2);
+        r = broadcast({{QStringLiteral("scope"), QStringLiteral("repo")},
+                       {QStringLiteral("git_root"), QStringLiteral("/repo")}});
+        QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(), 2);
+        QCOMPARE(h.poll(c.id).size(), 2);
+        r = broadcast({{QStringLiteral("scope"), QStringLiteral("directory")},
+                       {QStringLiteral("cwd"), QStringLiteral("/nobody")}});
+        QCOMPARE(r.body, QByteArray("{\"message_ids\":[],\"ok\":true,\"recipients\":0}"));
+
+        r = broadcast({{QStringLiteral("scope"), QStringLiteral("machine")},
+                       {QStringLiteral("text"), QString(10241, QLatin1Char('x'))}});
+        QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(false));
+        QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(-1), 0);
+        QCOMPARE(r.object().value(QStringLiteral("message_ids")).toArray().size(), 0);
+        QCOMPARE(str(r.object(), "error"), QStringLiteral("Message too large (text + metadata max 10KB)"));
+        r = broadcast({{QStringLiteral("type"), QStringLiteral("yell")}});
+        QCOMPARE(str(r.object(), "error"), QStringLiteral("Invalid message type: yell"));
+        r = broadcast({{QStringLiteral("metadata"), QJsonArray()}});
+        QCOMPARE(str(r.object(), "error"), QStringLiteral("metadata must be a JSON object"));
+        QCOMPARE(h.post(QStringLiteral("/broadcast"), {}, {}).status, 401);
+    }
+
+    // §12.10
+    void unknownRouteAndNonPost()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        HttpResult r = h.post(QStringLiteral("/no-such-route"), {});
+        QCOMPARE(r.status, 404);
+        QCOMPARE(r.body, QByteArray("{\"error\":\"not found\"}"));
+        QCOMPARE(h.post(QStringLiteral("/no-such-route"), {}, {}).status, 401); // auth first
+        r = h.get(QStringLiteral("/register"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("claude-peers broker"));
+        QCOMPARE(h.post(QStringLiteral("/federation/status"), {}).status, 404);
+    }
+
+    // §12.11
+    void concurrentSendsHitTheRateLimit()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QList<QNetworkReply *> replies;
+        for (int i = 0; i < 120; ++i)
+            replies.append(h.postAsync(QStringLiteral("/send-message"),
+                                       {{QStringLiteral("from_id"), a.id},
+                                        {QStringLiteral("to_id"), b.id},
+                                        {QStringLiteral("text"), QStringLiteral("m%1").arg(i)}}));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            std::all_of(replies.begin(), replies.end(), [](QNetworkReply *r) { return r->isFinished(); }),
+            TestSupport::scaled(30000));
+        int ok = 0, limited = 0;
+        for (QNetworkReply *r : replies) {
+            const int status = BrokerHarness::replyStatus(r);
+            if (status == 429) {
+                ++limited;
+                QCOMPARE(r->readAll(), QByteArray("{\"error\":\"Rate limited\"}"));
+            } else if (status == 200) {
+                ++ok;
+            }
+        }
+        QCOMPARE(ok, 60);
+        QCOMPARE(limited, 60);
+        QCOMPARE(h.poll(b.id).size(), 60);
+    }
+
+    // §12.12
+    void evictionInheritsNameAndKeepsOneRowPerTty()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const qint64 pid = h.spawnSession();
+        const RegisteredPeer named =
+            h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"), {}, QStringLiteral("WORKER"), pid);
+        QCOMPARE(str(named.answer, "session_name"), QStringLiteral("WORKER"));
+        // same pid, same tty, empty name → inherits
+        const RegisteredPeer again =
+            h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"), {}, {}, pid);
+        QCOMPARE(again.id, named.id);
+        QCOMPARE(str(again.answer, "session_name"), QStringLiteral("WORKER"));
+        // same tty, another pid → one row for that tty, same id
+        const RegisteredPeer other = h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"));
+        QCOMPARE(other.id, named.id);
+        int rowsForTty = 0;
+        for (const QJsonValue &p : h.listPeers())
+            rowsForTty += p.toObject().value(QStringLiteral("tty")).toString() == QLatin1String("pts/7");
+        QCOMPARE(rowsForTty, 1);
+        // a TTY-less re-registration with the same pid gets a new id; the old one is gone
+        const qint64 pid2 = h.spawnSession();
+        const RegisteredPeer loose = h.registerPeer(QStringLiteral("/w"), {}, {}, {}, pid2);
+        const RegisteredPeer loose2 = h.registerPeer(QStringLiteral("/w"), {}, {}, {}, pid2);
+        QVERIFY(loose.id != loose2.id);
+        const RegisteredPeer sender = h.registerPeer();
+        const HttpResult r = h.post(QStringLiteral("/send-message"),
+                                    {{QStringLiteral("from_id"), sender.id},
+                                     {QStringLiteral("to_id"), loose.id},
+                                     {QStringLiteral("text"), QStringLiteral("x")}});
+        QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(false));
+        QVERIFY(str(r.object(), "error").contains(QLatin1String("not found")));
+    }
+
+    void sendToDeadPeerRemovesIt()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        h.endSession(b.pid);
+        const HttpResult r = h.post(QStringLiteral("/send-message"),
+                                    {{QStringLiteral("from_id"), a.id},
+                                     {QStringLiteral("to_id"), b.id},
+                                     {QStringLiteral("text"), QStringLiteral("x")}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(str(r.object(), "error"),
+                 QStringLiteral("Peer %1 is not running (PID %2 dead)").arg(b.id).arg(b.pid));
+        QVERIFY(!h.hasPeer(b.id));
+    }
+
+    void listPeersPrunesDeadPeers()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer dead =
+            h.registerPeer(QStringLiteral("/w"), {}, {}, {}, BrokerHarness::deadPid());
+        QVERIFY(!dead.id.isEmpty());
+        QCOMPARE(ids(h.listPeers()), QStringList {a.id});
+        QCOMPARE(h.get(QStringLiteral("/health")).object().value(QStringLiteral("peers")).toInt(), 1);
+    }
+
+    void messageHistoryNeedsMainToken()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        h.send(a.id, b.id, QStringLiteral("first"));
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("second needle"));
+        h.post(QStringLiteral("/ack-messages"),
+               {{QStringLiteral("id"), b.id}, {QStringLiteral("message_ids"), QJsonArray {second}}});
+        HttpResult r = h.post(QStringLiteral("/messages"), {});
+        QCOMPARE(r.status, 200);
+        QJsonArray list = r.object().value(QStringLiteral("messages")).toArray();
+        QCOMPARE(list.size(), 2);
+        QCOMPARE(str(list.at(0).toObject(), "text"), QStringLiteral("second needle")); // newest first
+        QCOMPARE(list.at(0).toObject().value(QStringLiteral("delivered")), QJsonValue(true));
+        QCOMPARE(list.at(1).toObject().value(QStringLiteral("delivered")), QJsonValue(false));
+        r = h.post(QStringLiteral("/messages"),
+                   {{QStringLiteral("search"), QStringLiteral("needle")}, {QStringLiteral("limit"), 5}});
+        QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 1);
+        QCOMPARE(h.post(QStringLiteral("/messages"), {}, a.secret).status, 403);
+    }
+
+    void metricsAndHealthCounters()
+    {
+        BrokerHarness h([](Broker::Settings &s) { s.statsIntervalMs = 300; });
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer(QStringLiteral("/m"), {}, {}, QStringLiteral("NAMED"));
+        const RegisteredPeer b = h.registerPeer(QStringLiteral("/m"));
+        const qint64 id = h.send(a.id, b.id, QStringLiteral("1"));
+        h.send(a.id, b.id, QStringLiteral("2"));
+        h.send(a.id, b.id, QStringLiteral("3"));
+        h.post(QStringLiteral("/ack-messages"),
+               {{QStringLiteral("id"), b.id}, {QStringLiteral("message_ids"), QJsonArray {id}}});
+        QJsonObject m = h.get(QStringLiteral("/metrics")).object();
+        QCOMPARE(m.value(QStringLiteral("peer_count")).toInt(), 2);
+        const QJsonObject messages = m.value(QStringLiteral("messages")).toObject();
+        QCOMPARE(messages.value(QStringLiteral("total")).toInt(), 3);
+        QCOMPARE(messages.value(QStringLiteral("delivered")).toInt(), 1);
+        QCOMPARE(messages.value(QStringLiteral("pending")).toInt(), 2);
+        QCOMPARE(messages.value(QStringLiteral("delivery_rate_pct")).toDouble(), 33.33);
+        QVERIFY(m.value(QStringLiteral("uptime_seconds")).isDouble());
+        QVERIFY(m.value(QStringLiteral("requests_per_minute")).isDouble());
+        QCOMPARE(m.value(QStringLiteral("federation")).toObject(),
+                 (QJsonObject {{QStringLiteral("enabled"), false},
+                               {QStringLiteral("remote_count"), 0},
+                               {QStringLiteral("remote_peer_count"), 0}}));
+        QVERIFY(!m.contains(QStringLiteral("peers")));
+        m = h.get(QStringLiteral("/metrics?detailed=true")).object();
+        const QJsonArray peers = m.value(QStringLiteral("peers")).toArray();
+        QCOMPARE(peers.size(), 2);
+        QCOMPARE(str(peers.at(0).toObject(), "name"), QStringLiteral("NAMED"));
+        QCOMPARE(str(peers.at(1).toObject(), "name"), b.id);
+        QCOMPARE(h.get(QStringLiteral("/health")).object().value(QStringLiteral("pending_messages")).toInt(),
+                 2);
+        // the counter of the previous window: after a rotation it is > 0
+        QTRY_VERIFY(
+            h.get(QStringLiteral("/health")).object().value(QStringLiteral("requests_last_minute")).toInt() >
+            0);
+    }
+
+    void federationDisabledAnswers()
+    {
+        BrokerHarness h([](Broker::Settings &s) { s.federationPort = 7911; });
+        QVERIFY(h.start());
+        HttpResult r = h.get(QStringLiteral("/federation/status"));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.object(),
+                 (QJsonObject {{QStringLiteral("enabled"), false},
+                               {QStringLiteral("port"), 7911},
+                               {QStringLiteral("subnet"), QString()},
+                               {QStringLiteral("remotes"), QJsonArray()},
+                               {QStringLiteral("total_remote_peers"), 0}}));
+        const QString disabled =
+            QStringLiteral("Federation is not enabled. Enable with: CLAUDE_PEERS_FEDERATION_ENABLED=true "
+                           "or run `claude-peers federation init`");
+        for (const QString &path :
+             {QStringLiteral("/federation/connect"), QStringLiteral("/federation/disconnect"),
+              QStringLiteral("/federation/send-to-remote")}) {
+            QCOMPARE(h.post(path, {}, {}).status, 401);
+            r = h.post(
+                path, {{QStringLiteral("host"), QStringLiteral("10.0.0.1")}, {QStringLiteral("port"), 7900}});
+            QCOMPARE(r.status, 200);
+            QCOMPARE(r.object(),
+                     (QJsonObject {{QStringLiteral("ok"), false}, {QStringLiteral("error"), disabled}}));
+        }
+    }
+
+    void tokenRotationNeedsReload()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const QByteArray oldToken = h.token();
+        const QByteArray newToken(64, 'c');
+        QFile f(h.home().tokenPath());
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(newToken + '\n');
+        f.close();
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, oldToken).status, 200); // until reloaded
+        const HttpResult r = h.post(QStringLiteral("/reload"), {}, oldToken);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("{\"ok\":true,\"peers\":0}"));
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, oldToken).status, 401);
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, newToken).status, 200);
+        // a missing file keeps the current token
+        QVERIFY(QFile::remove(h.home().tokenPath()));
+        h.server().reload();
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, newToken).status, 200);
+    }
+
+    void tokenIsReReadPeriodically()
+    {
+        BrokerHarness h([](Broker::Settings &s) { s.tokenRereadMs = 100; });
+        QVERIFY(h.start());
+        QFile f(h.home().tokenPath());
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(QByteArray(64, 'd') + '\n');
+        f.close();
+        QTRY_COMPARE(h.post(QStringLiteral("/list-peers"), {}, QByteArray(64, 'd')).status, 200);
+    }
+
+    void createsTokenFileWithMode0600()
+    {
+        BrokerHarness h;
+        QVERIFY(!QFile::exists(h.home().tokenPath()));
+        QVERIFY(h.start());
+        QCOMPARE(h.token().size(), 64);
+        const QFileDevice::Permissions perms = QFile::permissions(h.home().tokenPath());
+        QVERIFY(perms.testFlags(QFileDevice::ReadOwner | QFileDevice::WriteOwner));
+        QVERIFY(!(perms &
+                  (QFileDevice::ReadGroup | QFileDevice::WriteGroup | QFileDevice::ReadOther |
+                   QFileDevice::WriteOther | QFileDevice::ExeOwner)));
+    }
+
+    void emitsSignalsForTheGui()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        Broker::BrokerServer &s = h.server();
+        QSignalSpy registered(&s, &Broker::BrokerServer::peerRegistered);
+        QSignalSpy updated(&s, &Broker::BrokerServer::peerUpdated);
+        QSignalSpy removed(&s, &Broker::BrokerServer::peerRemoved);
+        QSignalSpy stored(&s, &Broker::BrokerServer::messageStored);
+        QSignalSpy delivered(&s, &Broker::BrokerServer::messageDelivered);
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QCOMPARE(registered.size(), 2);
+        QCOMPARE(registered.at(0).at(0).toString(), a.id);
+        h.post(QStringLiteral("/set-name"),
+               {{QStringLiteral("id"), b.id}, {QStringLiteral("session_name"), QStringLiteral("N")}});
+        QVERIFY(!updated.isEmpty());
+        const qint64 id = h.send(a.id, b.id, QStringLiteral("x"));
+        QCOMPARE(stored.size(), 1);
+        QCOMPARE(stored.at(0).at(0).toLongLong(), id);
+        QCOMPARE(stored.at(0).at(1).toString(), a.id);
+        QCOMPARE(stored.at(0).at(2).toString(), b.id);
+        h.post(QStringLiteral("/ack-messages"),
+               {{QStringLiteral("id"), b.id}, {QStringLiteral("message_ids"), QJsonArray {id, id}}});
+        QCOMPARE(delivered.size(), 1);
+        QCOMPARE(delivered.at(0).at(0).toLongLong(), id);
+        h.post(QStringLiteral("/unregister"), {{QStringLiteral("id"), b.id}});
+        QCOMPARE(removed.size(), 1);
+        QCOMPARE(removed.at(0).at(0).toString(), b.id);
+        QCOMPARE(s.peers().size(), 1);
+        QCOMPARE(s.pendingMessageCount(), 0);
+    }
+
+    void secondServerOnTheSameDatabaseIsLocked()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        Broker::BrokerServer second(h.settings());
+        auto started = second.start();
+        QVERIFY(!started);
+        QCOMPARE(started.error().code, QStringLiteral("locked"));
+        QCOMPARE(started.error().message,
+                 QStringLiteral(
+                     "Another claude-peers broker (pid %1) is already using %2. Stop it with: claude-peers "
+                     "kill-broker")
+                     .arg(QCoreApplication::applicationPid())
+                     .arg(h.settings().location.databasePath));
+        QCOMPARE(h.get(QStringLiteral("/health")).status, 200); // the first one is unharmed
+        h.server().stop();
+        QVERIFY(second.start()); // the lock is released on stop
+    }
+
+    void portInUseIsReported()
+    {
+        QTcpServer blocker;
+        QVERIFY(blocker.listen(QHostAddress::LocalHost, 0));
+        BrokerHarness h([&](Broker::Settings &s) { s.location.port = blocker.serverPort(); });
+        auto started = h.server().start();
+        QVERIFY(!started);
+        QCOMPARE(started.error().code, QStringLiteral("port_in_use"));
+        QCOMPARE(started.error().message,
+                 QStringLiteral("Port %1 is already in use. Another broker or program listens there; set "
+                                "CLAUDE_PEERS_PORT or stop it.")
+                     .arg(blocker.serverPort()));
+        QVERIFY(!QFile::exists(h.settings().location.pidPath()));
+        blocker.close();
+        QVERIFY(h.start()); // nothing left behind: the lock was released
+    }
+
+    void pidFileLivesWhileRunning()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        QFile pidFile(h.settings().location.pidPath());
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        QCOMPARE(pidFile.readAll().trimmed().toLongLong(), QCoreApplication::applicationPid());
+        pidFile.close();
+        h.server().stop();
+        QVERIFY(!pidFile.exists());
+        QVERIFY(!h.server().isRunning());
+        QCOMPARE(h.get(QStringLiteral("/health")).status, 0);
+    }
+
+    void registeredPeersSurviveARestart()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/3"));
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 id = h.send(b.id, a.id, QStringLiteral("kept"));
+        h.server().stop();
+        QVERIFY(h.start());
+        QVERIFY(h.hasPeer(a.id));
+        QCOMPARE(h.poll(a.id).at(0).toObject().value(QStringLiteral("id")).toInteger(), id);
+        // the session secret survives too (stored hashed)
+        QCOMPARE(h.post(QStringLiteral("/heartbeat"), {{QStringLiteral("id"), a.id}}, a.secret).status, 200);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_BrokerServer)
+#include "tst_brokerserver.moc"

@@ -1,0 +1,232 @@
+// POST /wait-messages, the push long-poll (docs/protocol.md): immediate answers, wake-up on
+// commit, supersede, timeouts, closed clients, broadcast fan-out, stop().
+#include "brokerharness.h"
+
+#include <QElapsedTimer>
+#include <QSignalSpy>
+#include <QTest>
+
+using TestSupport::HttpResult;
+
+namespace {
+
+QJsonObject waitBody(const QString &id, int timeoutMs, const QJsonArray &ack = {})
+{
+    QJsonObject body {{QStringLiteral("id"), id}, {QStringLiteral("timeout_ms"), timeoutMs}};
+    if (!ack.isEmpty())
+        body.insert(QStringLiteral("ack"), ack);
+    return body;
+}
+
+QJsonArray messagesOf(QNetworkReply *reply)
+{
+    return BrokerHarness::replyObject(reply).value(QStringLiteral("messages")).toArray();
+}
+
+} // namespace
+
+class tst_Delivery : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void answersAtOnceWhenMessagesArePending()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 id = h.send(a.id, b.id, QStringLiteral("early"));
+        const HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 20000));
+        QCOMPARE(r.status, 200);
+        const QJsonArray messages = r.object().value(QStringLiteral("messages")).toArray();
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), id);
+        QCOMPARE(messages.at(0).toObject().value(QStringLiteral("delivered")).toInt(-1), 0);
+    }
+
+    void wakesOnAMessageStoredAfterTheWaitBeganAndAcksWithTheNext()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1); // the wait is held before the message exists
+        QVERIFY(!wait->isFinished());
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("one"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(BrokerHarness::replyStatus(wait), 200);
+        QJsonArray got = messagesOf(wait);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got.at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
+
+        // the next wait acknowledges the first and waits for the second
+        QNetworkReply *wait2 =
+            h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, {first}), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        QVERIFY(!wait2->isFinished());
+        const HttpResult status =
+            h.post(QStringLiteral("/message-status"), {{QStringLiteral("message_id"), first}});
+        QCOMPARE(status.object().value(QStringLiteral("delivered")), QJsonValue(true));
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait2->isFinished(), TestSupport::scaled(5000));
+        got = messagesOf(wait2);
+        QCOMPARE(got.size(), 1);
+        QCOMPARE(got.at(0).toObject().value(QStringLiteral("id")).toInteger(), second);
+
+        // unacknowledged messages come again
+        const HttpResult again = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0));
+        QCOMPARE(again.object().value(QStringLiteral("messages")).toArray().size(), 1);
+    }
+
+    void newerWaitSupersedesTheOlder()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *older = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        QNetworkReply *newer = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QTRY_VERIFY_WITH_TIMEOUT(older->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(BrokerHarness::replyStatus(older), 200);
+        QCOMPARE(messagesOf(older).size(), 0);
+        QVERIFY(!newer->isFinished());
+        h.send(a.id, b.id, QStringLiteral("for the newer"));
+        QTRY_VERIFY_WITH_TIMEOUT(newer->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(messagesOf(newer).size(), 1);
+    }
+
+    void unknownPeerIs404()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const HttpResult r =
+            h.post(QStringLiteral("/wait-messages"), waitBody(QStringLiteral("ghost123"), 1000));
+        QCOMPARE(r.status, 404);
+        QCOMPARE(r.body, QByteArray("{\"error\":\"Peer ghost123 is not registered\"}"));
+    }
+
+    void timesOutWithAnEmptyList()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer b = h.registerPeer();
+        QElapsedTimer timer;
+        timer.start();
+        const HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 300));
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.body, QByteArray("{\"messages\":[]}"));
+        QVERIFY2(timer.elapsed() >= 250, qPrintable(QString::number(timer.elapsed())));
+        // out-of-range timeouts are clamped, not refused
+        QCOMPARE(h.post(QStringLiteral("/wait-messages"), waitBody(b.id, -5)).body,
+                 QByteArray("{\"messages\":[]}"));
+    }
+
+    void countsAsHeartbeat()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer b = h.registerPeer();
+        const QString before = h.listPeers().at(0).toObject().value(QStringLiteral("last_seen")).toString();
+        QTRY_VERIFY(Broker::Clock::toIso(QDateTime::currentDateTimeUtc()) > before); // next millisecond
+        h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0));
+        const QString after = h.listPeers().at(0).toObject().value(QStringLiteral("last_seen")).toString();
+        QVERIFY2(after > before, qPrintable(before + QLatin1Char(' ') + after));
+    }
+
+    void aClientThatGoesAwayIsForgotten()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *gone = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        gone->abort();
+        QTRY_COMPARE(h.server().waitingPeerCount(), 0);
+        // the message stays pending for the next wait instead of vanishing into a dead socket
+        h.send(a.id, b.id, QStringLiteral("after the close"));
+        const HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 1000));
+        QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 1);
+    }
+
+    void broadcastWakesEveryRecipient()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const RegisteredPeer c = h.registerPeer();
+        QNetworkReply *wb = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QNetworkReply *wc = h.postAsync(QStringLiteral("/wait-messages"), waitBody(c.id, 30000));
+        QTRY_COMPARE(h.server().waitingPeerCount(), 2);
+        const HttpResult r = h.post(QStringLiteral("/broadcast"),
+                                    {{QStringLiteral("from_id"), a.id},
+                                     {QStringLiteral("text"), QStringLiteral("all")},
+                                     {QStringLiteral("scope"), QStringLiteral("machine")},
+                                     {QStringLiteral("cwd"), QStringLiteral("/")}});
+        QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(), 2);
+        QTRY_VERIFY_WITH_TIMEOUT(wb->isFinished() && wc->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(messagesOf(wb).at(0).toObject().value(QStringLiteral("type")).toString(),
+                 QStringLiteral("broadcast"));
+        QCOMPARE(messagesOf(wc).size(), 1);
+    }
+
+    void stopAnswersPendingWaits()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        QVERIFY(!wait->isFinished());
+        h.server().stop();
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(BrokerHarness::replyStatus(wait), 200);
+        QCOMPARE(wait->readAll(), QByteArray("{\"messages\":[]}"));
+    }
+
+    void removedPeerReleasesItsWait()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000));
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        h.post(QStringLiteral("/unregister"), {{QStringLiteral("id"), b.id}});
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(messagesOf(wait).size(), 0);
+        QCOMPARE(h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0)).status, 404);
+    }
+
+    void answersAtMostTwoHundredPerBatch()
+    {
+        BrokerHarness h([](Broker::Settings &s) { s.rateLimitPerMinute = 0; });
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        for (int i = 0; i < 205; ++i)
+            h.send(a.id, b.id, QString::number(i));
+        HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0));
+        const QJsonArray first = r.object().value(QStringLiteral("messages")).toArray();
+        QCOMPARE(first.size(), 200);
+        QJsonArray ack;
+        for (const QJsonValue &m : first)
+            ack.append(m.toObject().value(QStringLiteral("id")));
+        r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0, ack));
+        QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 5);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString(),
+                 QStringLiteral("200"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_Delivery)
+#include "tst_delivery.moc"
