@@ -1,0 +1,129 @@
+// rotate-token, reload-broker, kill-broker, restart, federation.
+#include "brokercontrol.h"
+#include "context.h"
+#include "handlers.h"
+#include "launcher.h"
+#include "tokenfile.h"
+
+#include <csignal>
+
+namespace Cli::Handlers {
+
+namespace {
+
+// POST /reload, with SIGHUP to the verified pid as the fallback for a broker without /reload.
+// done(peers, how) with how = "reload" or "sighup"; done(-1, reason) when neither worked.
+void reload(Context &ctx, BrokerControl *control, const BrokerControl::Health &health,
+            std::function<void(int peers, QString how)> done)
+{
+    ctx.client().post(QStringLiteral("/reload"), QJsonObject {},
+                      [&ctx, control, health, done = std::move(done)](Broker::Result<QJsonValue> answer) {
+                          if (answer) {
+                              const QJsonValue peers = answer->toObject().value(QStringLiteral("peers"));
+                              done(peers.isDouble() ? peers.toInt() : health.peers, QStringLiteral("reload"));
+                              return;
+                          }
+                          auto target = control->verifiedPid(health);
+                          if (!target) {
+                              done(-1,
+                                   QStringLiteral("/reload failed (%1) and no signal was sent: %2")
+                                       .arg(answer.error().message, target.error().message));
+                              return;
+                          }
+                          if (auto sent = Broker::Launcher::sendSignal(*target, SIGHUP); !sent) {
+                              done(-1, sent.error().message);
+                              return;
+                          }
+                          done(health.peers, QStringLiteral("sighup"));
+                      });
+}
+
+} // namespace
+
+void rotateToken(Context &ctx, const Invocation &)
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->probe([&ctx, control](BrokerControl::Health health) {
+        const QString path = ctx.location().tokenPath;
+        // The running broker still knows only the old token: /reload must be authenticated
+        // with it, after the new file is in place, so that the broker re-reads the file.
+        const auto oldToken = Broker::TokenFile::read(path);
+        const QByteArray fresh = Broker::TokenFile::generate();
+        if (auto written = Broker::TokenFile::write(path, fresh); !written) {
+            ctx.fail(written.error());
+            return;
+        }
+        const QString rotated = QStringLiteral("Token rotated. New token written to %1.").arg(path);
+        if (!health.up) {
+            ctx.out(rotated +
+                    QStringLiteral(" The broker is not running; it will use the new token when it starts."));
+            ctx.finish(ExitOk);
+            return;
+        }
+        ctx.client().setToken(oldToken ? *oldToken : QByteArray());
+        reload(ctx, control, health, [&ctx, rotated](int peers, const QString &how) {
+            if (peers < 0) {
+                ctx.out(rotated + QStringLiteral(" Broker will pick it up within 60 seconds."));
+                ctx.err(QStringLiteral("Warning: ") + how);
+            } else if (how == QLatin1String("sighup")) {
+                ctx.out(rotated + QStringLiteral(" The broker picked it up (SIGHUP sent)."));
+            } else {
+                ctx.out(rotated +
+                        QStringLiteral(" The broker picked it up; sessions switch to it on their next "
+                                       "request."));
+            }
+            ctx.finish(ExitOk);
+        });
+    });
+}
+
+void reloadBroker(Context &ctx, const Invocation &)
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->probe([&ctx, control](BrokerControl::Health health) {
+        if (!health.up) {
+            if (health.error.code == QLatin1String("unreachable"))
+                ctx.out(QStringLiteral("Broker is not running."));
+            ctx.fail(health.error);
+            return;
+        }
+        reload(ctx, control, health, [&ctx](int peers, const QString &how) {
+            if (peers < 0) {
+                ctx.out(QStringLiteral("Broker PID not found."));
+                ctx.err(QStringLiteral("Error: ") + how);
+                ctx.finish(ExitFailed);
+                return;
+            }
+            ctx.out(QStringLiteral("Broker hot-reloaded%1. %2 peer(s) stay connected.")
+                        .arg(how == QLatin1String("sighup") ? QStringLiteral(" (SIGHUP sent)") : QString())
+                        .arg(peers));
+            ctx.finish(ExitOk);
+        });
+    });
+}
+
+void killBroker(Context &ctx, const Invocation &)
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->stop([&ctx](int code, bool) { ctx.finish(code); });
+}
+
+void restart(Context &ctx, const Invocation &)
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->stop([&ctx, control](int code, bool) {
+        if (code != ExitOk) {
+            ctx.finish(code);
+            return;
+        }
+        control->start([&ctx](int startCode) { ctx.finish(startCode); });
+    });
+}
+
+void federation(Context &ctx, const Invocation &)
+{
+    ctx.err(QStringLiteral("Federation arrives in a later version of claude-peers."));
+    ctx.finish(ExitUnavailable);
+}
+
+} // namespace Cli::Handlers

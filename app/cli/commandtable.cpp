@@ -1,0 +1,323 @@
+#include "command.h"
+
+#include "context.h"
+#include "handlers.h"
+
+#include <array>
+
+namespace Cli {
+
+namespace {
+
+constexpr OptionSpec kJson[] = {{"json", nullptr, "Print JSON (2-space indented) instead of text"}};
+constexpr OptionSpec kMetrics[] = {
+    {"detailed", nullptr, "Also list every peer"},
+    {"json", nullptr, "Print the broker's JSON answer"},
+};
+constexpr OptionSpec kMessages[] = {
+    {"from", "X", "Only messages whose sender id contains X"},
+    {"to", "X", "Only messages whose recipient id contains X"},
+    {"since", "ISO", "Only messages sent at or after this time (e.g. 2026-03-27T12:00:00Z)"},
+    {"search", "S", "Only messages whose text contains S"},
+    {"limit", "N", "At most N messages, newest first (1-1000, default 20)"},
+    {"json", nullptr, "Print a JSON array"},
+};
+
+const std::array kCommands {
+    Command {"status", "[--json]", "Show broker status and all peers",
+             "Asks GET /health, then lists the peers registered on this machine.", kJson, false, 0, 0,
+             &Handlers::status},
+    Command {"peers", "[--json]", "List all peers", "Lists the peers registered on this machine.", kJson,
+             false, 0, 0, &Handlers::peers},
+    Command {"send",
+             "<peer-id> <message>",
+             "Send a message to a peer",
+             "The words after the peer id form the message (sender id \"cli\", type text).",
+             {},
+             true,
+             2,
+             -1,
+             &Handlers::send},
+    Command {"broadcast",
+             "<machine|directory|repo> <message>",
+             "Broadcast to all peers in scope",
+             "directory = peers whose working directory is this one; repo = peers in this git repository.",
+             {},
+             true,
+             2,
+             -1,
+             &Handlers::broadcast},
+    Command {"set-name",
+             "<peer-id> <name>",
+             "Set a peer's session name",
+             nullptr,
+             {},
+             true,
+             2,
+             -1,
+             &Handlers::setName},
+    Command {"auto-summary",
+             "<peer-id>",
+             "Generate and set a deterministic summary",
+             "Builds \"[<repo>:<branch>] Working in <dir>\" (or the in-progress task count when task-master "
+             "is installed) from the current directory, prints it and sets it as the peer's summary.",
+             {},
+             false,
+             1,
+             1,
+             &Handlers::autoSummary},
+    Command {"messages", "[--from X] [--to X] [--since ISO] [--search S] [--limit N] [--json]",
+             "Search message history", "Asks the broker (POST /messages); the database is never opened here.",
+             kMessages, false, 0, 0, &Handlers::messages},
+    Command {"metrics", "[--detailed] [--json]", "Show broker metrics", nullptr, kMetrics, false, 0, 0,
+             &Handlers::metrics},
+    Command {"rotate-token",
+             "",
+             "Rotate the auth token",
+             "Writes a new token to the token file and makes a running broker re-read it (POST /reload). "
+             "Sessions switch to the new token on their next request.",
+             {},
+             false,
+             0,
+             0,
+             &Handlers::rotateToken},
+    Command {"reload-broker",
+             "",
+             "Re-read the token and config files (no restart)",
+             "POST /reload; falls back to SIGHUP to the pid in the broker's pid file.",
+             {},
+             false,
+             0,
+             0,
+             &Handlers::reloadBroker},
+    Command {"kill-broker",
+             "",
+             "Stop the broker",
+             "Authenticated POST /shutdown, then waits (up to 5 s) until the broker has exited. Exits 0 when "
+             "no broker is running.",
+             {},
+             false,
+             0,
+             0,
+             &Handlers::killBroker},
+    Command {"restart",
+             "",
+             "Stop the broker and start claude-peers-broker again",
+             "kill-broker, then starts claude-peers-broker (found next to this program or on PATH) detached "
+             "and waits until it answers. Sessions reconnect by themselves.",
+             {},
+             false,
+             0,
+             0,
+             &Handlers::restart},
+    Command {
+        "federation",
+        "<subcommand>",
+        "Connect brokers across machines (later version)",
+        "The reference's federation subcommands (init, join, token, doctor, connect, disconnect, status, "
+        "enable, disable, refresh-wsl2) arrive in a later version of claude-peers; they exit with code 3.",
+        {},
+        true,
+        0,
+        -1,
+        &Handlers::federation},
+};
+
+QString optionLabel(const OptionSpec &o)
+{
+    QString label = QStringLiteral("--") + QLatin1String(o.name);
+    if (o.valueName)
+        label += QLatin1Char(' ') + QLatin1String(o.valueName);
+    return label;
+}
+
+QString exitCodeText()
+{
+    return QStringLiteral("Exit codes: 0 ok, 1 usage error, 2 broker not reachable or request failed, "
+                          "3 not available in this version.");
+}
+
+} // namespace
+
+std::span<const Command> commands()
+{
+    return kCommands;
+}
+
+const Command *findCommand(const QString &name)
+{
+    for (const Command &c : kCommands) {
+        if (name == QLatin1String(c.name))
+            return &c;
+    }
+    return nullptr;
+}
+
+Broker::Result<Invocation> parseInvocation(const Command &command, const QStringList &arguments)
+{
+    Invocation inv;
+    bool optionsEnded = false;
+    for (qsizetype i = 0; i < arguments.size(); ++i) {
+        const QString &arg = arguments.at(i);
+        const bool looksLikeOption = arg.size() > 1 && arg.startsWith(QLatin1Char('-'));
+        if (optionsEnded || !looksLikeOption || (command.freeText && !inv.positional.isEmpty())) {
+            inv.positional.append(arg);
+            continue;
+        }
+        if (arg == QLatin1String("--")) {
+            optionsEnded = true;
+            continue;
+        }
+        if (arg == QLatin1String("-h") || arg == QLatin1String("--help")) {
+            inv.help = true;
+            continue;
+        }
+        if (!arg.startsWith(QLatin1String("--")))
+            return Broker::fail(QStringLiteral("usage"), QStringLiteral("Unknown option: %1").arg(arg));
+        QString name = arg.mid(2);
+        std::optional<QString> inlineValue;
+        if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
+            inlineValue = name.mid(eq + 1);
+            name.truncate(eq);
+        }
+        const OptionSpec *spec = nullptr;
+        for (const OptionSpec &o : command.options) {
+            if (name == QLatin1String(o.name))
+                spec = &o;
+        }
+        if (!spec)
+            return Broker::fail(QStringLiteral("usage"), QStringLiteral("Unknown option: --%1").arg(name));
+        if (!spec->valueName) {
+            if (inlineValue)
+                return Broker::fail(QStringLiteral("usage"),
+                                    QStringLiteral("Option --%1 takes no value").arg(name));
+            inv.flags.insert(name);
+            continue;
+        }
+        if (inlineValue) {
+            inv.values.insert(name, *inlineValue);
+        } else if (i + 1 < arguments.size()) {
+            inv.values.insert(name, arguments.at(++i));
+        } else {
+            return Broker::fail(QStringLiteral("usage"),
+                                QStringLiteral("Option --%1 needs a value").arg(name));
+        }
+    }
+    if (inv.help)
+        return inv;
+    if (inv.positional.size() < command.minPositional ||
+        (command.maxPositional >= 0 && inv.positional.size() > command.maxPositional)) {
+        const QString message = inv.positional.size() < command.minPositional
+            ? QString()
+            : QStringLiteral("Unexpected argument: %1").arg(inv.positional.at(command.maxPositional));
+        return Broker::fail(QStringLiteral("usage"), message);
+    }
+    return inv;
+}
+
+QString usageLine(const Command &command)
+{
+    QString line = QStringLiteral("Usage: claude-peers ") + QLatin1String(command.name);
+    if (*command.arguments)
+        line += QLatin1Char(' ') + QLatin1String(command.arguments);
+    return line;
+}
+
+QString commandHelp(const Command &command)
+{
+    QStringList lines {usageLine(command), QString(), QLatin1String(command.summary) + QLatin1Char('.')};
+    if (command.details)
+        lines << QString() << QLatin1String(command.details);
+    lines << QString() << QStringLiteral("Options:");
+    for (const OptionSpec &o : command.options)
+        lines << QStringLiteral("  %1  %2").arg(optionLabel(o), -16).arg(QLatin1String(o.help));
+    lines << QStringLiteral("  %1  %2")
+                 .arg(QStringLiteral("-h, --help"), -16)
+                 .arg(QStringLiteral("Show this help"));
+    lines << QString() << exitCodeText();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString globalUsage()
+{
+    QStringList lines {
+        QStringLiteral("claude-peers %1 - peer discovery and messaging for AI coding sessions")
+            .arg(QLatin1String(PEERS_VERSION)),
+        QString(),
+        QStringLiteral("Usage: claude-peers <command> [options] [arguments]"),
+        QString(),
+        QStringLiteral("Commands:"),
+    };
+    for (const Command &c : kCommands) {
+        QString left = QLatin1String(c.name);
+        if (*c.arguments)
+            left += QLatin1Char(' ') + QLatin1String(c.arguments);
+        if (left.size() > 44)
+            lines << QStringLiteral("  ") + left
+                  << QStringLiteral("  %1  %2").arg(QString(), -44).arg(QLatin1String(c.summary));
+        else
+            lines << QStringLiteral("  %1  %2").arg(left, -44).arg(QLatin1String(c.summary));
+    }
+    lines << QString() << QStringLiteral("Options:")
+          << QStringLiteral(
+                 "  -h, --help       Show this help (claude-peers <command> --help for one command)")
+          << QStringLiteral("  -V, --version    Show the version") << QString()
+          << QStringLiteral("Environment: CLAUDE_PEERS_PORT (broker port, default 7899), CLAUDE_PEERS_TOKEN "
+                            "(token file path),")
+          << QStringLiteral("             CLAUDE_PEERS_DB (database path; the pid file sits beside it).")
+          << QString() << exitCodeText();
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString versionText()
+{
+    return QStringLiteral("claude-peers %1").arg(QLatin1String(PEERS_VERSION));
+}
+
+void dispatch(Context &context, const QStringList &arguments)
+{
+    if (arguments.isEmpty()) {
+        context.err(globalUsage());
+        context.finish(ExitUsage);
+        return;
+    }
+    const QString &first = arguments.first();
+    if (first == QLatin1String("-h") || first == QLatin1String("--help") || first == QLatin1String("help")) {
+        if (arguments.size() > 1) {
+            if (const Command *c = findCommand(arguments.at(1))) {
+                context.out(commandHelp(*c));
+                context.finish(ExitOk);
+                return;
+            }
+        }
+        context.out(globalUsage());
+        context.finish(ExitOk);
+        return;
+    }
+    if (first == QLatin1String("-V") || first == QLatin1String("--version") ||
+        first == QLatin1String("version")) {
+        context.out(versionText());
+        context.finish(ExitOk);
+        return;
+    }
+    const Command *command = findCommand(first);
+    if (!command) {
+        context.err(QStringLiteral("Unknown command: %1").arg(first));
+        context.err(QStringLiteral("Run 'claude-peers --help' for the list of commands."));
+        context.finish(ExitUsage);
+        return;
+    }
+    auto invocation = parseInvocation(*command, arguments.mid(1));
+    if (!invocation) {
+        context.usageError(*command, invocation.error().message);
+        return;
+    }
+    if (invocation->help) {
+        context.out(commandHelp(*command));
+        context.finish(ExitOk);
+        return;
+    }
+    command->run(context, *invocation);
+}
+
+} // namespace Cli

@@ -1,0 +1,59 @@
+#pragma once
+
+#include "brokerclient.h"
+#include "location.h"
+
+#include <QObject>
+#include <QProcessEnvironment>
+#include <QTextStream>
+
+class QIODevice;
+
+namespace Cli {
+
+struct Command;
+
+// What a command runs with: where the broker is, one client, the two output streams and the
+// working directory. Commands are asynchronous: they end by calling finish() exactly once,
+// which flushes the streams and emits finished(code). Tests pass QBuffers for the streams.
+class Context : public QObject
+{
+    Q_OBJECT
+public:
+    Context(const QProcessEnvironment &environment, QIODevice *out, QIODevice *err, QString workingDirectory,
+            QObject *parent = nullptr);
+    ~Context() override;
+
+    const Broker::Location &location() const { return m_location; }
+    const QProcessEnvironment &environment() const { return m_environment; }
+    Broker::BrokerClient &client() { return m_client; }
+    QString workingDirectory() const { return m_workingDirectory; }
+    QString url() const; // http://127.0.0.1:<port>
+
+    void out(const QString &line); // line + '\n' on stdout
+    void err(const QString &line); // line + '\n' on stderr
+    void outRaw(const QByteArray &data);
+
+    void finish(int code);
+    bool isFinished() const { return m_finished; }
+    int exitCode() const { return m_exitCode; }
+
+    // Common endings.
+    void fail(const Broker::Error &error); // "Error: <msg>", exit 2
+    void usageError(const Command &command, const QString &message = {}); // usage on stderr, exit 1
+
+Q_SIGNALS:
+    void finished(int code);
+
+private:
+    QProcessEnvironment m_environment;
+    Broker::Location m_location;
+    Broker::BrokerClient m_client;
+    QTextStream m_out;
+    QTextStream m_err;
+    QString m_workingDirectory;
+    bool m_finished = false;
+    int m_exitCode = -1;
+};
+
+} // namespace Cli

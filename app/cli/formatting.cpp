@@ -1,0 +1,212 @@
+#include "formatting.h"
+
+#include "config.h"
+
+#include <QJsonDocument>
+#include <QLocale>
+#include <QRegularExpression>
+
+#include <cmath>
+
+namespace Cli::Format {
+
+namespace {
+
+QString nameTag(const QJsonObject &peer)
+{
+    const QString name = peer.value(QStringLiteral("session_name")).toString();
+    return name.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(name);
+}
+
+QString peerHeadline(const QJsonObject &peer)
+{
+    return QStringLiteral("%1%2  PID:%3  %4")
+        .arg(peer.value(QStringLiteral("id")).toString(), nameTag(peer),
+             scalar(peer.value(QStringLiteral("pid"))), peer.value(QStringLiteral("cwd")).toString());
+}
+
+} // namespace
+
+QString scalar(const QJsonValue &value)
+{
+    switch (value.type()) {
+    case QJsonValue::Bool:
+        return value.toBool() ? QStringLiteral("true") : QStringLiteral("false");
+    case QJsonValue::Double: {
+        const double d = value.toDouble();
+        if (std::isfinite(d) && d == std::floor(d) && std::fabs(d) < 1e15)
+            return QString::number(qint64(d));
+        return QString::number(d, 'g', QLocale::FloatingPointShortest);
+    }
+    case QJsonValue::String:
+        return value.toString();
+    case QJsonValue::Null:
+        return QStringLiteral("null");
+    case QJsonValue::Undefined:
+        return QStringLiteral("undefined");
+    case QJsonValue::Array:
+    case QJsonValue::Object:
+        break;
+    }
+    return QString::fromUtf8(
+        QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact).chopped(1).mid(1));
+}
+
+QStringList statusHeader(const QJsonObject &health, const QString &url)
+{
+    QStringList lines {QStringLiteral("Broker: %1 (%2 peer(s) registered)")
+                           .arg(scalar(health.value(QStringLiteral("status"))),
+                                scalar(health.value(QStringLiteral("peers")))),
+                       QStringLiteral("URL: ") + url};
+    // Our broker adds pid and version to /health; a reference broker has neither.
+    const QJsonValue pid = health.value(QStringLiteral("pid"));
+    const QJsonValue version = health.value(QStringLiteral("version"));
+    if (pid.isDouble() || version.isString()) {
+        QStringList parts;
+        if (version.isString())
+            parts << QStringLiteral("Version: ") + version.toString();
+        if (pid.isDouble())
+            parts << QStringLiteral("PID: ") + scalar(pid);
+        lines << parts.join(QStringLiteral("  "));
+    }
+    return lines;
+}
+
+QStringList statusPeers(const QJsonArray &peers)
+{
+    QStringList lines {QString(), QStringLiteral("Peers:")};
+    const QString indent(9, QLatin1Char(' '));
+    for (const QJsonValue &v : peers) {
+        const QJsonObject p = v.toObject();
+        lines << QStringLiteral("  ") + peerHeadline(p);
+        const QString summary = p.value(QStringLiteral("summary")).toString();
+        if (!summary.isEmpty())
+            lines << indent + summary;
+        const QString tty = p.value(QStringLiteral("tty")).toString();
+        if (!tty.isEmpty())
+            lines << indent + QStringLiteral("TTY: ") + tty;
+        lines << indent + QStringLiteral("Last seen: ") + p.value(QStringLiteral("last_seen")).toString();
+    }
+    return lines;
+}
+
+QStringList peerList(const QJsonArray &peers)
+{
+    if (peers.isEmpty())
+        return {QStringLiteral("No peers registered.")};
+    QStringList lines;
+    for (const QJsonValue &v : peers) {
+        const QJsonObject p = v.toObject();
+        lines << peerHeadline(p);
+        const QString summary = p.value(QStringLiteral("summary")).toString();
+        if (!summary.isEmpty())
+            lines << QStringLiteral("  Summary: ") + summary;
+    }
+    return lines;
+}
+
+QString uptime(qint64 seconds)
+{
+    const qint64 s = qMax<qint64>(0, seconds);
+    if (s < 60)
+        return QStringLiteral("%1s").arg(s);
+    const qint64 minutes = s / 60;
+    if (minutes < 60)
+        return QStringLiteral("%1m").arg(minutes);
+    const qint64 hours = minutes / 60;
+    const qint64 remMinutes = minutes % 60;
+    if (hours < 24)
+        return remMinutes > 0 ? QStringLiteral("%1h %2m").arg(hours).arg(remMinutes)
+                              : QStringLiteral("%1h").arg(hours);
+    const qint64 days = hours / 24;
+    const qint64 remHours = hours % 24;
+    return remHours > 0 ? QStringLiteral("%1d %2h").arg(days).arg(remHours) : QStringLiteral("%1d").arg(days);
+}
+
+QStringList metrics(const QJsonObject &m, bool detailed)
+{
+    const QJsonObject messages = m.value(QStringLiteral("messages")).toObject();
+    const QJsonObject federation = m.value(QStringLiteral("federation")).toObject();
+    auto row = [](const char *label, const QString &value) {
+        return QStringLiteral("    %1%2").arg(QLatin1String(label), -21).arg(value);
+    };
+    QStringList lines {QString(), QStringLiteral("  Broker Metrics:"), QString()};
+    lines << row("Uptime:", uptime(qint64(m.value(QStringLiteral("uptime_seconds")).toDouble())))
+          << row("Peers:", scalar(m.value(QStringLiteral("peer_count"))))
+          << row("Requests/min:", scalar(m.value(QStringLiteral("requests_per_minute"))));
+    lines << QString() << QStringLiteral("  Messages:")
+          << row("Total:", scalar(messages.value(QStringLiteral("total"))))
+          << row("Delivered:", scalar(messages.value(QStringLiteral("delivered"))))
+          << row("Pending:", scalar(messages.value(QStringLiteral("pending"))))
+          << row("Delivery rate:",
+                 scalar(messages.value(QStringLiteral("delivery_rate_pct"))) + QLatin1Char('%'));
+    lines << QString() << QStringLiteral("  Federation:")
+          << row("Enabled:", scalar(federation.value(QStringLiteral("enabled"))))
+          << row("Remote machines:", scalar(federation.value(QStringLiteral("remote_count"))))
+          << row("Remote peers:", scalar(federation.value(QStringLiteral("remote_peer_count"))));
+    const QJsonValue peers = m.value(QStringLiteral("peers"));
+    if (detailed && peers.isArray()) {
+        lines << QString() << QStringLiteral("  Peers (detailed):");
+        for (const QJsonValue &v : peers.toArray()) {
+            const QJsonObject p = v.toObject();
+            lines << QStringLiteral("    %1 (%2)")
+                         .arg(p.value(QStringLiteral("name")).toString(),
+                              p.value(QStringLiteral("id")).toString())
+                  << QStringLiteral("      cwd: ") + p.value(QStringLiteral("cwd")).toString()
+                  << QStringLiteral("      push: %1  last_seen: %2")
+                         .arg(p.value(QStringLiteral("channel_push")).toString(),
+                              p.value(QStringLiteral("last_seen")).toString());
+        }
+    }
+    lines << QString();
+    return lines;
+}
+
+QString messageTime(const QString &sentAt)
+{
+    static const QRegularExpression fraction(QStringLiteral("\\.\\d+Z$"));
+    QString t = sentAt;
+    t.replace(QLatin1Char('T'), QLatin1Char(' '));
+    t.remove(fraction);
+    return t;
+}
+
+QStringList messageList(const QJsonArray &messages)
+{
+    if (messages.isEmpty())
+        return {QStringLiteral("No messages found.")};
+    QStringList lines {QString(),
+                       QStringLiteral("  Messages (%1 result%2):")
+                           .arg(messages.size())
+                           .arg(messages.size() == 1 ? QString() : QStringLiteral("s")),
+                       QString()};
+    for (const QJsonValue &v : messages) {
+        const QJsonObject m = v.toObject();
+        const QJsonValue deliveredValue = m.value(QStringLiteral("delivered"));
+        const bool delivered =
+            deliveredValue.isBool() ? deliveredValue.toBool() : deliveredValue.toInt() != 0;
+        const QString text = m.value(QStringLiteral("text")).toString();
+        const QString preview = text.size() > 120 ? text.left(120) + QStringLiteral("...") : text;
+        lines << QStringLiteral("  #%1  %2  [%3] %4")
+                     .arg(scalar(m.value(QStringLiteral("id"))),
+                          messageTime(m.value(QStringLiteral("sent_at")).toString()),
+                          m.value(QStringLiteral("type")).toString(QStringLiteral("text")),
+                          delivered ? QStringLiteral("delivered") : QStringLiteral("pending"))
+              << QStringLiteral("    From: %1  \u2192  To: %2")
+                     .arg(m.value(QStringLiteral("from_id")).toString(),
+                          m.value(QStringLiteral("to_id")).toString())
+              << QStringLiteral("    ") + preview << QString();
+    }
+    return lines;
+}
+
+QByteArray prettyJson(const QJsonValue &value)
+{
+    if (value.isArray())
+        return Broker::toTwoSpaceJson(QJsonDocument(value.toArray()));
+    if (value.isObject())
+        return Broker::toTwoSpaceJson(QJsonDocument(value.toObject()));
+    return scalar(value).toUtf8() + '\n';
+}
+
+} // namespace Cli::Format

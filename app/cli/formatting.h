@@ -1,0 +1,33 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QString>
+#include <QStringList>
+
+// Pure text rendering of broker answers, in the reference's formats (§8), so the texts
+// unit-test without a broker.
+namespace Cli::Format {
+
+// "Broker: ok (3 peer(s) registered)", "URL: <url>"
+QStringList statusHeader(const QJsonObject &health, const QString &url);
+// "\nPeers:" and per peer "  <id>[ [<name>]]  PID:<pid>  <cwd>" + indented details.
+QStringList statusPeers(const QJsonArray &peers);
+// "No peers registered." or per peer "<id>[ [<name>]]  PID:<pid>  <cwd>" + "  Summary: <s>".
+QStringList peerList(const QJsonArray &peers);
+// "<s>s", "<m>m", "<h>h[ <m>m]", "<d>d[ <h>h]".
+QString uptime(qint64 seconds);
+// The "Broker Metrics" block of `metrics`.
+QStringList metrics(const QJsonObject &metrics, bool detailed);
+// "YYYY-MM-DD HH:MM:SS" from an ISO timestamp with milliseconds.
+QString messageTime(const QString &sentAt);
+// "No messages found." or the "Messages (<n> results):" block.
+QStringList messageList(const QJsonArray &messages);
+// A JavaScript-like rendering of a JSON scalar (numbers shortest, true/false, strings as is).
+QString scalar(const QJsonValue &value);
+// 2-space indented JSON with a final newline.
+QByteArray prettyJson(const QJsonValue &value);
+
+} // namespace Cli::Format

@@ -1,0 +1,27 @@
+#pragma once
+
+#include "command.h"
+
+// The command handlers behind the table in commandtable.cpp. Each ends with ctx.finish().
+namespace Cli::Handlers {
+
+// peercommands.cpp
+void status(Context &ctx, const Invocation &inv);
+void peers(Context &ctx, const Invocation &inv);
+void send(Context &ctx, const Invocation &inv);
+void broadcast(Context &ctx, const Invocation &inv);
+void setName(Context &ctx, const Invocation &inv);
+void autoSummary(Context &ctx, const Invocation &inv);
+
+// historycommands.cpp
+void metrics(Context &ctx, const Invocation &inv);
+void messages(Context &ctx, const Invocation &inv);
+
+// brokercommands.cpp
+void rotateToken(Context &ctx, const Invocation &inv);
+void reloadBroker(Context &ctx, const Invocation &inv);
+void killBroker(Context &ctx, const Invocation &inv);
+void restart(Context &ctx, const Invocation &inv);
+void federation(Context &ctx, const Invocation &inv);
+
+} // namespace Cli::Handlers

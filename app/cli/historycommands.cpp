@@ -1,0 +1,101 @@
+// metrics, messages: read-only views that the broker answers (the CLI never opens the database).
+#include "context.h"
+#include "formatting.h"
+#include "handlers.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+namespace Cli::Handlers {
+
+namespace {
+
+constexpr int MaxHistoryLimit = 1000; // docs/protocol.md: /messages limit max
+
+bool isIsoTime(const QString &text)
+{
+    if (QDateTime::fromString(text, Qt::ISODateWithMs).isValid() ||
+        QDateTime::fromString(text, Qt::ISODate).isValid())
+        return true;
+    return QDate::fromString(text, Qt::ISODate).isValid();
+}
+
+} // namespace
+
+void metrics(Context &ctx, const Invocation &inv)
+{
+    const bool detailed = inv.flag("detailed");
+    const bool json = inv.flag("json");
+    const QString path = detailed ? QStringLiteral("/metrics?detailed=true") : QStringLiteral("/metrics");
+    ctx.client().get(path, [&ctx, detailed, json](Broker::Result<QJsonValue> answer) {
+        if (!answer) {
+            ctx.err(QStringLiteral("Failed to fetch metrics: ") + answer.error().message);
+            ctx.finish(ExitFailed);
+            return;
+        }
+        if (!answer->isObject()) {
+            ctx.err(QStringLiteral("Failed to fetch metrics: /metrics did not answer a JSON object"));
+            ctx.finish(ExitFailed);
+            return;
+        }
+        if (json)
+            ctx.outRaw(Format::prettyJson(*answer));
+        else
+            ctx.out(Format::metrics(answer->toObject(), detailed).join(QLatin1Char('\n')));
+        ctx.finish(ExitOk);
+    });
+}
+
+void messages(Context &ctx, const Invocation &inv)
+{
+    const Command &self = *findCommand(QStringLiteral("messages"));
+    QJsonObject body;
+    for (const char *key : {"from", "to", "search"}) {
+        if (inv.hasValue(key))
+            body.insert(QLatin1String(key), inv.value(key));
+    }
+    if (inv.hasValue("since")) {
+        const QString since = inv.value("since");
+        if (!isIsoTime(since)) {
+            ctx.usageError(
+                self,
+                QStringLiteral("--since needs an ISO-8601 time such as 2026-03-27T12:00:00Z, got: %1")
+                    .arg(since));
+            return;
+        }
+        body.insert(QStringLiteral("since"), since);
+    }
+    int limit = 20;
+    if (inv.hasValue("limit")) {
+        bool ok = false;
+        limit = inv.value("limit").toInt(&ok);
+        if (!ok || limit < 1 || limit > MaxHistoryLimit) {
+            ctx.usageError(self,
+                           QStringLiteral("--limit needs a whole number from 1 to %1, got: %2")
+                               .arg(MaxHistoryLimit)
+                               .arg(inv.value("limit")));
+            return;
+        }
+    }
+    body.insert(QStringLiteral("limit"), limit);
+    const bool json = inv.flag("json");
+    ctx.client().post(QStringLiteral("/messages"), body, [&ctx, json](Broker::Result<QJsonValue> answer) {
+        if (!answer) {
+            ctx.fail(answer.error());
+            return;
+        }
+        const QJsonValue list = answer->toObject().value(QStringLiteral("messages"));
+        if (!list.isArray()) {
+            ctx.fail(Broker::Error {QStringLiteral("bad_json"),
+                                    QStringLiteral("/messages did not answer {\"messages\": [...]}")});
+            return;
+        }
+        if (json)
+            ctx.outRaw(Format::prettyJson(list));
+        else
+            ctx.out(Format::messageList(list.toArray()).join(QLatin1Char('\n')));
+        ctx.finish(ExitOk);
+    });
+}
+
+} // namespace Cli::Handlers
