@@ -329,6 +329,22 @@ qint64 BrokerServer::pendingMessageCount() const
     return counts ? counts->pending : 0;
 }
 
+Result<QList<Peer>> BrokerServer::localPeers()
+{
+    if (!d->running)
+        return fail(QStringLiteral("stopped"), QStringLiteral("The broker is not running"));
+    return d->service->listPeers(QStringLiteral("machine"), {}, {}, {});
+}
+
+Result<qint64> BrokerServer::storeRelayedMessage(const QString &fromId, const QString &toId,
+                                                 const QString &text, const QString &type,
+                                                 const QJsonValue &metadata, std::optional<qint64> replyTo)
+{
+    if (!d->running)
+        return fail(QStringLiteral("stopped"), QStringLiteral("The broker is not running"));
+    return d->service->storeRelayed(fromId, toId, text, type, metadata, replyTo);
+}
+
 int BrokerServer::waitingPeerCount() const
 {
     return d->hub ? d->hub->waitingCount() : 0;

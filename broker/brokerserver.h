@@ -4,10 +4,12 @@
 #include "location.h"
 #include "result.h"
 
+#include <QJsonValue>
 #include <QObject>
 #include <QProcessEnvironment>
 
 #include <memory>
+#include <optional>
 
 namespace Broker {
 
@@ -73,6 +75,15 @@ public:
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;
     qint64 pendingMessageCount() const;
+    // For the federation side (reference §4.3/§4.4), on the broker's thread while running:
+    // the local peers with the liveness prune applied, and a relayed message for a local peer
+    // (errors carry httpStatus 404 unknown peer, 410 dead peer, 400 metadata/size, with the
+    // reference's texts; code "database" otherwise). The recipient's wait is woken at once.
+    Result<QList<Peer>> localPeers();
+    Result<qint64> storeRelayedMessage(const QString &fromId, const QString &toId, const QString &text,
+                                       const QString &type, const QJsonValue &metadata,
+                                       std::optional<qint64> replyTo);
+
     // Peers holding an open delivery stream (/wait-messages) right now: they get pushes.
     int waitingPeerCount() const;
 

@@ -234,6 +234,45 @@ Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, 
     return *id;
 }
 
+Result<qint64> Service::storeRelayed(const QString &fromId, const QString &toId, const QString &text,
+                                     const QString &type, const QJsonValue &metadata,
+                                     std::optional<qint64> replyTo)
+{
+    const auto refuse = [](const char *code, int status, const QString &message) {
+        return std::unexpected(Error {QLatin1String(code), message, status});
+    };
+    auto target = m_store.peer(toId);
+    if (!target)
+        return std::unexpected(target.error());
+    if (!target->has_value())
+        return refuse("not_found", 404, QStringLiteral("Peer %1 not found locally").arg(toId));
+    const QString reason = staleReason(**target);
+    if (!reason.isEmpty()) {
+        if (auto evicted = evict(**target, reason); !evicted)
+            return std::unexpected(evicted.error());
+        return refuse("gone", 410, QStringLiteral("Peer %1 is not running").arg(toId));
+    }
+    // Unknown types become "text" (reference §4.4 step 4); metadata and size as for local sends.
+    const QString effectiveType = messageTypeFromName(type) ? type : QStringLiteral("text");
+    auto content = validateContent(QJsonValue(effectiveType), metadata, text, QStringLiteral("text"),
+                                   TypeErrorStyle::Quoted);
+    if (!content)
+        return refuse("bad_request", 400, content.error().message);
+
+    NewMessage message;
+    message.fromId = fromId;
+    message.toId = toId;
+    message.text = text;
+    message.type = content->type;
+    message.metadata = content->metadata;
+    message.replyTo = replyTo; // refers to the sender's database: not checked here
+    auto id = m_store.insertMessage(message, m_clock.nowIso());
+    if (!id)
+        return std::unexpected(id.error());
+    Q_EMIT messageStored(*id, fromId, toId);
+    return *id;
+}
+
 void Service::broadcast(const QString &fromId, const QString &text, const Content &content,
                         const QString &scope, const QString &cwd, const QString &gitRoot,
                         std::function<void(Result<BroadcastResult>)> done)

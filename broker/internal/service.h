@@ -76,6 +76,13 @@ public:
     Result<qint64> sendMessage(const QString &fromId, const QString &toId, const QString &text,
                                const Content &content, std::optional<qint64> replyTo);
 
+    // A message relayed from another machine (reference §4.4 steps 2–7, but a dead target is
+    // refused whatever the sender, §13.1 #20). Errors carry the federation status: 404 unknown
+    // peer, 410 dead peer, 400 bad metadata or size.
+    Result<qint64> storeRelayed(const QString &fromId, const QString &toId, const QString &text,
+                                const QString &type, const QJsonValue &metadata,
+                                std::optional<qint64> replyTo);
+
     struct BroadcastResult
     {
         int recipients = 0;

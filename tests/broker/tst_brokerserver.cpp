@@ -680,6 +680,61 @@ private Q_SLOTS:
         QCOMPARE(h.get(QStringLiteral("/health")).status, 0);
     }
 
+    // The entry points the federation module uses for /federation/peers and /federation/relay.
+    void relayedMessagesForTheFederationSide()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        Broker::BrokerServer &s = h.server();
+        const RegisteredPeer b = h.registerPeer();
+        const RegisteredPeer dead =
+            h.registerPeer(QStringLiteral("/w"), {}, {}, {}, BrokerHarness::deadPid(1));
+        auto peers = s.localPeers();
+        QVERIFY(peers);
+        QCOMPARE(peers->size(), 1); // pruned
+        QCOMPARE(peers->at(0).id, b.id);
+
+        const QString from = QStringLiteral("remote-host:abc12345");
+        auto r = s.storeRelayedMessage(from, QStringLiteral("nobody00"), QStringLiteral("x"),
+                                       QStringLiteral("text"), {}, {});
+        QVERIFY(!r);
+        QCOMPARE(r.error().httpStatus, 404);
+        QCOMPARE(r.error().message, QStringLiteral("Peer nobody00 not found locally"));
+
+        const RegisteredPeer dying = h.registerPeer();
+        h.endSession(dying.pid);
+        r = s.storeRelayedMessage(from, dying.id, QStringLiteral("x"), QStringLiteral("text"), {}, {});
+        QVERIFY(!r);
+        QCOMPARE(r.error().httpStatus, 410); // even for a host:peer sender (reference §13.1 #20)
+        QCOMPARE(r.error().message, QStringLiteral("Peer %1 is not running").arg(dying.id));
+        QVERIFY(!h.hasPeer(dying.id));
+
+        r = s.storeRelayedMessage(from, b.id, QStringLiteral("x"), QStringLiteral("text"), QJsonArray {1},
+                                  {});
+        QCOMPARE(r.error().httpStatus, 400);
+        QCOMPARE(r.error().message, QStringLiteral("metadata must be a JSON object"));
+        r = s.storeRelayedMessage(from, b.id, QString(10241, QLatin1Char('x')), QStringLiteral("text"), {},
+                                  {});
+        QCOMPARE(r.error().httpStatus, 400);
+        QCOMPARE(r.error().message, QStringLiteral("Message too large (text + metadata max 10KB)"));
+
+        QNetworkReply *wait =
+            h.postAsync(QStringLiteral("/wait-messages"),
+                        {{QStringLiteral("id"), b.id}, {QStringLiteral("timeout_ms"), 30000}});
+        QTRY_COMPARE(s.waitingPeerCount(), 1);
+        r = s.storeRelayedMessage(from, b.id, QStringLiteral("from afar"), QStringLiteral("weird"),
+                                  QJsonObject {{QStringLiteral("k"), 1}}, 77);
+        QVERIFY(r && *r > 0);
+        QTRY_VERIFY(wait->isFinished());
+        const QJsonObject m =
+            BrokerHarness::replyObject(wait).value(QStringLiteral("messages")).toArray().at(0).toObject();
+        QCOMPARE(str(m, "from_id"), from);
+        QCOMPARE(str(m, "type"), QStringLiteral("text")); // unknown types become text
+        QCOMPARE(m.value(QStringLiteral("reply_to")).toInteger(), 77); // not validated: sender's id space
+        QCOMPARE(m.value(QStringLiteral("metadata")).toObject().value(QStringLiteral("k")).toInt(), 1);
+        Q_UNUSED(dead);
+    }
+
     void registeredPeersSurviveARestart()
     {
         BrokerHarness h;

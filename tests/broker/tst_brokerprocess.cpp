@@ -1,0 +1,302 @@
+// claude-peers-broker as a real process: start-up errors and exit codes, signals (SIGHUP
+// reload, SIGTERM clean exit), POST /shutdown, the lock beside the database, and a 300 MB
+// declared body that must not grow the process.
+#include "testsupport.h"
+
+#include <QCoreApplication>
+#include <QDeadlineTimer>
+#include <QFile>
+#include <QJsonArray>
+#include <QRegularExpression>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+#include <QThread>
+
+#include <csignal>
+
+using namespace TestSupport;
+
+namespace {
+
+QString pidFilePath(const TestHome &home)
+{
+    return home.databasePath() + QStringLiteral(".pid");
+}
+
+qint64 peakRssKiB(qint64 pid)
+{
+    QFile status(QStringLiteral("/proc/%1/status").arg(pid));
+    if (!status.open(QIODevice::ReadOnly))
+        return -1;
+    for (const QByteArray &line : status.readAll().split('\n')) {
+        if (line.startsWith("VmHWM:"))
+            return line.mid(6).trimmed().split(' ').value(0).toLongLong();
+    }
+    return -1;
+}
+
+bool waitForExit(QProcess &process, int ms)
+{
+    return process.state() == QProcess::NotRunning || process.waitForFinished(scaled(ms));
+}
+
+} // namespace
+
+class tst_BrokerProcess : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!brokerExe().isEmpty() && QFile::exists(brokerExe()), "claude-peers-broker not built");
+    }
+
+    void helpAndVersion()
+    {
+        TestHome home;
+        RunResult r = run(brokerExe(), {QStringLiteral("--version")}, home.environment());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY2(r.out.contains("claude-peers-broker " PEERS_VERSION), r.out.constData());
+        r = run(brokerExe(), {QStringLiteral("--help")}, home.environment());
+        QCOMPARE(r.exitCode, 0);
+        QVERIFY(r.out.contains("SIGHUP"));
+        r = run(brokerExe(), {QStringLiteral("--bogus")}, home.environment());
+        QVERIFY(r.exitCode != 0);
+    }
+
+    void servesTheApiEndToEnd()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const QByteArray token = home.token();
+        QCOMPARE(token.size(), 64);
+        const HttpResult health = httpGet(home.port(), QStringLiteral("/health"));
+        QCOMPARE(health.object().value(QStringLiteral("pid")).toInteger(), broker.pid());
+
+        QProcess sessionA, sessionB;
+        sessionA.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        sessionB.start(QStringLiteral("sleep"), {QStringLiteral("60")});
+        QVERIFY(sessionA.waitForStarted() && sessionB.waitForStarted());
+        const QString a = httpPostJson(home.port(), QStringLiteral("/register"),
+                                       {{QStringLiteral("pid"), sessionA.processId()},
+                                        {QStringLiteral("cwd"), QStringLiteral("/a")}},
+                                       token)
+                              .object()
+                              .value(QStringLiteral("id"))
+                              .toString();
+        const QJsonObject b = httpPostJson(home.port(), QStringLiteral("/register"),
+                                           {{QStringLiteral("pid"), sessionB.processId()},
+                                            {QStringLiteral("cwd"), QStringLiteral("/b")},
+                                            {QStringLiteral("tty"), QStringLiteral("pts/0")}},
+                                           token)
+                                  .object();
+        QCOMPARE(b.value(QStringLiteral("id")).toString(), QStringLiteral("478e3862"));
+        const HttpResult sent = httpPostJson(home.port(), QStringLiteral("/send-message"),
+                                             {{QStringLiteral("from_id"), a},
+                                              {QStringLiteral("to_id"), QStringLiteral("478e3862")},
+                                              {QStringLiteral("text"), QStringLiteral("hello")}},
+                                             token);
+        QCOMPARE(sent.object().value(QStringLiteral("ok")), QJsonValue(true));
+        const QByteArray secretB = b.value(QStringLiteral("session_secret")).toString().toLatin1();
+        const HttpResult waited = httpPostJson(
+            home.port(), QStringLiteral("/wait-messages"),
+            {{QStringLiteral("id"), QStringLiteral("478e3862")}, {QStringLiteral("timeout_ms"), 1000}},
+            secretB);
+        QCOMPARE(waited.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("text"))
+                     .toString(),
+                 QStringLiteral("hello"));
+        sessionA.kill();
+        sessionB.kill();
+        sessionA.waitForFinished();
+        sessionB.waitForFinished();
+    }
+
+    void secondBrokerOnTheSameDatabaseExitsWith2()
+    {
+        TestHome home;
+        BrokerProcess first(home);
+        QVERIFY(first.start());
+        // Same database, another port: the lock, not the port, must stop it.
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("CLAUDE_PEERS_PORT"), QString::number(freePort()));
+        const RunResult r = run(brokerExe(), {}, env);
+        QCOMPARE(r.exitCode, 2);
+        const QString expected =
+            QStringLiteral("Another claude-peers broker (pid %1) is already using %2. Stop it with: "
+                           "claude-peers kill-broker")
+                .arg(first.pid())
+                .arg(home.databasePath());
+        QVERIFY2(QString::fromUtf8(r.err).contains(expected), r.err.constData());
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+    }
+
+    void portInUseExitsWith2()
+    {
+        TestHome home;
+        QTcpServer blocker;
+        QVERIFY(blocker.listen(QHostAddress::LocalHost, home.port()));
+        const RunResult r = run(brokerExe(), {}, home.environment());
+        QCOMPARE(r.exitCode, 2);
+        QVERIFY2(r.err.contains(
+                     QStringLiteral("Port %1 is already in use. Another broker or program listens there; set "
+                                    "CLAUDE_PEERS_PORT or stop it.")
+                         .arg(home.port())
+                         .toUtf8()),
+                 r.err.constData());
+        QVERIFY(!QFile::exists(pidFilePath(home)));
+    }
+
+    void unusableDatabaseExitsWith1()
+    {
+        TestHome home;
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("CLAUDE_PEERS_DB"), home.path() + QStringLiteral("/no/such/dir/peers.db"));
+        const RunResult r = run(brokerExe(), {}, env);
+        QCOMPARE(r.exitCode, 1);
+        QVERIFY(r.err.contains("claude-peers-broker: "));
+    }
+
+    void sigtermExitsCleanlyAndRemovesThePidFile()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        QFile pidFile(pidFilePath(home));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        QCOMPARE(pidFile.readAll().trimmed().toLongLong(), broker.pid());
+        pidFile.close();
+        ::kill(pid_t(broker.pid()), SIGTERM);
+        QVERIFY(waitForExit(broker.process(), 10000));
+        QCOMPARE(broker.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(broker.process().exitCode(), 0);
+        QVERIFY(!pidFile.exists());
+        BrokerProcess again(home); // lock released
+        QVERIFY(again.start());
+    }
+
+    void sigintExitsCleanly()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        ::kill(pid_t(broker.pid()), SIGINT);
+        QVERIFY(waitForExit(broker.process(), 10000));
+        QCOMPARE(broker.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(broker.process().exitCode(), 0);
+    }
+
+    void staleLockOfAKilledBrokerIsTakenOver()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        broker.kill(); // SIGKILL: lock and pid file stay behind
+        QVERIFY(QFile::exists(home.databasePath() + QStringLiteral(".lock")));
+        BrokerProcess next(home);
+        QVERIFY(next.start());
+        QFile pidFile(pidFilePath(home));
+        QVERIFY(pidFile.open(QIODevice::ReadOnly));
+        QCOMPARE(pidFile.readAll().trimmed().toLongLong(), next.pid());
+    }
+
+    void sighupRereadsTheToken()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const QByteArray oldToken = home.token();
+        const QByteArray newToken(64, 'e');
+        QFile f(home.tokenPath());
+        QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
+        f.write(newToken + '\n');
+        f.close();
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/list-peers"), {}, oldToken).status, 200);
+        ::kill(pid_t(broker.pid()), SIGHUP);
+        QTRY_COMPARE(httpPostJson(home.port(), QStringLiteral("/list-peers"), {}, oldToken).status, 401);
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/list-peers"), {}, newToken).status, 200);
+        QCOMPARE(broker.process().state(), QProcess::Running);
+    }
+
+    void shutdownEndpointStopsTheProcess()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const HttpResult r = httpPostJson(home.port(), QStringLiteral("/shutdown"), {}, home.token());
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.object(),
+                 (QJsonObject {{QStringLiteral("ok"), true}, {QStringLiteral("pid"), broker.pid()}}));
+        QVERIFY(waitForExit(broker.process(), 10000));
+        QCOMPARE(broker.process().exitCode(), 0);
+        QVERIFY(!QFile::exists(pidFilePath(home)));
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health"), 500).status, 0);
+    }
+
+    void hugeDeclaredBodyIsRefusedWithoutGrowing()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const qint64 before = peakRssKiB(broker.pid());
+        QVERIFY(before > 0);
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, home.port());
+        QVERIFY(socket.waitForConnected(scaled(5000)));
+        socket.write("POST /send-message HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                     home.token() +
+                     "\r\nContent-Type: application/json\r\nContent-Length: 314572800\r\n\r\n");
+        // Keep pushing body bytes (up to 64 MB) while the server answers and closes.
+        const QByteArray chunk(1024 * 1024, 'x');
+        QByteArray answer;
+        QDeadlineTimer deadline(scaled(15000));
+        int written = 0;
+        while (!deadline.hasExpired() && socket.state() == QAbstractSocket::ConnectedState) {
+            if (written < 64 && socket.bytesToWrite() < 4 * chunk.size()) {
+                socket.write(chunk);
+                ++written;
+            }
+            socket.waitForBytesWritten(50);
+            if (socket.waitForReadyRead(10))
+                answer += socket.readAll();
+            if (answer.contains("\r\n\r\n") && answer.contains("}"))
+                break;
+        }
+        answer += socket.readAll();
+        QVERIFY2(answer.startsWith("HTTP/1.1 413"), answer.left(200).constData());
+        QVERIFY(answer.contains("{\"error\":\"Request body too large (limit 1048576 bytes)\"}"));
+        const qint64 after = peakRssKiB(broker.pid());
+        qInfo() << "broker VmHWM before" << before << "KiB, after" << after << "KiB";
+        QVERIFY2(after < 60 * 1024, qPrintable(QString::number(after)));
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+    }
+
+    void environmentAndMalformedConfigAreHonoured()
+    {
+        TestHome home;
+        QFile config(home.configPath());
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write("{ this is not json");
+        config.close();
+        QProcessEnvironment extra;
+        extra.insert(QStringLiteral("CLAUDE_PEERS_RATE_LIMIT"), QStringLiteral("2"));
+        BrokerProcess broker(home, extra);
+        QVERIFY(broker.start());
+        QVERIFY(broker.stderrOutput().contains("malformed config"));
+        const QJsonObject send {{QStringLiteral("from_id"), QStringLiteral("cli")},
+                                {QStringLiteral("to_id"), QStringLiteral("nobody00")},
+                                {QStringLiteral("text"), QStringLiteral("x")}};
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 200);
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 200);
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 429);
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_BrokerProcess)
+#include "tst_brokerprocess.moc"
