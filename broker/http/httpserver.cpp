@@ -33,6 +33,32 @@ const QByteArray kGet = QByteArrayLiteral("GET");
 const QByteArray kPost = QByteArrayLiteral("POST");
 const QByteArray kHead = QByteArrayLiteral("HEAD");
 
+// Header names every client sends: shared constants instead of one allocation per request.
+const QByteArray kCommonHeaderNames[] = {
+    QByteArrayLiteral("host"),           QByteArrayLiteral("content-type"),
+    QByteArrayLiteral("content-length"), QByteArrayLiteral("authorization"),
+    QByteArrayLiteral("connection"),     QByteArrayLiteral("user-agent"),
+    QByteArrayLiteral("accept"),         QByteArrayLiteral("accept-encoding"),
+    QByteArrayLiteral("expect"),         QByteArrayLiteral("transfer-encoding"),
+};
+
+QByteArray lowerCaseName(QByteArrayView name)
+{
+    char lower[32];
+    if (name.size() > qsizetype(sizeof lower))
+        return name.toByteArray().toLower();
+    for (qsizetype i = 0; i < name.size(); ++i) {
+        const char c = name[i];
+        lower[i] = (c >= 'A' && c <= 'Z') ? char(c + ('a' - 'A')) : c;
+    }
+    const QByteArrayView view(lower, name.size());
+    for (const QByteArray &common : kCommonHeaderNames) {
+        if (common == view)
+            return common;
+    }
+    return view.toByteArray();
+}
+
 bool isTokenChar(uchar c)
 {
     // RFC 9110 tchar
@@ -229,7 +255,7 @@ HeadError parseHead(QByteArrayView text, Head &head)
             if ((u < 0x20 && u != '\t') || u == 0x7f)
                 return HeadError::Malformed;
         }
-        QByteArray lowerName = name.toByteArray().toLower();
+        QByteArray lowerName = lowerCaseName(name);
 
         if (lowerName == "content-length") {
             if (value.isEmpty() || value.size() > 15)
@@ -431,6 +457,9 @@ void Connection::process()
             break;
     }
     m_inProcess = false;
+    // One write syscall for all answers of this read, now rather than on the next loop pass.
+    if (m_state != State::Closed && m_socket->bytesToWrite() > 0)
+        m_socket->flush();
 }
 
 bool Connection::pull()
@@ -588,7 +617,8 @@ void Connection::answer(const Response &response)
     m_state = State::Reading;
     m_lastActivity = m_server->now();
     if (m_inProcess || m_resumeQueued)
-        return;
+        return; // process() flushes
+    m_socket->flush(); // a deferred answer (the push): out now
     if (m_pos < m_buffer.size() || m_socket->bytesAvailable() > 0) {
         // A deferred answer may come from inside another connection's handler call: parse the
         // next pipelined request from the event loop, not re-entrantly.

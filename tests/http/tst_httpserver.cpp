@@ -1,4 +1,4 @@
-#include "httpserver.h"
+#include "http/httpserver.h"
 #include "testsupport.h"
 
 #include <QTcpServer>
