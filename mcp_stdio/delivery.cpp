@@ -1,0 +1,449 @@
+#include "delivery.h"
+
+#include "brokerclient.h"
+#include "format.h"
+#include "logging.h"
+#include "session.h"
+#include "stdoutwriter.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <algorithm>
+
+namespace Mcp {
+
+namespace {
+constexpr qint64 PeerCacheMaxAgeMs = 60 * 1000;
+constexpr qint64 UnknownSenderRecheckMs = 30 * 1000;
+constexpr int PeerLookupTimeoutMs = 2000;
+} // namespace
+
+Delivery::Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter *writer, Options options,
+                   QObject *parent)
+    : QObject(parent),
+      m_client(client),
+      m_session(session),
+      m_writer(writer),
+      m_options(options),
+      m_retryTimer(new QTimer(this)),
+      m_banner(options.bannerCapacity),
+      m_safetyTimer(new QTimer(this))
+{
+    m_clock.start();
+    m_retryTimer->setSingleShot(true);
+    connect(m_retryTimer, &QTimer::timeout, this, &Delivery::startWait);
+    m_safetyTimer->setInterval(m_options.safetyNetIntervalMs);
+    connect(m_safetyTimer, &QTimer::timeout, this, &Delivery::safetyNet);
+    connect(m_session, &Session::registered, this, &Delivery::onRegistered);
+    connect(m_session, &Session::registrationLost, this, &Delivery::onRegistrationLost);
+    connect(m_writer, &StdoutWriter::lineWritten, this, &Delivery::onLineWritten);
+}
+
+Delivery::~Delivery() = default;
+
+void Delivery::setPushEnabled(bool enabled)
+{
+    if (m_pushEnabled == enabled)
+        return;
+    m_pushEnabled = enabled;
+    if (enabled) {
+        m_safetyTimer->start();
+        startWait();
+    } else {
+        m_safetyTimer->stop();
+    }
+}
+
+void Delivery::onRegistered()
+{
+    ++m_generation; // an answer to a wait of the previous registration is dropped
+    m_waitInFlight = false;
+    m_streamFailures = 0;
+    m_retryTimer->stop();
+    startWait();
+}
+
+void Delivery::onRegistrationLost()
+{
+    ++m_generation;
+    m_waitInFlight = false;
+    m_retryTimer->stop();
+}
+
+void Delivery::startWait()
+{
+    if (m_stopped || !m_pushEnabled || !m_session->isRegistered() || m_waitInFlight || m_batchInProgress)
+        return;
+    const QList<qint64> acks = std::exchange(m_ackPending, {});
+    QJsonArray ackArray;
+    for (qint64 id : acks)
+        ackArray.append(id);
+    const QJsonObject body {{QStringLiteral("id"), m_session->peerId()},
+                            {QStringLiteral("ack"), ackArray},
+                            {QStringLiteral("timeout_ms"), m_options.waitTimeoutMs}};
+    m_waitInFlight = true;
+    const quint64 generation = m_generation;
+    m_client->post(
+        QStringLiteral("/wait-messages"), body,
+        [this, generation, acks](Broker::Result<QJsonValue> r) {
+            onWaitAnswer(generation, acks, std::move(r));
+        },
+        m_options.waitTimeoutMs + 10000);
+}
+
+void Delivery::onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
+                            Broker::Result<QJsonValue> answer)
+{
+    if (!answer) // the acks may not have reached the broker: send them again
+        m_ackPending = sentAcks + m_ackPending;
+    if (generation != m_generation || m_stopped)
+        return;
+    m_waitInFlight = false;
+    if (!answer) {
+        troubleFrom(answer.error());
+        return;
+    }
+    auto messages = Broker::messagesFromJson(answer->toObject().value(QLatin1String("messages")).toArray());
+    if (!messages) {
+        troubleFrom(Broker::Error {QStringLiteral("bad_json"),
+                                   QStringLiteral("Bad /wait-messages answer: ") + messages.error().message});
+        return;
+    }
+    m_streamFailures = 0;
+    m_streamError.clear();
+    handleIncoming(std::move(*messages), Origin::Stream);
+}
+
+void Delivery::troubleFrom(const Broker::Error &error)
+{
+    ++m_streamFailures;
+    m_streamError = error.message;
+    qCDebug(lcDelivery).noquote() << "push stream:" << error.message;
+    if (error.code == QLatin1String("unreachable")) {
+        m_session->reportTrouble(Session::Trouble::Unreachable, error.message);
+    } else if (error.httpStatus == 401 || error.httpStatus == 404) {
+        m_session->reportTrouble(Session::Trouble::NotRegistered, error.message);
+    }
+    // Whatever the session does, try the stream again later unless a new registration
+    // restarts it first (onRegistered stops this timer).
+    if (!m_retryTimer->isActive())
+        m_retryTimer->start(qMin(250 * (1 << qMin(m_streamFailures, 5)), 5000));
+}
+
+void Delivery::handleIncoming(QList<Broker::Message> messages, Origin origin)
+{
+    QList<Broker::Message> fresh;
+    QSet<qint64> seen;
+    for (Broker::Message &m : messages) {
+        if (seen.contains(m.id))
+            continue;
+        seen.insert(m.id);
+        if (m_dedup.contains(m.id)) {
+            // Written before but the acknowledgement did not stick: acknowledge again.
+            if (origin == Origin::Stream && !m_ackPending.contains(m.id))
+                m_ackPending.append(m.id);
+            continue;
+        }
+        bool writing = false;
+        for (const Write &w : std::as_const(m_writes))
+            writing = writing || w.messageId == m.id;
+        if (!writing)
+            fresh.append(std::move(m));
+    }
+    if (origin == Origin::Stream)
+        m_batchInProgress = true;
+
+    const bool lookup = std::any_of(fresh.cbegin(), fresh.cend(),
+                                    [this](const Broker::Message &m) { return needsSenderLookup(m.fromId); });
+    if (lookup) {
+        const quint64 generation = m_generation;
+        refreshPeers([this, fresh, origin, generation] {
+            if (m_stopped)
+                return;
+            for (const Broker::Message &m : fresh) {
+                if (needsSenderLookup(m.fromId)) // still unknown: do not ask again for a while
+                    m_unknownSenders.insert(m.fromId, m_clock.elapsed());
+            }
+            if (origin == Origin::Stream && generation != m_generation) {
+                // Re-registered meanwhile: the new stream brings these again.
+                m_batchInProgress = false;
+                startWait();
+                return;
+            }
+            writeMessages(fresh, origin);
+        });
+        return;
+    }
+    if (!fresh.isEmpty() && m_peersAge.isValid() && m_peersAge.elapsed() > PeerCacheMaxAgeMs)
+        refreshPeers({}); // names and summaries change: refresh in the background
+    writeMessages(fresh, origin);
+}
+
+void Delivery::writeMessages(const QList<Broker::Message> &messages, Origin origin)
+{
+    m_inWriteLoop = true;
+    for (const Broker::Message &m : messages) {
+        const Channel::Sender sender = senderFor(m.fromId);
+        rememberDelivered(m.id);
+        m_banner.push(Format::entryFor(m, sender.name, m_clock.elapsed()));
+        const quint64 seq = m_writer->nextSeq();
+        m_writes.insert(seq, Write {m.id, origin});
+        if (m_writer->write(Channel::notification(m, sender)) == 0) {
+            // stdout is gone; the helper is shutting down. Not acknowledged: the broker keeps it.
+            m_writes.remove(seq);
+            break;
+        }
+        qCDebug(lcDelivery) << "pushed message" << m.id << "from" << m.fromId;
+    }
+    m_inWriteLoop = false;
+    checkWritesDone();
+}
+
+void Delivery::onLineWritten(quint64 seq)
+{
+    for (qsizetype i = 0; i < m_ackAfter.size();) {
+        if (m_ackAfter.at(i).seq <= seq)
+            ackNow(m_ackAfter.takeAt(i).ids);
+        else
+            ++i;
+    }
+    const auto it = m_writes.constFind(seq);
+    if (it == m_writes.cend())
+        return;
+    const Write w = it.value();
+    m_writes.erase(it);
+    ++m_delivered;
+    if (w.origin == Origin::Stream)
+        m_ackPending.append(w.messageId);
+    else
+        m_safetyAcks.append(w.messageId);
+    Q_EMIT messageWritten(w.messageId);
+    if (!m_inWriteLoop)
+        checkWritesDone();
+}
+
+void Delivery::checkWritesDone()
+{
+    bool streamWriting = false;
+    bool safetyWriting = false;
+    for (const Write &w : std::as_const(m_writes)) {
+        if (w.origin == Origin::Stream)
+            streamWriting = true;
+        else
+            safetyWriting = true;
+    }
+    if (!safetyWriting && !m_safetyAcks.isEmpty())
+        ackNow(std::exchange(m_safetyAcks, {}));
+    if (m_batchInProgress && !streamWriting) {
+        m_batchInProgress = false;
+        startWait();
+    }
+}
+
+void Delivery::ackNow(const QList<qint64> &ids)
+{
+    if (ids.isEmpty())
+        return;
+    if (!m_session->isRegistered()) {
+        m_ackPending += ids;
+        return;
+    }
+    QJsonArray array;
+    for (qint64 id : ids)
+        array.append(id);
+    m_client->post(
+        QStringLiteral("/ack-messages"),
+        QJsonObject {{QStringLiteral("id"), m_session->peerId()}, {QStringLiteral("message_ids"), array}},
+        [this, ids](Broker::Result<QJsonValue> r) {
+            if (!r)
+                m_ackPending += ids; // the next wait carries them
+        });
+}
+
+void Delivery::rememberDelivered(qint64 id)
+{
+    if (m_dedup.contains(id))
+        return;
+    m_dedup.insert(id);
+    m_dedupOrder.push_back(id);
+    if (int(m_dedupOrder.size()) > m_options.dedupLimit) {
+        while (int(m_dedupOrder.size()) > m_options.dedupLimit / 2) {
+            m_dedup.remove(m_dedupOrder.front());
+            m_dedupOrder.pop_front();
+        }
+    }
+}
+
+bool Delivery::needsSenderLookup(const QString &fromId) const
+{
+    if (fromId == QLatin1String("system") || fromId == QLatin1String("cli") || m_peers.contains(fromId))
+        return false;
+    const auto it = m_unknownSenders.constFind(fromId);
+    return it == m_unknownSenders.cend() || m_clock.elapsed() - it.value() > UnknownSenderRecheckMs;
+}
+
+Channel::Sender Delivery::senderFor(const QString &fromId) const
+{
+    if (fromId == QLatin1String("system"))
+        return Channel::Sender {QStringLiteral("claude-peers"), {}, {}};
+    const auto it = m_peers.constFind(fromId);
+    if (it == m_peers.cend())
+        return {};
+    return Channel::Sender {it->sessionName, it->summary, it->cwd};
+}
+
+void Delivery::refreshPeers(std::function<void()> done)
+{
+    const QJsonObject body {
+        {QStringLiteral("scope"), QStringLiteral("lan")},
+        {QStringLiteral("cwd"), m_session->cwd()},
+        {QStringLiteral("git_root"),
+         m_session->gitRoot().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m_session->gitRoot())}};
+    m_client->post(
+        QStringLiteral("/list-peers"), body,
+        [this, done](Broker::Result<QJsonValue> r) {
+            if (r) {
+                if (auto peers = Broker::peersFromJson(r->toArray())) {
+                    m_peers.clear();
+                    for (const Broker::Peer &p : std::as_const(*peers))
+                        m_peers.insert(p.id, p);
+                    m_peersAge.start();
+                }
+            }
+            if (done)
+                done();
+        },
+        PeerLookupTimeoutMs);
+}
+
+void Delivery::safetyNet()
+{
+    if (m_stopped || !m_pushEnabled || !m_session->isRegistered())
+        return;
+    // The stream should always be running here; restart it if something left it idle.
+    if (!m_waitInFlight && !m_batchInProgress && !m_retryTimer->isActive())
+        startWait();
+    if (m_safetyInFlight)
+        return;
+    m_safetyInFlight = true;
+    m_client->post(
+        QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},
+        [this](Broker::Result<QJsonValue> r) {
+            m_safetyInFlight = false;
+            if (m_stopped)
+                return;
+            if (!r) {
+                if (r.error().code == QLatin1String("unreachable"))
+                    m_session->reportTrouble(Session::Trouble::Unreachable, r.error().message);
+                return;
+            }
+            auto messages =
+                Broker::messagesFromJson(r->toObject().value(QLatin1String("messages")).toArray());
+            if (!messages || messages->isEmpty())
+                return;
+            qCInfo(lcDelivery) << "safety net found" << messages->size() << "undelivered message(s)";
+            handleIncoming(std::move(*messages), Origin::SafetyNet);
+        });
+}
+
+QString Delivery::takeBanner()
+{
+    const QList<BannerQueue::Entry> due = m_banner.takeDue(m_clock.elapsed(), m_options.bannerGraceMs);
+    if (due.isEmpty())
+        return {};
+    return Format::banner(due, m_banner.takeOmitted(), m_session->peerId());
+}
+
+void Delivery::checkMessages(std::function<void(Broker::Result<QString>)> done)
+{
+    m_client->post(
+        QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},
+        [this, done](Broker::Result<QJsonValue> r) {
+            if (!r) {
+                done(std::unexpected(r.error()));
+                return;
+            }
+            auto messages =
+                Broker::messagesFromJson(r->toObject().value(QLatin1String("messages")).toArray());
+            if (!messages) {
+                done(std::unexpected(messages.error()));
+                return;
+            }
+            QList<BannerQueue::Entry> entries = m_banner.takeAll();
+            QList<qint64> ids;
+            for (const Broker::Message &m : std::as_const(*messages)) {
+                if (m_dedup.contains(m.id))
+                    continue; // already in the session (and in the banner queue if not yet shown)
+                rememberDelivered(m.id);
+                ids.append(m.id);
+                entries.append(Format::entryFor(m, senderFor(m.fromId).name, m_clock.elapsed()));
+            }
+            std::sort(entries.begin(), entries.end(),
+                      [](const BannerQueue::Entry &a, const BannerQueue::Entry &b) {
+                          return a.messageId < b.messageId;
+                      });
+            QString text = Format::messageList(entries);
+            if (const int omitted = m_banner.takeOmitted(); omitted > 0)
+                text += QStringLiteral(
+                            "\n\n(%1 older message(s) were dropped from the banner queue; read them with: "
+                            "claude-peers messages --to %2)")
+                            .arg(omitted)
+                            .arg(m_session->peerId());
+            // Acknowledged once the tool result carrying them is on stdout.
+            if (!ids.isEmpty())
+                m_ackAfter.append(AckAfter {m_writer->nextSeq(), ids});
+            done(text);
+        });
+}
+
+QString Delivery::streamState() const
+{
+    if (m_stopped)
+        return QStringLiteral("stopped");
+    if (!m_pushEnabled)
+        return QStringLiteral("waiting for the client's notifications/initialized");
+    if (!m_session->isRegistered())
+        return QStringLiteral("not registered");
+    if (m_waitInFlight)
+        return QStringLiteral("connected (long-poll /wait-messages)");
+    if (m_batchInProgress)
+        return QStringLiteral("writing messages");
+    if (!m_streamError.isEmpty())
+        return QStringLiteral("retrying (%1)").arg(m_streamError);
+    return QStringLiteral("idle");
+}
+
+qint64 Delivery::oldestQueuedAgeMs() const
+{
+    return m_banner.size() ? m_clock.elapsed() - m_banner.oldestPushedAtMs() : 0;
+}
+
+void Delivery::stop(int timeoutMs, std::function<void()> done)
+{
+    m_stopped = true;
+    ++m_generation;
+    m_retryTimer->stop();
+    m_safetyTimer->stop();
+    QList<qint64> acks = std::exchange(m_ackPending, {});
+    acks += std::exchange(m_safetyAcks, {});
+    for (const AckAfter &a : std::as_const(m_ackAfter)) {
+        if (a.seq <= m_writer->lastWritten()) // the tool result carrying them is out
+            acks += a.ids;
+    }
+    m_ackAfter.clear();
+    if (acks.isEmpty() || !m_session->isRegistered()) {
+        QTimer::singleShot(0, this, std::move(done));
+        return;
+    }
+    QJsonArray array;
+    for (qint64 id : acks)
+        array.append(id);
+    m_client->post(
+        QStringLiteral("/ack-messages"),
+        QJsonObject {{QStringLiteral("id"), m_session->peerId()}, {QStringLiteral("message_ids"), array}},
+        [done](Broker::Result<QJsonValue>) { done(); }, timeoutMs);
+}
+
+} // namespace Mcp

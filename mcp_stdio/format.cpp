@@ -1,0 +1,177 @@
+#include "format.h"
+
+#include <QJsonDocument>
+#include <QStringList>
+
+namespace Mcp::Format {
+
+QString age(qint64 ms)
+{
+    if (ms < 60 * 1000)
+        return QStringLiteral("<1m");
+    const qint64 minutes = ms / (60 * 1000);
+    if (minutes < 60)
+        return QStringLiteral("%1m").arg(minutes);
+    const qint64 hours = minutes / 60;
+    if (hours < 24) {
+        const qint64 m = minutes % 60;
+        return m == 0 ? QStringLiteral("%1h").arg(hours) : QStringLiteral("%1h %2m").arg(hours).arg(m);
+    }
+    return QStringLiteral("%1d %2h").arg(hours / 24).arg(hours % 24);
+}
+
+QString ageSince(const QString &iso, const QDateTime &now)
+{
+    const QDateTime t = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    if (!t.isValid())
+        return QStringLiteral("?");
+    return age(qMax<qint64>(0, t.msecsTo(now)));
+}
+
+QString peerBlock(const Broker::Peer &p, const QDateTime &now)
+{
+    QStringList lines;
+    lines << (p.sessionName.isEmpty() ? QStringLiteral("%1 (unnamed)").arg(p.id)
+                                      : QStringLiteral("**%1** (%2)").arg(p.sessionName, p.id));
+    lines << QStringLiteral("  PID: %1  |  CWD: %2  Active: %3")
+                 .arg(p.pid)
+                 .arg(p.cwd, ageSince(p.registeredAt, now));
+    if (!p.gitRoot.isEmpty())
+        lines << QStringLiteral("  Repo: ") + p.gitRoot;
+    if (!p.version.isEmpty())
+        lines << QStringLiteral("  Version: ") + p.version;
+    if (!p.tty.isEmpty())
+        lines << QStringLiteral("  TTY: ") + p.tty;
+    if (!p.summary.isEmpty())
+        lines << QStringLiteral("  Summary: ") + p.summary;
+    if (!p.channelPush.isEmpty() && p.channelPush != QLatin1String("working"))
+        lines << QStringLiteral("  Channel push: ") + p.channelPush;
+    lines << QStringLiteral("  Last seen: ") + p.lastSeen;
+    return lines.join(QLatin1Char('\n'));
+}
+
+QString peerList(const QString &scope, const QList<Broker::Peer> &peers, const QDateTime &now)
+{
+    if (peers.isEmpty())
+        return QStringLiteral("No other Claude Code instances found (scope: %1).").arg(scope);
+    QStringList blocks;
+    for (const Broker::Peer &p : peers)
+        blocks << peerBlock(p, now);
+    return QStringLiteral("Found %1 peer(s) (scope: %2):\n\n").arg(peers.size()).arg(scope) +
+        blocks.join(QStringLiteral("\n\n"));
+}
+
+QString preview(const QString &text)
+{
+    const QString firstLine = text.section(QLatin1Char('\n'), 0, 0);
+    return firstLine.left(120) + (text.size() > 120 ? QStringLiteral("...") : QString());
+}
+
+QString messageSent(const QString &toId, qint64 messageId, const QString &text)
+{
+    const QString tag =
+        messageId < 0 ? QStringLiteral("(remote)") : QStringLiteral("(msg#%1)").arg(messageId);
+    return QStringLiteral("Message sent to peer %1 %2\n> Preview: %3").arg(toId, tag, preview(text));
+}
+
+BannerQueue::Entry entryFor(const Broker::Message &m, const QString &fromName, qint64 pushedAtMs)
+{
+    BannerQueue::Entry e;
+    e.messageId = m.id;
+    e.fromId = m.fromId;
+    e.fromName = fromName;
+    e.text = m.text;
+    e.type = m.type.isEmpty() ? QStringLiteral("text") : m.type;
+    e.sentAt = m.sentAt;
+    e.replyTo = m.replyTo.value_or(0);
+    if (m.metadata)
+        e.metadataJson = QString::fromUtf8(QJsonDocument(*m.metadata).toJson(QJsonDocument::Compact));
+    e.pushedAtMs = pushedAtMs;
+    return e;
+}
+
+namespace {
+
+QString typePrefix(const BannerQueue::Entry &e)
+{
+    if (e.type == QLatin1String("query"))
+        return QStringLiteral("[QUERY] ");
+    if (e.type == QLatin1String("response"))
+        return e.replyTo ? QStringLiteral("[RESPONSE] re: msg#%1 ").arg(e.replyTo)
+                         : QStringLiteral("[RESPONSE] ");
+    if (e.type == QLatin1String("handoff"))
+        return QStringLiteral("[HANDOFF] ");
+    if (e.type == QLatin1String("broadcast"))
+        return QStringLiteral("[BROADCAST] ");
+    return {};
+}
+
+} // namespace
+
+QString messageEntry(const BannerQueue::Entry &e)
+{
+    QString from = e.fromId;
+    if (!e.fromName.isEmpty() && e.fromName != e.fromId)
+        from = QStringLiteral("%1 [%2]").arg(e.fromName, e.fromId);
+    // Concatenation, not chained arg(): user text must never be taken for a placeholder.
+    QString out = typePrefix(e) + QStringLiteral("From ") + from + QStringLiteral(" (msg#") +
+        QString::number(e.messageId) + QStringLiteral(", ") + e.sentAt + QStringLiteral("):\n") + e.text;
+    if (!e.metadataJson.isEmpty())
+        out += QStringLiteral("\nMetadata: ") + e.metadataJson;
+    return out;
+}
+
+QString messageList(const QList<BannerQueue::Entry> &entries)
+{
+    if (entries.isEmpty())
+        return QStringLiteral("No new messages.");
+    QStringList parts;
+    for (const BannerQueue::Entry &e : entries)
+        parts << messageEntry(e);
+    return QStringLiteral("%1 new message(s):\n\n").arg(entries.size()) +
+        parts.join(QStringLiteral("\n\n---\n\n"));
+}
+
+QString bannerLine(const BannerQueue::Entry &e)
+{
+    QString line;
+    if (!e.type.isEmpty() && e.type != QLatin1String("text"))
+        line += QLatin1Char('[') + e.type.toUpper() + QStringLiteral("] ");
+    line += QStringLiteral("From ") + (e.fromName.isEmpty() ? e.fromId : e.fromName) +
+        QStringLiteral(" (msg#") + QString::number(e.messageId) + QStringLiteral("): ");
+    line += e.text.left(200);
+    if (e.text.size() > 200)
+        line += QStringLiteral("...");
+    return line;
+}
+
+QString banner(const QList<BannerQueue::Entry> &entries, int omitted, const QString &selfId)
+{
+    if (entries.isEmpty() && omitted <= 0)
+        return {};
+    QStringList lines;
+    for (const BannerQueue::Entry &e : entries)
+        lines << bannerLine(e);
+    if (omitted > 0) {
+        lines << QStringLiteral("(%1 older message(s) left out: this queue keeps the newest %2. "
+                                "Read them with: claude-peers messages --to %3)")
+                     .arg(omitted)
+                     .arg(BannerQueue::DefaultCapacity)
+                     .arg(selfId.isEmpty() ? QStringLiteral("<your id>") : selfId);
+    }
+    return QStringLiteral("--- QUEUED PEER MESSAGES (%1) ---\n").arg(entries.size() + qMax(0, omitted)) +
+        lines.join(QStringLiteral("\n---\n")) + QStringLiteral("\n--- END QUEUED MESSAGES ---\n\n");
+}
+
+QString messageStatus(const QJsonObject &s)
+{
+    const bool delivered = s.value(QLatin1String("delivered")).toBool();
+    return QStringLiteral("Message #") + QString::number(s.value(QLatin1String("id")).toInteger()) +
+        (delivered ? QStringLiteral(": confirmed") : QStringLiteral(": unconfirmed")) +
+        QStringLiteral("\n  From: ") + s.value(QLatin1String("from_id")).toString() +
+        QStringLiteral("\n  To: ") + s.value(QLatin1String("to_id")).toString() +
+        QStringLiteral("\n  Sent: ") + s.value(QLatin1String("sent_at")).toString() +
+        QStringLiteral("\n  Delivered: ") + (delivered ? QStringLiteral("true") : QStringLiteral("false"));
+}
+
+} // namespace Mcp::Format

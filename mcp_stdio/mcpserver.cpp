@@ -1,0 +1,150 @@
+#include "mcpserver.h"
+
+#include "brokerclient.h"
+#include "channel.h"
+#include "config.h"
+#include "delivery.h"
+#include "jsonrpcdispatcher.h"
+#include "logging.h"
+#include "parentwatch.h"
+#include "session.h"
+#include "signalwatch.h"
+#include "stdiotransport.h"
+#include "stdoutwriter.h"
+#include "toolregistry.h"
+
+#include <QTimer>
+
+namespace Mcp {
+
+namespace {
+
+constexpr int SessionStartDelayMs = 20; // unless initialize comes first
+constexpr int PushVerifyDelayMs = 10000; // reference §7.4
+constexpr int ShutdownStepMs = 800;
+constexpr int ShutdownDeadlineMs = 2500;
+
+std::optional<bool> parseBool(const QString &value)
+{
+    const QString v = value.trimmed().toLower();
+    if (v == QLatin1String("1") || v == QLatin1String("true") || v == QLatin1String("on") ||
+        v == QLatin1String("yes"))
+        return true;
+    if (v == QLatin1String("0") || v == QLatin1String("false") || v == QLatin1String("off") ||
+        v == QLatin1String("no"))
+        return false;
+    return std::nullopt;
+}
+
+} // namespace
+
+McpServer::Options McpServer::defaultOptions()
+{
+    Options o;
+    const auto config = Broker::ConfigFile::load(Broker::Location::fromEnvironment().configPath);
+    const QJsonValue hello =
+        config.root().value(QLatin1String("server")).toObject().value(QLatin1String("startup_hello"));
+    if (hello.isBool())
+        o.startupHello = hello.toBool();
+    if (const auto env = parseBool(qEnvironmentVariable("CLAUDE_PEERS_STARTUP_HELLO")))
+        o.startupHello = *env;
+    return o;
+}
+
+McpServer::McpServer(Options options, QObject *parent)
+    : QObject(parent),
+      m_options(options),
+      m_writer(new StdoutWriter(options.stdoutFd, this)),
+      m_transport(new StdioTransport(options.stdinFd, LineSplitter::DefaultLimit, this)),
+      m_client(new Broker::BrokerClient(Broker::Location::fromEnvironment(), this)),
+      m_session(new Session(m_client, Session::defaultOptions(), this)),
+      m_delivery(new Delivery(m_client, m_session, m_writer, Delivery::Options(), this)),
+      m_tools(new ToolRegistry(m_client, m_session, m_delivery, this)),
+      m_dispatcher(new JsonRpcDispatcher(m_tools, this)),
+      m_parentWatch(new ParentWatch(options.parentCheckMs, this)),
+      m_signals(new SignalWatch(this)),
+      m_verifyTimer(new QTimer(this))
+{
+    connect(m_transport, &StdioTransport::lineReceived, m_dispatcher, &JsonRpcDispatcher::handleLine);
+    connect(m_transport, &StdioTransport::lineTooLong, m_dispatcher, &JsonRpcDispatcher::handleLineTooLong);
+    connect(m_transport, &StdioTransport::endOfInput, this,
+            [this] { shutdown(QStringLiteral("stdin closed")); });
+    connect(m_dispatcher, &JsonRpcDispatcher::response, m_writer,
+            [this](const QJsonValue &message) { m_writer->write(message); });
+    connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this, &McpServer::startSession);
+    connect(m_dispatcher, &JsonRpcDispatcher::initialized, this, &McpServer::onInitialized);
+    connect(m_dispatcher, &JsonRpcDispatcher::toolCalled, this, &McpServer::onToolCalled);
+    connect(m_writer, &StdoutWriter::failed, this, [this] { shutdown(QStringLiteral("stdout closed")); });
+    connect(m_parentWatch, &ParentWatch::parentDied, this,
+            [this] { shutdown(QStringLiteral("parent process died")); });
+    connect(m_signals, &SignalWatch::terminationRequested, this,
+            [this](int signal) { shutdown(QStringLiteral("signal %1").arg(signal)); });
+
+    m_verifyTimer->setSingleShot(true);
+    connect(m_verifyTimer, &QTimer::timeout, this, [this] {
+        if (!m_toolCalled)
+            m_session->setChannelPush(QStringLiteral("unverified"));
+    });
+}
+
+McpServer::~McpServer() = default;
+
+void McpServer::start()
+{
+    m_transport->start();
+    m_parentWatch->start();
+    // initialize is answered before any broker work: the session starts once it is answered,
+    // or shortly after start for clients that are slow to send it.
+    QTimer::singleShot(SessionStartDelayMs, this, &McpServer::startSession);
+}
+
+void McpServer::startSession()
+{
+    if (m_sessionStarted || m_shuttingDown)
+        return;
+    m_sessionStarted = true;
+    m_session->start();
+}
+
+void McpServer::onInitialized()
+{
+    m_delivery->setPushEnabled(true);
+    if (m_options.startupHello && m_writer->write(Channel::helloNotification()) == 0)
+        m_session->setChannelPush(QStringLiteral("unverified"));
+    m_verifyTimer->start(PushVerifyDelayMs);
+}
+
+void McpServer::onToolCalled()
+{
+    if (m_toolCalled)
+        return;
+    m_toolCalled = true;
+    m_verifyTimer->stop();
+    // Reference heuristic: a session that calls tools is alive and reading.
+    m_session->setChannelPush(QStringLiteral("working"));
+}
+
+void McpServer::shutdown(const QString &reason)
+{
+    if (m_shuttingDown)
+        return;
+    m_shuttingDown = true;
+    qCInfo(lcStdio).noquote() << "shutting down:" << reason;
+    m_parentWatch->disconnect(this);
+    m_verifyTimer->stop();
+    QTimer::singleShot(ShutdownDeadlineMs, this, &McpServer::finish);
+    // What is still queued for stdout goes out first (bounded): its acknowledgements depend on it.
+    if (!m_writer->hasFailed())
+        m_writer->drain(ShutdownStepMs / 2);
+    m_delivery->stop(ShutdownStepMs, [this] { m_session->stop(ShutdownStepMs, [this] { finish(); }); });
+}
+
+void McpServer::finish()
+{
+    if (m_finished)
+        return;
+    m_finished = true;
+    Q_EMIT finished(0);
+}
+
+} // namespace Mcp

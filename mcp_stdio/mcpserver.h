@@ -1,0 +1,71 @@
+#pragma once
+
+#include <QObject>
+#include <QString>
+
+class QTimer;
+
+namespace Broker {
+class BrokerClient;
+}
+
+namespace Mcp {
+
+class Delivery;
+class JsonRpcDispatcher;
+class ParentWatch;
+class Session;
+class SignalWatch;
+class StdioTransport;
+class StdoutWriter;
+class ToolRegistry;
+
+// The helper's composition root: stdin → framing → JSON-RPC → tools; the session and the
+// delivery layers; stdout through its one writer. Ends (finished) on stdin EOF, stdout loss,
+// parent death or SIGTERM/SIGINT/SIGHUP, after a bounded clean-up (acknowledge, unregister).
+class McpServer : public QObject
+{
+    Q_OBJECT
+public:
+    struct Options
+    {
+        bool startupHello = true; // config server.startup_hello, env CLAUDE_PEERS_STARTUP_HELLO
+        int parentCheckMs = 2000;
+        int stdinFd = 0;
+        int stdoutFd = 1;
+    };
+    static Options defaultOptions();
+
+    explicit McpServer(Options options, QObject *parent = nullptr);
+    ~McpServer() override;
+
+    void start();
+
+Q_SIGNALS:
+    void finished(int exitCode);
+
+private:
+    void startSession();
+    void onInitialized();
+    void onToolCalled();
+    void shutdown(const QString &reason);
+    void finish();
+
+    Options m_options;
+    StdoutWriter *m_writer;
+    StdioTransport *m_transport;
+    Broker::BrokerClient *m_client;
+    Session *m_session;
+    Delivery *m_delivery;
+    ToolRegistry *m_tools;
+    JsonRpcDispatcher *m_dispatcher;
+    ParentWatch *m_parentWatch;
+    SignalWatch *m_signals;
+    QTimer *m_verifyTimer;
+    bool m_sessionStarted = false;
+    bool m_toolCalled = false;
+    bool m_shuttingDown = false;
+    bool m_finished = false;
+};
+
+} // namespace Mcp

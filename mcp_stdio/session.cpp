@@ -1,0 +1,414 @@
+#include "session.h"
+
+#include "brokerclient.h"
+#include "config.h"
+#include "launcher.h"
+#include "logging.h"
+#include "serverinfo.h"
+#include "tty.h"
+#include "workspace.h"
+
+#include <QDir>
+#include <QJsonObject>
+#include <QTimer>
+
+#include <unistd.h>
+
+namespace Mcp {
+
+namespace {
+
+constexpr int MinStartupTimeoutMs = 3000;
+constexpr int BrokerPollIntervalMs = 100;
+constexpr int RegisterTimeoutMs = 5000;
+
+QJsonValue nullable(const QString &s)
+{
+    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
+}
+
+} // namespace
+
+Session::Session(Broker::BrokerClient *client, Options options, QObject *parent)
+    : QObject(parent),
+      m_client(client),
+      m_options(std::move(options)),
+      m_retryTimer(new QTimer(this)),
+      m_heartbeatTimer(new QTimer(this))
+{
+    m_options.startupTimeoutMs = qMax(m_options.startupTimeoutMs, MinStartupTimeoutMs);
+    m_retryTimer->setSingleShot(true);
+    connect(m_retryTimer, &QTimer::timeout, this, &Session::connectToBroker);
+    m_heartbeatTimer->setInterval(m_options.heartbeatIntervalMs);
+    connect(m_heartbeatTimer, &QTimer::timeout, this, &Session::heartbeat);
+}
+
+Session::~Session()
+{
+    for (Waiter *w : std::as_const(m_waiters))
+        delete w;
+}
+
+Session::Options Session::defaultOptions()
+{
+    Options o;
+    o.version = ServerInfo::version();
+    bool ok = false;
+    const int env = qEnvironmentVariableIntValue("CLAUDE_PEERS_STARTUP_TIMEOUT_MS", &ok);
+    if (ok && env > 0) {
+        o.startupTimeoutMs = env;
+    } else {
+        const auto config = Broker::ConfigFile::load(Broker::Location::fromEnvironment().configPath);
+        if (const auto ms = config.startupTimeoutMs(); ms && *ms > 0)
+            o.startupTimeoutMs = *ms;
+    }
+    o.startupTimeoutMs = qMax(o.startupTimeoutMs, MinStartupTimeoutMs);
+    return o;
+}
+
+void Session::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    qCDebug(lcSession) << "state" << state;
+    Q_EMIT stateChanged(state);
+}
+
+void Session::setError(const QString &error)
+{
+    if (!error.isEmpty() && error != m_lastError)
+        qCWarning(lcSession).noquote() << error;
+    m_lastError = error;
+}
+
+void Session::start()
+{
+    if (m_state != State::Idle)
+        return;
+    m_cwd = QDir::currentPath();
+    m_tty = Tty::detect();
+    qCInfo(lcSession).noquote() << "session in" << m_cwd << "tty"
+                                << (m_tty.isEmpty() ? QStringLiteral("(none)") : m_tty) << "broker"
+                                << m_client->location().baseUrl().toString();
+    probeWorkspace();
+    connectToBroker();
+}
+
+void Session::probeWorkspace()
+{
+    Broker::Workspace::probeGit(m_cwd, this, [this](Broker::Workspace::GitInfo info) {
+        m_gitRoot = info.root;
+        m_branch = info.branch;
+        m_recentFiles = info.recentFiles;
+        m_workspaceReady = true;
+        if (m_summaryIsAuto)
+            m_summary = autoSummary();
+        if (m_registerWhenReady) {
+            m_registerWhenReady = false;
+            registerNow();
+        }
+    });
+}
+
+QString Session::autoSummary() const
+{
+    Broker::Workspace::SummaryContext c;
+    c.cwd = m_cwd;
+    c.gitRoot = m_gitRoot;
+    c.branch = m_branch;
+    c.recentFiles = m_recentFiles;
+    c.sessionName = m_sessionName;
+    c.tty = m_tty;
+    return Broker::Workspace::mcpAutoSummary(c);
+}
+
+void Session::connectToBroker()
+{
+    if (m_state == State::Stopped)
+        return;
+    const quint64 generation = ++m_generation;
+    setState(State::Probing);
+    m_client->get(
+        QStringLiteral("/health"),
+        [this, generation](Broker::Result<QJsonValue> r) {
+            if (generation == m_generation)
+                onHealth(r.has_value());
+        },
+        m_options.healthTimeoutMs);
+}
+
+void Session::onHealth(bool ok)
+{
+    if (ok) {
+        setState(State::Registering);
+        if (m_workspaceReady)
+            registerNow();
+        else
+            m_registerWhenReady = true;
+        return;
+    }
+    if (!m_options.spawnBroker) {
+        setError(m_client->unreachableMessage());
+        retryLater(5000);
+        return;
+    }
+    spawnBroker();
+}
+
+void Session::spawnBroker()
+{
+    const QString exe = Broker::Launcher::findBrokerExecutable();
+    if (exe.isEmpty()) {
+        setError(QStringLiteral("No broker answers at %1 and claude-peers-broker was found neither next to "
+                                "claude-peers-mcp nor on PATH. Start the tray app or claude-peers-broker.")
+                     .arg(m_client->location().baseUrl().toString()));
+        retryLater(5000);
+        return;
+    }
+    // Several helpers may notice at once; the broker's lock file lets exactly one of them win.
+    auto pid = Broker::Launcher::startDetached(exe);
+    if (!pid) {
+        setError(pid.error().message);
+        retryLater(5000);
+        return;
+    }
+    m_spawnedPid = *pid;
+    m_spawnClock.start();
+    qCInfo(lcSession) << "started" << exe << "pid" << m_spawnedPid;
+    setState(State::StartingBroker);
+    pollStartedBroker();
+}
+
+void Session::pollStartedBroker()
+{
+    const quint64 generation = m_generation;
+    m_client->get(
+        QStringLiteral("/health"),
+        [this, generation](Broker::Result<QJsonValue> r) {
+            if (generation != m_generation || m_state != State::StartingBroker)
+                return;
+            if (r) {
+                qCInfo(lcSession) << "broker up after" << m_spawnClock.elapsed() << "ms";
+                onHealth(true);
+                return;
+            }
+            if (m_spawnClock.elapsed() >= m_options.startupTimeoutMs) {
+                const quint16 port = m_client->location().port;
+                setError(
+                    QStringLiteral("Failed to start broker daemon after %1ms. Check if port %2 is in use: "
+                                   "ss -ltnp 'sport = :%2'")
+                        .arg(m_options.startupTimeoutMs)
+                        .arg(port));
+                retryLater(5000);
+                return;
+            }
+            QTimer::singleShot(BrokerPollIntervalMs, this, [this, generation] {
+                if (generation == m_generation && m_state == State::StartingBroker)
+                    pollStartedBroker();
+            });
+        },
+        1000);
+}
+
+void Session::registerNow()
+{
+    if (m_state == State::Stopped)
+        return;
+    setState(State::Registering);
+    const quint64 generation = m_generation;
+    QJsonObject body {{QStringLiteral("pid"), qint64(::getpid())},
+                      {QStringLiteral("cwd"), m_cwd},
+                      {QStringLiteral("git_root"), nullable(m_gitRoot)},
+                      {QStringLiteral("tty"), nullable(m_tty)},
+                      {QStringLiteral("summary"), m_summary},
+                      {QStringLiteral("version"), m_options.version}};
+    if (!m_sessionName.isEmpty())
+        body.insert(QStringLiteral("session_name"), m_sessionName);
+    m_client->post(
+        QStringLiteral("/register"), body,
+        [this, generation](Broker::Result<QJsonValue> r) {
+            if (generation != m_generation || m_state != State::Registering)
+                return;
+            if (!r) {
+                setError(QStringLiteral("Registration failed: ") + r.error().message);
+                retryLater(-1);
+                return;
+            }
+            onRegistered(r->toObject());
+        },
+        RegisterTimeoutMs);
+}
+
+void Session::onRegistered(const QJsonObject &answer)
+{
+    const QString id = answer.value(QLatin1String("id")).toString();
+    if (id.isEmpty()) {
+        setError(QStringLiteral("Registration failed: the broker's answer has no id"));
+        retryLater(-1);
+        return;
+    }
+    // Everything after /register acts with the session's own credential (docs/protocol.md);
+    // an older broker without secrets keeps us on the main token.
+    m_client->setSessionSecret(answer.value(QLatin1String("session_secret")).toString().toUtf8());
+    if (m_peerId != id && !m_peerId.isEmpty())
+        qCWarning(lcSession) << "peer id changed from" << m_peerId << "to" << id
+                             << "(no tty: ids are random)";
+    m_peerId = id;
+    const QString restoredName = answer.value(QLatin1String("session_name")).toString();
+    bool summaryChanged = false;
+    if (m_sessionName.isEmpty() && !restoredName.isEmpty()) {
+        m_sessionName = restoredName;
+        if (m_summaryIsAuto) {
+            m_summary = autoSummary();
+            summaryChanged = true;
+        }
+    }
+    m_failures = 0;
+    setError({});
+    ++m_registrations;
+    m_registeredClock.start();
+    setState(State::Registered);
+    qCInfo(lcSession).noquote() << "registered as" << m_peerId
+                                << (m_sessionName.isEmpty() ? QString()
+                                                            : QStringLiteral("(%1)").arg(m_sessionName));
+    m_heartbeatTimer->start();
+    if (summaryChanged) {
+        m_client->post(QStringLiteral("/set-summary"),
+                       QJsonObject {{QStringLiteral("id"), m_peerId}, {QStringLiteral("summary"), m_summary}},
+                       [](Broker::Result<QJsonValue>) {});
+    }
+    sendChannelPush();
+    Q_EMIT registered(m_peerId);
+
+    const QList<Waiter *> waiters = std::exchange(m_waiters, {});
+    for (Waiter *w : waiters) {
+        if (w->context)
+            w->done(true);
+        delete w->timer;
+        delete w;
+    }
+}
+
+void Session::retryLater(int delayMs)
+{
+    if (m_state == State::Stopped)
+        return;
+    ++m_failures;
+    if (delayMs < 0) {
+        static const int backoff[] = {0, 1000, 3000, 5000};
+        delayMs = backoff[qMin(m_failures, 3)];
+    }
+    setState(State::Waiting);
+    m_retryTimer->start(delayMs);
+}
+
+void Session::reportTrouble(Trouble trouble, const QString &why)
+{
+    if (m_state != State::Registered)
+        return; // already on it
+    qCWarning(lcSession).noquote() << "lost the broker:" << why;
+    m_lastError = why;
+    m_heartbeatTimer->stop();
+    Q_EMIT registrationLost();
+    if (m_registeredClock.isValid() && m_registeredClock.elapsed() < 1000) {
+        // Lost again right after registering: do not spin, try again in a moment.
+        ++m_generation;
+        retryLater(1000);
+    } else if (trouble == Trouble::NotRegistered) {
+        // The broker answers but forgot us (restart with a fresh database, stale sweep):
+        // register again at once, keeping name and summary.
+        ++m_generation;
+        registerNow();
+    } else {
+        connectToBroker();
+    }
+}
+
+void Session::stop(int timeoutMs, std::function<void()> done)
+{
+    const bool wasRegistered = isRegistered();
+    ++m_generation;
+    setState(State::Stopped);
+    m_retryTimer->stop();
+    m_heartbeatTimer->stop();
+    if (!wasRegistered) {
+        QTimer::singleShot(0, this, std::move(done));
+        return;
+    }
+    m_client->post(
+        QStringLiteral("/unregister"), QJsonObject {{QStringLiteral("id"), m_peerId}},
+        [done](Broker::Result<QJsonValue>) { done(); }, timeoutMs);
+}
+
+void Session::whenRegistered(int timeoutMs, QObject *context, std::function<void(bool)> done)
+{
+    if (isRegistered()) {
+        done(true);
+        return;
+    }
+    auto *w = new Waiter {context, std::move(done), new QTimer(this)};
+    w->timer->setSingleShot(true);
+    connect(w->timer, &QTimer::timeout, this, [this, w] {
+        m_waiters.removeOne(w);
+        if (w->context)
+            w->done(false);
+        w->timer->deleteLater();
+        delete w;
+    });
+    w->timer->start(timeoutMs);
+    m_waiters.append(w);
+}
+
+void Session::rememberName(const QString &name)
+{
+    m_sessionName = name;
+}
+
+void Session::rememberSummary(const QString &summary, bool automatic)
+{
+    m_summary = summary;
+    m_summaryIsAuto = automatic;
+}
+
+QString Session::regenerateAutoSummary()
+{
+    if (!m_summaryIsAuto)
+        return {};
+    m_summary = autoSummary();
+    return m_summary;
+}
+
+void Session::setChannelPush(const QString &state)
+{
+    if (m_channelPush == state)
+        return;
+    m_channelPush = state;
+    sendChannelPush();
+}
+
+void Session::sendChannelPush()
+{
+    if (!isRegistered() || m_channelPush.isEmpty())
+        return;
+    m_client->post(QStringLiteral("/set-channel-push"),
+                   QJsonObject {{QStringLiteral("id"), m_peerId}, {QStringLiteral("status"), m_channelPush}},
+                   [](Broker::Result<QJsonValue>) {});
+}
+
+void Session::heartbeat()
+{
+    if (!isRegistered())
+        return;
+    m_client->post(QStringLiteral("/heartbeat"), QJsonObject {{QStringLiteral("id"), m_peerId}},
+                   [this](Broker::Result<QJsonValue> r) {
+                       if (r)
+                           return;
+                       if (r.error().code == QLatin1String("unreachable"))
+                           reportTrouble(Trouble::Unreachable, r.error().message);
+                       else if (r.error().httpStatus == 401 || r.error().httpStatus == 404)
+                           reportTrouble(Trouble::NotRegistered, r.error().message);
+                   });
+}
+
+} // namespace Mcp

@@ -1,0 +1,150 @@
+#pragma once
+
+#include "result.h"
+
+#include <QElapsedTimer>
+#include <QList>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+#include <QStringList>
+
+#include <functional>
+
+class QTimer;
+
+namespace Broker {
+class BrokerClient;
+}
+
+namespace Mcp {
+
+// The helper's life with the broker (reference §7.7–7.11, with our fixes): find the broker,
+// start `claude-peers-broker` when none answers, register with the session's identity, keep
+// the registration alive with a heartbeat, and when the broker is lost, bring it back (start
+// it again if it is gone) and register again keeping the name and summary. Everything is
+// asynchronous: initialize is never held up by this.
+class Session : public QObject
+{
+    Q_OBJECT
+public:
+    enum class State {
+        Idle, // start() not called yet
+        Probing, // GET /health
+        StartingBroker, // spawned claude-peers-broker, waiting for /health
+        Registering, // POST /register
+        Registered,
+        Waiting, // a step failed; the next attempt is scheduled
+        Stopped,
+    };
+    Q_ENUM(State)
+
+    enum class Trouble { Unreachable, NotRegistered };
+
+    struct Options
+    {
+        int startupTimeoutMs = 15000; // broker spawn wait (reference §7.11), ≥ 3000
+        int heartbeatIntervalMs = 15000;
+        int healthTimeoutMs = 2000;
+        bool spawnBroker = true;
+        QString version; // sent in /register
+    };
+
+    Session(Broker::BrokerClient *client, Options options, QObject *parent = nullptr);
+    ~Session() override;
+
+    // Reads the options' environment and config overrides (CLAUDE_PEERS_STARTUP_TIMEOUT_MS,
+    // server.startup_timeout_ms).
+    static Options defaultOptions();
+
+    void start();
+    // Best-effort /unregister within timeoutMs, then done(). No more requests after it.
+    void stop(int timeoutMs, std::function<void()> done);
+
+    State state() const { return m_state; }
+    bool isRegistered() const { return m_state == State::Registered; }
+    QString peerId() const { return m_peerId; }
+    QString sessionName() const { return m_sessionName; }
+    QString summary() const { return m_summary; }
+    QString cwd() const { return m_cwd; }
+    QString gitRoot() const { return m_gitRoot; }
+    QString tty() const { return m_tty; }
+    QString channelPush() const { return m_channelPush; }
+    QString lastError() const { return m_lastError; }
+    int registrations() const { return m_registrations; }
+    bool brokerStartedByUs() const { return m_spawnedPid > 0; }
+
+    // Calls done(true) once registered (at once if already), done(false) after timeoutMs.
+    void whenRegistered(int timeoutMs, QObject *context, std::function<void(bool)> done);
+
+    // Something failed talking to the broker: check it, restart it if it is gone, register again.
+    void reportTrouble(Trouble trouble, const QString &why);
+
+    // Local state kept across re-registrations; the tools call the broker themselves.
+    void rememberName(const QString &name);
+    void rememberSummary(const QString &summary, bool automatic);
+    // Regenerates the automatic summary (after set_name) unless the model set its own.
+    // Returns the new summary, or empty when the model's own summary is kept.
+    QString regenerateAutoSummary();
+    // unknown / unverified / working (reference §7.4); sent now and after every registration.
+    void setChannelPush(const QString &state);
+
+Q_SIGNALS:
+    void registered(const QString &peerId); // after every (re-)registration
+    void registrationLost(); // the broker is gone or forgot us; reconnecting
+    void stateChanged(Mcp::Session::State state);
+
+private:
+    void setState(State state);
+    void setError(const QString &error);
+    void probeWorkspace();
+    void connectToBroker();
+    void onHealth(bool ok);
+    void spawnBroker();
+    void pollStartedBroker();
+    void registerNow();
+    void onRegistered(const QJsonObject &answer);
+    void retryLater(int delayMs);
+    void sendChannelPush();
+    void heartbeat();
+    QString autoSummary() const;
+
+    Broker::BrokerClient *m_client;
+    Options m_options;
+    State m_state = State::Idle;
+    QString m_lastError;
+
+    // Identity (fixed at start, reference §7.9).
+    QString m_cwd;
+    QString m_gitRoot;
+    QString m_branch;
+    QStringList m_recentFiles;
+    QString m_tty;
+    bool m_workspaceReady = false;
+    bool m_registerWhenReady = false;
+
+    QString m_peerId;
+    QString m_sessionName;
+    QString m_summary;
+    bool m_summaryIsAuto = true;
+    QString m_channelPush;
+    int m_registrations = 0;
+    int m_failures = 0;
+
+    qint64 m_spawnedPid = 0;
+    QElapsedTimer m_spawnClock;
+    QElapsedTimer m_registeredClock;
+    QTimer *m_retryTimer;
+    QTimer *m_heartbeatTimer;
+    quint64 m_generation = 0; // bumps on every (re)connect: late answers of older attempts are ignored
+
+    struct Waiter
+    {
+        QPointer<QObject> context;
+        std::function<void(bool)> done;
+        QTimer *timer;
+    };
+    QList<Waiter *> m_waiters;
+};
+
+} // namespace Mcp
