@@ -102,6 +102,7 @@ void Api::rotateRequestCounter()
 {
     m_requestsLastMinute = m_requestsThisMinute;
     m_requestsThisMinute = 0;
+    m_lastTouchMs.clear();
 }
 
 void Api::handle(const Http::Request &request, const Http::ResponderPtr &responder)
@@ -194,6 +195,13 @@ bool Api::checkBinding(Call &call) const
 
 void Api::touchActor(const QString &peerId)
 {
+    // A send or set-* also proves the peer is alive, but a write per request would double the
+    // cost of a send; once a second is plenty against a timeout of a minute.
+    const qint64 now = m_service.clock().msecsSinceEpoch();
+    auto it = m_lastTouchMs.find(peerId);
+    if (it != m_lastTouchMs.end() && now - *it >= 0 && now - *it < 1000)
+        return;
+    m_lastTouchMs.insert(peerId, now);
     if (auto touched = m_service.touch(peerId); !touched)
         qCWarning(lcApi).noquote() << "Cannot update last_seen of" << peerId << ":"
                                    << touched.error().message;

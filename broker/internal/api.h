@@ -5,6 +5,7 @@
 #include "result.h"
 
 #include <QElapsedTimer>
+#include <QHash>
 #include <QJsonObject>
 #include <QObject>
 
@@ -27,7 +28,8 @@ public:
 
     void handle(const Http::Request &request, const Http::ResponderPtr &responder) override;
 
-    // The /health counter: requests of the previous minute (rotated by the host's timer).
+    // The /health counter: requests of the previous minute (rotated by the host's timer,
+    // which also drops old entries of the last_seen write throttle).
     void rotateRequestCounter();
     qint64 requestsLastMinute() const { return m_requestsLastMinute; }
 
@@ -107,6 +109,7 @@ private:
     QElapsedTimer m_uptime;
     qint64 m_requestsThisMinute = 0;
     qint64 m_requestsLastMinute = 0;
+    QHash<QString, qint64> m_lastTouchMs; // implicit heartbeats: at most one write per second
 };
 
 } // namespace Broker
