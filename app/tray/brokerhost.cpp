@@ -1,0 +1,168 @@
+#include "brokerhost.h"
+
+#include "brokerclient.h"
+#include "traylogging.h"
+
+#include <QJsonObject>
+#include <QSignalBlocker>
+
+namespace App {
+
+using Broker::Error;
+
+BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
+    : QObject(parent),
+      m_server(new Broker::BrokerServer(settings, this)),
+      m_client(new Broker::BrokerClient(settings.location, this))
+{
+    m_retryTimer.setSingleShot(true);
+    connect(&m_retryTimer, &QTimer::timeout, this, &BrokerHost::retryStart);
+}
+
+BrokerHost::~BrokerHost()
+{
+    const QSignalBlocker blocker(this); // receivers may be half torn down with us
+    stop();
+}
+
+quint16 BrokerHost::port() const
+{
+    return m_server->settings().location.port;
+}
+
+void BrokerHost::start()
+{
+    if (m_state == State::Starting || m_state == State::HandingOver || m_state == State::Running)
+        return;
+    m_lastError = {};
+    m_previousPid = 0;
+    setState(State::Starting);
+    if (const auto result = m_server->start(); result)
+        succeed();
+    else if (result.error().code == u"locked" || result.error().code == u"port_in_use")
+        onStartRefused(result.error());
+    else
+        fail(result.error());
+}
+
+void BrokerHost::stop()
+{
+    m_retryTimer.stop();
+    m_client->abortAll(); // their callbacks must not run after this
+    if (m_server->isRunning()) {
+        qCInfo(lcHost) << "stopping the broker on port" << port();
+        m_server->stop();
+    }
+    m_lastError = {};
+    setState(State::Stopped);
+}
+
+// Someone holds the database lock or the port. If it is a broker that answers, ask it to
+// hand over; anything else (a foreign program on the port, a hung broker) is an error the
+// user has to see.
+void BrokerHost::onStartRefused(const Error &error)
+{
+    m_refusal = error;
+    qCInfo(lcHost).noquote() << QStringLiteral(
+                                    "broker start refused (%1): %2 - asking the running broker to hand over")
+                                    .arg(error.code, error.message);
+    m_client->get(
+        QStringLiteral("/health"),
+        [this](Broker::Result<QJsonValue> answer) {
+            if (!answer) {
+                fail({QStringLiteral("port_busy"),
+                      QStringLiteral("%1 (no broker answers on port %2 to take over from: %3)")
+                          .arg(m_refusal.message)
+                          .arg(port())
+                          .arg(answer.error().message)});
+                return;
+            }
+            const QJsonObject health = answer->toObject();
+            if (health.value(QStringLiteral("status")).toString() != u"ok") {
+                fail({QStringLiteral("port_busy"),
+                      QStringLiteral("Port %1 is in use by a program that is not a claude-peers broker.")
+                          .arg(port())});
+                return;
+            }
+            m_previousPid = health.value(QStringLiteral("pid")).toInteger();
+            askToHandOver();
+        },
+        m_timing.requestTimeoutMs);
+}
+
+void BrokerHost::askToHandOver()
+{
+    qCInfo(lcHost).noquote() << QStringLiteral("asking the broker on port %1 (pid %2) to hand over")
+                                    .arg(port())
+                                    .arg(m_previousPid);
+    m_handoverClock.start();
+    m_client->post(
+        QStringLiteral("/shutdown"), QJsonObject {},
+        [this](Broker::Result<QJsonValue> answer) {
+            // A broker that exits before its answer is flushed looks unreachable: the port is
+            // about to be free, so that counts as accepted. A status answer means refused.
+            if (!answer && answer.error().code != u"unreachable") {
+                fail({QStringLiteral("handover_refused"),
+                      QStringLiteral("The broker already running on port %1 refused to hand over: %2")
+                          .arg(port())
+                          .arg(answer.error().message)});
+                return;
+            }
+            setState(State::HandingOver);
+            m_handoverDeadline = QDeadlineTimer(m_timing.handoverTimeoutMs);
+            m_retryTimer.start(m_timing.retryIntervalMs);
+        },
+        m_timing.requestTimeoutMs);
+}
+
+void BrokerHost::retryStart()
+{
+    if (m_state != State::HandingOver)
+        return;
+    const auto result = m_server->start();
+    if (result) {
+        qCInfo(lcHost).noquote() << QStringLiteral("took the port over from the broker with pid %1 in %2 ms")
+                                        .arg(m_previousPid)
+                                        .arg(m_handoverClock.elapsed());
+        succeed();
+        return;
+    }
+    const bool busy = result.error().code == u"locked" || result.error().code == u"port_in_use";
+    if (!busy) {
+        fail(result.error());
+    } else if (m_handoverDeadline.hasExpired()) {
+        fail({QStringLiteral("handover_timeout"),
+              QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
+                  .arg(port())
+                  .arg(m_timing.handoverTimeoutMs / 1000.0)
+                  .arg(result.error().message)});
+    } else {
+        m_retryTimer.start(m_timing.retryIntervalMs);
+    }
+}
+
+void BrokerHost::succeed()
+{
+    qCInfo(lcHost) << "broker running on port" << port();
+    setState(State::Running);
+    Q_EMIT started();
+}
+
+void BrokerHost::fail(const Error &error)
+{
+    m_retryTimer.stop();
+    m_lastError = error;
+    qCWarning(lcHost).noquote() << "broker not started:" << error.message;
+    setState(State::Failed);
+    Q_EMIT failed(error);
+}
+
+void BrokerHost::setState(State state)
+{
+    if (m_state == state)
+        return;
+    m_state = state;
+    Q_EMIT stateChanged(state);
+}
+
+} // namespace App

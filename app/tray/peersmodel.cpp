@@ -1,0 +1,238 @@
+#include "peersmodel.h"
+
+#include "brokerhost.h"
+
+#include <QDateTime>
+#include <QHash>
+#include <QSet>
+#include <QTimer>
+
+namespace App {
+
+using Broker::Peer;
+
+namespace {
+
+// Cells whose text or tooltip depends on fields that changed between a and b.
+bool cellDiffers(const Peer &a, const Peer &b, int column)
+{
+    switch (column) {
+    case PeersModel::NameColumn: // the tooltip shows pid, tty, version, registration
+        return a.sessionName != b.sessionName || a.pid != b.pid || a.tty != b.tty || a.version != b.version ||
+            a.registeredAt != b.registeredAt;
+    case PeersModel::IdColumn:
+        return a.id != b.id;
+    case PeersModel::DirectoryColumn:
+        return a.cwd != b.cwd || a.gitRoot != b.gitRoot;
+    case PeersModel::SummaryColumn:
+        return a.summary != b.summary;
+    case PeersModel::PushColumn:
+        return a.channelPush != b.channelPush;
+    case PeersModel::LastSeenColumn:
+        return a.lastSeen != b.lastSeen;
+    }
+    return false;
+}
+
+QDateTime parseTime(const QString &iso)
+{
+    QDateTime time = QDateTime::fromString(iso, Qt::ISODateWithMs);
+    if (!time.isValid())
+        time = QDateTime::fromString(iso, Qt::ISODate);
+    return time;
+}
+
+} // namespace
+
+PeersModel::PeersModel(QObject *parent) : QAbstractTableModel(parent) { }
+
+void PeersModel::attach(BrokerHost *host)
+{
+    m_host = host;
+    Broker::BrokerServer *server = host->server();
+    connect(server, &Broker::BrokerServer::peerRegistered, this, &PeersModel::scheduleSync);
+    connect(server, &Broker::BrokerServer::peerUpdated, this, &PeersModel::scheduleSync);
+    connect(server, &Broker::BrokerServer::peerRemoved, this, &PeersModel::scheduleSync);
+    connect(host, &BrokerHost::stateChanged, this, &PeersModel::syncFromHost);
+    syncFromHost();
+}
+
+// A diff of the whole (small) list rather than per-signal bookkeeping: the broker's
+// liveness prune can drop peers without a per-peer signal, and a diff catches that too.
+void PeersModel::scheduleSync()
+{
+    if (m_syncScheduled)
+        return;
+    m_syncScheduled = true;
+    QTimer::singleShot(0, this, &PeersModel::syncFromHost);
+}
+
+void PeersModel::syncFromHost()
+{
+    m_syncScheduled = false;
+    if (m_host && m_host->isRunning())
+        sync(m_host->server()->peers());
+    else
+        sync({});
+}
+
+void PeersModel::sync(const QList<Peer> &peers)
+{
+    QHash<QString, qsizetype> wanted;
+    for (qsizetype i = 0; i < peers.size(); ++i)
+        wanted.insert(peers.at(i).id, i);
+
+    // Removals, from the end, one signal per contiguous block.
+    for (int row = int(m_peers.size()) - 1; row >= 0; --row) {
+        if (wanted.contains(m_peers.at(row).id))
+            continue;
+        const int last = row;
+        while (row > 0 && !wanted.contains(m_peers.at(row - 1).id))
+            --row;
+        beginRemoveRows({}, row, last);
+        m_peers.remove(row, last - row + 1);
+        endRemoveRows();
+    }
+
+    // Changes in place: only the span of cells that differ.
+    QSet<QString> present;
+    for (int row = 0; row < m_peers.size(); ++row) {
+        const Peer &next = peers.at(wanted.value(m_peers.at(row).id));
+        present.insert(next.id);
+        int first = -1;
+        int last = -1;
+        for (int column = 0; column < ColumnCount; ++column) {
+            if (cellDiffers(m_peers.at(row), next, column)) {
+                if (first < 0)
+                    first = column;
+                last = column;
+            }
+        }
+        if (first < 0)
+            continue;
+        m_peers[row] = next;
+        Q_EMIT dataChanged(index(row, first), index(row, last));
+    }
+
+    // New peers at the end, in the broker's order.
+    QList<Peer> added;
+    for (const Peer &peer : peers) {
+        if (present.contains(peer.id))
+            continue;
+        present.insert(peer.id); // a duplicate id in the input counts once
+        added.append(peer);
+    }
+    if (added.isEmpty())
+        return;
+    const int first = int(m_peers.size());
+    beginInsertRows({}, first, first + int(added.size()) - 1);
+    m_peers.append(added);
+    endInsertRows();
+}
+
+int PeersModel::rowOf(const QString &peerId) const
+{
+    for (int row = 0; row < m_peers.size(); ++row) {
+        if (m_peers.at(row).id == peerId)
+            return row;
+    }
+    return -1;
+}
+
+int PeersModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_peers.size());
+}
+
+int PeersModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant PeersModel::displayValue(const Peer &peer, int column)
+{
+    switch (column) {
+    case NameColumn:
+        return peer.sessionName;
+    case IdColumn:
+        return peer.id;
+    case DirectoryColumn:
+        return peer.cwd;
+    case SummaryColumn:
+        return peer.summary;
+    case PushColumn:
+        if (peer.channelPush == u"working")
+            return tr("working");
+        if (peer.channelPush == u"unverified")
+            return tr("unverified");
+        return tr("unknown");
+    case LastSeenColumn: {
+        const QDateTime time = parseTime(peer.lastSeen);
+        if (!time.isValid())
+            return peer.lastSeen;
+        const QDateTime local = time.toLocalTime();
+        return local.date() == QDate::currentDate() ? local.toString(QStringLiteral("HH:mm:ss"))
+                                                    : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+    }
+    }
+    return {};
+}
+
+QVariant PeersModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Peer &peer = m_peers.at(index.row());
+    switch (role) {
+    case Qt::DisplayRole:
+        return displayValue(peer, index.column());
+    case Qt::ToolTipRole:
+        switch (index.column()) {
+        case NameColumn:
+        case IdColumn:
+            return tr("Peer %1\npid %2, tty %3, version %4\nregistered %5")
+                .arg(peer.id)
+                .arg(peer.pid)
+                .arg(peer.tty.isEmpty() ? tr("none") : peer.tty)
+                .arg(peer.version.isEmpty() ? tr("unknown") : peer.version)
+                .arg(peer.registeredAt);
+        case DirectoryColumn:
+            return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);
+        case SummaryColumn:
+            return peer.summary.isEmpty() ? QVariant() : QVariant(peer.summary);
+        case LastSeenColumn:
+            return peer.lastSeen;
+        }
+        return {};
+    case SortRole:
+        if (index.column() == LastSeenColumn)
+            return peer.lastSeen; // ISO-8601 UTC sorts as text
+        return displayValue(peer, index.column()).toString().toLower();
+    case PeerIdRole:
+        return peer.id;
+    }
+    return {};
+}
+
+QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return QAbstractTableModel::headerData(section, orientation, role);
+    switch (section) {
+    case NameColumn:
+        return tr("Name");
+    case IdColumn:
+        return tr("ID");
+    case DirectoryColumn:
+        return tr("Directory");
+    case SummaryColumn:
+        return tr("Summary");
+    case PushColumn:
+        return tr("Push");
+    case LastSeenColumn:
+        return tr("Last seen");
+    }
+    return {};
+}
+
+} // namespace App

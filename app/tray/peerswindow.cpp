@@ -1,0 +1,90 @@
+#include "peerswindow.h"
+
+#include "peersmodel.h"
+#include "traypresenter.h"
+
+#include <QHBoxLayout>
+#include <QHeaderView>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QVBoxLayout>
+
+namespace App {
+
+PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *parent)
+    : QWidget(parent),
+      m_presenter(presenter),
+      m_proxy(new QSortFilterProxyModel(this)),
+      m_view(new QTableView(this)),
+      m_filter(new QLineEdit(this)),
+      m_status(new QLabel(this)),
+      m_retry(new QPushButton(tr("Retry broker start"), this))
+{
+    setWindowTitle(tr("claude-peers — Peers"));
+    setObjectName(QStringLiteral("peersWindow"));
+
+    m_proxy->setSourceModel(model);
+    m_proxy->setSortRole(PeersModel::SortRole);
+    m_proxy->setFilterKeyColumn(-1); // any column matches
+    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
+
+    m_filter->setObjectName(QStringLiteral("filter"));
+    m_filter->setPlaceholderText(tr("Filter by name, ID, directory or summary"));
+    m_filter->setClearButtonEnabled(true);
+    connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+
+    m_view->setObjectName(QStringLiteral("peersView"));
+    m_view->setModel(m_proxy);
+    m_view->setSortingEnabled(true);
+    m_view->sortByColumn(PeersModel::NameColumn, Qt::AscendingOrder);
+    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
+    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    m_view->setAlternatingRowColors(true);
+    m_view->setWordWrap(false);
+    m_view->verticalHeader()->hide();
+    m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
+    m_view->horizontalHeader()->setStretchLastSection(true);
+    m_view->setColumnWidth(PeersModel::NameColumn, 140);
+    m_view->setColumnWidth(PeersModel::IdColumn, 90);
+    m_view->setColumnWidth(PeersModel::DirectoryColumn, 220);
+    m_view->setColumnWidth(PeersModel::SummaryColumn, 260);
+    m_view->setColumnWidth(PeersModel::PushColumn, 80);
+
+    m_status->setObjectName(QStringLiteral("status"));
+    m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);
+    m_status->setWordWrap(true);
+    m_retry->setObjectName(QStringLiteral("retry"));
+    connect(m_retry, &QPushButton::clicked, this, &PeersWindow::retryRequested);
+
+    auto *statusRow = new QHBoxLayout;
+    statusRow->addWidget(m_status, 1);
+    statusRow->addWidget(m_retry);
+
+    auto *layout = new QVBoxLayout(this);
+    layout->addWidget(m_filter);
+    layout->addWidget(m_view, 1);
+    layout->addLayout(statusRow);
+
+    connect(presenter, &TrayPresenter::changed, this, &PeersWindow::updateStatus);
+    updateStatus();
+    resize(900, 360);
+}
+
+void PeersWindow::showAndRaise()
+{
+    show();
+    setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
+    raise();
+    activateWindow();
+}
+
+void PeersWindow::updateStatus()
+{
+    m_status->setText(m_presenter->statusText());
+    m_retry->setVisible(m_presenter->canRetry());
+}
+
+} // namespace App

@@ -1,0 +1,87 @@
+#include "traycomposition.h"
+
+#include "brokerhost.h"
+#include "peersmodel.h"
+#include "peerswindow.h"
+#include "trayicon.h"
+#include "trayicons.h"
+#include "traylogging.h"
+#include "traypresenter.h"
+#include "unixsignalnotifier.h"
+
+#include <QCoreApplication>
+#include <QSystemTrayIcon>
+
+#include <csignal>
+
+namespace App {
+
+TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
+    : QObject(parent),
+      m_host(new BrokerHost(std::move(settings), this)),
+      m_presenter(new TrayPresenter(m_host, this)),
+      m_model(new PeersModel(this))
+{
+    m_model->attach(m_host);
+    m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
+    m_window->setWindowIcon(applicationIcon());
+    connect(m_window.get(), &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+
+    // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
+    // already sent, so stop and leave.
+    connect(m_host->server(), &Broker::BrokerServer::shutdownRequested, this, [this] {
+        qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
+        quit(0);
+    });
+    // Without a tray the failure must reach the user some other way.
+    connect(m_presenter, &TrayPresenter::notificationRequested, this,
+            [this](const QString &, const QString &message) {
+                if (!m_tray)
+                    m_window->showAndRaise();
+                qCWarning(lcUi).noquote() << message;
+            });
+
+    m_signals = new Broker::UnixSignalNotifier({SIGTERM, SIGINT, SIGHUP}, this);
+    connect(m_signals, &Broker::UnixSignalNotifier::signalReceived, this, &TrayComposition::onUnixSignal);
+}
+
+TrayComposition::~TrayComposition()
+{
+    m_host->stop();
+}
+
+void TrayComposition::start()
+{
+    if (QSystemTrayIcon::isSystemTrayAvailable()) {
+        m_tray = new TrayIcon(m_presenter, this);
+        connect(m_tray, &TrayIcon::peersRequested, m_window.get(), &PeersWindow::showAndRaise);
+        connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
+        connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
+        m_tray->show();
+    } else {
+        qCInfo(lcUi) << "no system tray on this desktop; showing the Peers window instead."
+                     << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
+        m_window->show();
+    }
+    m_host->start();
+}
+
+void TrayComposition::quit(int exitCode)
+{
+    m_host->stop();
+    QCoreApplication::exit(exitCode);
+}
+
+void TrayComposition::onUnixSignal(int signalNumber)
+{
+    if (signalNumber == SIGHUP) {
+        qCInfo(lcUi) << "SIGHUP: reloading token and config";
+        if (m_host->isRunning())
+            m_host->server()->reload();
+        return;
+    }
+    qCInfo(lcUi) << "signal" << signalNumber << "- stopping the broker and quitting";
+    quit(0);
+}
+
+} // namespace App
