@@ -1,0 +1,119 @@
+// End to end: the real claude-peers-tray binary, offscreen, hosting the broker.
+#include "testsupport.h"
+
+#include <QProcess>
+#include <QTest>
+
+using TestSupport::scaled;
+
+namespace {
+
+// The tray process, killed on scope exit whatever the test's outcome.
+class TrayProcess
+{
+public:
+    explicit TrayProcess(const TestSupport::TestHome &home)
+    {
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        m_process.setProcessEnvironment(env);
+        m_process.setProgram(TestSupport::trayExe());
+        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
+    }
+    ~TrayProcess()
+    {
+        if (m_process.state() != QProcess::NotRunning) {
+            m_process.kill();
+            m_process.waitForFinished(scaled(5000));
+        }
+    }
+    bool start()
+    {
+        m_process.start();
+        return m_process.waitForStarted(scaled(5000));
+    }
+    QProcess &process() { return m_process; }
+
+private:
+    QProcess m_process;
+};
+
+qint64 healthPid(quint16 port)
+{
+    const auto health = TestSupport::httpGet(port, QStringLiteral("/health"), 1000);
+    return health.status == 200 ? health.object().value(QStringLiteral("pid")).toInteger() : 0;
+}
+
+} // namespace
+
+class tst_TrayApp : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        if (TestSupport::trayExe().isEmpty())
+            QSKIP("claude-peers-tray is not built");
+    }
+
+    void servesAndExitsOnShutdown()
+    {
+        TestSupport::TestHome home;
+        TrayProcess tray(home);
+        QVERIFY(tray.start());
+        QTRY_COMPARE_WITH_TIMEOUT(healthPid(home.port()), tray.process().processId(), scaled(15000));
+
+        const auto answer =
+            TestSupport::httpPostJson(home.port(), QStringLiteral("/shutdown"), {}, home.token());
+        QCOMPARE(answer.status, 200);
+        QCOMPARE(answer.object().value(QStringLiteral("ok")).toBool(), true);
+        QTRY_COMPARE_WITH_TIMEOUT(tray.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(tray.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(tray.process().exitCode(), 0);
+        QCOMPARE(healthPid(home.port()), 0);
+    }
+
+    void quitsCleanlyOnSigterm()
+    {
+        TestSupport::TestHome home;
+        TrayProcess tray(home);
+        QVERIFY(tray.start());
+        QTRY_COMPARE_WITH_TIMEOUT(healthPid(home.port()), tray.process().processId(), scaled(15000));
+        tray.process().terminate();
+        QTRY_COMPARE_WITH_TIMEOUT(tray.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(tray.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(tray.process().exitCode(), 0);
+
+        // Lock and port were released: a headless broker starts on the same database.
+        TestSupport::BrokerProcess headless(home);
+        QVERIFY2(headless.start(), headless.stderrOutput().constData());
+    }
+
+    void takesOverFromAHeadlessBroker()
+    {
+        TestSupport::TestHome home;
+        TestSupport::BrokerProcess headless(home);
+        QVERIFY2(headless.start(), headless.stderrOutput().constData());
+
+        TrayProcess tray(home);
+        QVERIFY(tray.start());
+        QTRY_COMPARE_WITH_TIMEOUT(healthPid(home.port()), tray.process().processId(), scaled(20000));
+        QTRY_COMPARE_WITH_TIMEOUT(headless.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(headless.process().exitCode(), 0);
+        QCOMPARE(tray.process().state(), QProcess::Running);
+    }
+
+    void printsVersion()
+    {
+        TestSupport::TestHome home;
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        const auto result = TestSupport::run(TestSupport::trayExe(), {QStringLiteral("--version")}, env);
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains(PEERS_VERSION), result.out.constData());
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_TrayApp)
+#include "tst_trayapp.moc"
