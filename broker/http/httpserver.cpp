@@ -28,6 +28,9 @@ constexpr int kLingerMs = 2000;
 // Qt's own read buffer per socket: bounded, so a client that sends faster than we handle
 // meets TCP back-pressure instead of growing our memory.
 constexpr qint64 kSocketReadBufferBytes = 64 * 1024;
+// A client that pipelines requests but does not read the answers: stop parsing its requests
+// while this much is waiting to be sent, so our write buffer stays bounded too.
+constexpr qint64 kMaxUnsentBytes = 1024 * 1024;
 
 const QByteArray kGet = QByteArrayLiteral("GET");
 const QByteArray kPost = QByteArrayLiteral("POST");
@@ -353,6 +356,7 @@ private:
     bool m_continueSent = false;
     bool m_inProcess = false;
     bool m_resumeQueued = false;
+    bool m_writeBlocked = false; // stopped parsing until the client reads our answers
     qint64 m_requestStart = -1; // first byte of the current request
     qint64 m_lastActivity = 0;
     qint64 m_closeStart = 0;
@@ -440,8 +444,13 @@ void Connection::onReadyRead()
 void Connection::onBytesWritten()
 {
     m_lastActivity = m_server->now();
-    if (m_state == State::Closing && m_socket->bytesToWrite() == 0)
+    const qint64 unsent = m_socket->bytesToWrite();
+    if (m_state == State::Closing && unsent == 0)
         halfClose();
+    else if (m_writeBlocked && unsent < kMaxUnsentBytes && m_state == State::Reading && !m_inProcess) {
+        m_writeBlocked = false;
+        process(); // the client caught up with our answers: go on with its requests
+    }
 }
 
 void Connection::process()
@@ -449,17 +458,28 @@ void Connection::process()
     if (m_inProcess)
         return; // re-entered from a handler that answered synchronously: the loop goes on
     m_inProcess = true;
-    while (m_state == State::Reading) {
-        const Step step = parseNext();
-        if (step == Step::NeedMore && !pull())
-            break;
-        if (step == Step::Stop)
+    for (;;) {
+        m_writeBlocked = false;
+        while (m_state == State::Reading) {
+            if (m_socket->bytesToWrite() >= kMaxUnsentBytes) {
+                m_writeBlocked = true;
+                break;
+            }
+            const Step step = parseNext();
+            if (step == Step::NeedMore && !pull())
+                break;
+            if (step == Step::Stop)
+                break;
+        }
+        // One write syscall for all answers of this read, now rather than on the next loop pass.
+        if (m_state != State::Closed && m_socket->bytesToWrite() > 0)
+            m_socket->flush();
+        // Qt does not emit bytesWritten() from inside its own bytesWritten() emission, so when
+        // the flush made room, go on here instead of waiting for a signal that may not come.
+        if (!m_writeBlocked || m_state != State::Reading || m_socket->bytesToWrite() >= kMaxUnsentBytes)
             break;
     }
     m_inProcess = false;
-    // One write syscall for all answers of this read, now rather than on the next loop pass.
-    if (m_state != State::Closed && m_socket->bytesToWrite() > 0)
-        m_socket->flush();
 }
 
 bool Connection::pull()
@@ -703,6 +723,9 @@ void Connection::startClose()
         finish();
         return;
     }
+    if (m_socket->bytesToWrite() > 0)
+        m_socket->flush();
+    // Else bytesWritten() half-closes once it is all out.
     if (m_socket->bytesToWrite() == 0)
         halfClose();
 }

@@ -27,6 +27,10 @@ public:
         }
         if (request.path == "/drop")
             return;
+        if (request.path == "/big") {
+            responder->respond(Response::text(200, QByteArray(128 * 1024, 'b')));
+            return;
+        }
         if (request.path == "/throw")
             throw std::runtime_error("boom");
         if (request.path == "/echo") {
@@ -149,6 +153,7 @@ private Q_SLOTS:
     void headHasNoBody();
     void keepsAliveSequentialRequests();
     void answersPipelinedRequestsInOrder();
+    void stopsParsingWhileClientDoesNotRead();
     void closesOnConnectionClose();
     void closesHttp10UnlessKeepAlive();
     void parsesRequestSplitByteByByte();
@@ -372,6 +377,45 @@ void tst_HttpServer::answersPipelinedRequestsInOrder()
         QCOMPARE(response->body, expected);
     }
     QVERIFY(!client.closed);
+}
+
+void tst_HttpServer::stopsParsingWhileClientDoesNotRead()
+{
+    // 400 pipelined requests whose answers (50 MB) the client does not read: the server must
+    // stop taking requests instead of queueing every answer in memory, and go on once the
+    // client reads.
+    constexpr int count = 400;
+    QTcpSocket client;
+    client.setReadBufferSize(16 * 1024);
+    client.connectToHost(QHostAddress::LocalHost, m_port);
+    QTRY_COMPARE_WITH_TIMEOUT(client.state(), QAbstractSocket::ConnectedState, scaled(5000));
+    QByteArray requests;
+    for (int i = 0; i < count; ++i)
+        requests += "GET /big HTTP/1.1\r\n\r\n";
+    client.write(requests);
+    client.flush();
+    QTRY_VERIFY_WITH_TIMEOUT(m_handler->requests.size() > 0, scaled(5000));
+    QTest::qWait(300); // give an unbounded server the time to take them all
+    QVERIFY2(m_handler->requests.size() < count, qPrintable(QString::number(m_handler->requests.size())));
+
+    QByteArray received;
+    client.setReadBufferSize(0); // now read as fast as the server sends
+    QObject::connect(&client, &QTcpSocket::readyRead, &client, [&] { received += client.readAll(); });
+    int answers = 0;
+    RawResponse response;
+    QVERIFY(QTest::qWaitFor(
+        [&] {
+            received += client.readAll();
+            while (takeResponse(received, response, false)) {
+                if (response.status != 200 || response.body.size() != 128 * 1024)
+                    return true;
+                ++answers;
+            }
+            return answers == count;
+        },
+        scaled(30000)));
+    QCOMPARE(answers, count);
+    QCOMPARE(m_handler->requests.size(), count);
 }
 
 void tst_HttpServer::closesOnConnectionClose()
