@@ -15,7 +15,10 @@ class QNetworkAccessManager;
 namespace Broker {
 
 // Asynchronous client of the local broker's HTTP API, shared by the helper, the CLI, the tray
-// and the tests. Every call ends in exactly one callback; nothing blocks.
+// and the tests. Every call ends in exactly one callback; nothing blocks. Callbacks run from the
+// event loop (never inside post()/get()), so a callback may delete the client. One
+// QNetworkAccessManager per client: loopback HTTP/1.1 keep-alive, no proxy, no HTTP/2. Every
+// request has a deadline (timeoutMs, default 5000) and answers are capped (16 MiB default).
 //
 // Error codes: "unreachable" (refused, reset, timed out; message says the broker is not
 // reachable at <url>), "http" (non-2xx; httpStatus set; message
