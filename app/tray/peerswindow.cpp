@@ -45,13 +45,15 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
     m_view->setAlternatingRowColors(true);
     m_view->setWordWrap(false);
     m_view->verticalHeader()->hide();
+    // The summary takes the room that is left, so the table fits without a scroll bar.
     m_view->horizontalHeader()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->horizontalHeader()->setStretchLastSection(true);
-    m_view->setColumnWidth(PeersModel::NameColumn, 140);
+    m_view->horizontalHeader()->setSectionResizeMode(PeersModel::SummaryColumn, QHeaderView::Stretch);
+    m_view->horizontalHeader()->setStretchLastSection(false);
+    m_view->setColumnWidth(PeersModel::NameColumn, 130);
     m_view->setColumnWidth(PeersModel::IdColumn, 90);
-    m_view->setColumnWidth(PeersModel::DirectoryColumn, 220);
-    m_view->setColumnWidth(PeersModel::SummaryColumn, 260);
+    m_view->setColumnWidth(PeersModel::DirectoryColumn, 230);
     m_view->setColumnWidth(PeersModel::PushColumn, 80);
+    m_view->setColumnWidth(PeersModel::LastSeenColumn, 110);
 
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -15,7 +15,7 @@ namespace App {
 
 namespace {
 
-QIcon painted(const QColor &colour, bool connected)
+QIcon painted(const QColor &colour, int lineAlpha)
 {
     QPixmap pixmap(64, 64);
     pixmap.fill(Qt::transparent);
@@ -25,8 +25,8 @@ QIcon painted(const QColor &colour, bool connected)
     painter.setBrush(colour);
     painter.drawRoundedRect(QRectF(2, 2, 60, 60), 14, 14);
     const QPointF nodes[] = {{19, 21}, {45, 21}, {32, 45}};
-    if (connected) {
-        painter.setPen(QPen(Qt::white, 4, Qt::SolidLine, Qt::RoundCap));
+    if (lineAlpha > 0) {
+        painter.setPen(QPen(QColor(255, 255, 255, lineAlpha), 4, Qt::SolidLine, Qt::RoundCap));
         painter.drawLine(nodes[0], nodes[1]);
         painter.drawLine(nodes[0], nodes[2]);
         painter.drawLine(nodes[1], nodes[2]);
@@ -38,7 +38,7 @@ QIcon painted(const QColor &colour, bool connected)
     return QIcon(pixmap);
 }
 
-QIcon load(const QString &name, const QColor &fallbackColour, bool connected)
+QIcon load(const QString &name, const QColor &fallbackColour, int lineAlpha = 255)
 {
     initPeersResources();
     QIcon icon(QStringLiteral(":/icons/%1.svg").arg(name));
@@ -49,7 +49,7 @@ QIcon load(const QString &name, const QColor &fallbackColour, bool connected)
         warned = true;
         qCInfo(lcUi) << "SVG icons unavailable (is the Qt SVG plugin, libqt6svg6, installed?); painting them";
     }
-    return painted(fallbackColour, connected);
+    return painted(fallbackColour, lineAlpha);
 }
 
 } // namespace
@@ -58,18 +58,18 @@ QIcon stateIcon(TrayPresenter::IconState state)
 {
     switch (state) {
     case TrayPresenter::IconState::Running:
-        return load(QStringLiteral("claude-peers-running"), QColor(0x2e7d5b), true);
+        return load(QStringLiteral("claude-peers-running"), QColor(0x2e7d5b));
     case TrayPresenter::IconState::Busy:
-        return load(QStringLiteral("claude-peers-busy"), QColor(0xc7851a), true);
+        return load(QStringLiteral("claude-peers-busy"), QColor(0xc7851a), 160);
     case TrayPresenter::IconState::Stopped:
         break;
     }
-    return load(QStringLiteral("claude-peers-stopped"), QColor(0x7a7a7a), false);
+    return load(QStringLiteral("claude-peers-stopped"), QColor(0x7a7a7a), 90);
 }
 
 QIcon applicationIcon()
 {
-    return load(QStringLiteral("claude-peers"), QColor(0x2e7d5b), true);
+    return load(QStringLiteral("claude-peers"), QColor(0x2e7d5b));
 }
 
 } // namespace App

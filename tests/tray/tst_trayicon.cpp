@@ -1,0 +1,96 @@
+// TrayIcon adapter and icons, offscreen: the menu mirrors the presenter and emits requests.
+#include "brokerhost.h"
+#include "testsupport.h"
+#include "trayicon.h"
+#include "trayicons.h"
+#include "traypresenter.h"
+
+#include <QAction>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QTest>
+
+using App::BrokerHost;
+using App::TrayIcon;
+using App::TrayPresenter;
+using TestSupport::scaled;
+
+namespace {
+
+Broker::Settings settingsFor(const TestSupport::TestHome &home)
+{
+    const QProcessEnvironment env = home.environment();
+    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
+}
+
+QAction *action(QMenu *menu, const QString &text)
+{
+    for (QAction *a : menu->actions()) {
+        if (a->text() == text)
+            return a;
+    }
+    return nullptr;
+}
+
+} // namespace
+
+class tst_TrayIcon : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void iconsExistForEveryState()
+    {
+        for (auto state : {TrayPresenter::IconState::Running, TrayPresenter::IconState::Busy,
+                           TrayPresenter::IconState::Stopped}) {
+            const QIcon icon = App::stateIcon(state);
+            QVERIFY(!icon.isNull());
+            QVERIFY(!icon.pixmap(16, 16).isNull());
+            QVERIFY(!icon.pixmap(64, 64).isNull());
+        }
+        QVERIFY(!App::applicationIcon().pixmap(48, 48).isNull());
+        // Running and stopped must look different.
+        QVERIFY(App::stateIcon(TrayPresenter::IconState::Running).pixmap(32, 32).toImage() !=
+                App::stateIcon(TrayPresenter::IconState::Stopped).pixmap(32, 32).toImage());
+    }
+
+    void menuFollowsThePresenter()
+    {
+        TestSupport::TestHome home;
+        BrokerHost host(settingsFor(home));
+        TrayPresenter presenter(&host);
+        TrayIcon tray(&presenter);
+        QMenu *menu = tray.menu();
+
+        QAction *status = menu->actions().first();
+        QVERIFY(!status->isEnabled());
+        QCOMPARE(status->text(), presenter.statusText());
+        QAction *peers = action(menu, QStringLiteral("Peers…"));
+        QAction *retry = action(menu, QStringLiteral("Retry broker start"));
+        QAction *quit = action(menu, QStringLiteral("Quit"));
+        QVERIFY(peers && retry && quit);
+        QVERIFY(retry->isVisible()); // not running yet
+
+        QSignalSpy retrySpy(&tray, &TrayIcon::retryRequested);
+        QSignalSpy peersSpy(&tray, &TrayIcon::peersRequested);
+        QSignalSpy quitSpy(&tray, &TrayIcon::quitRequested);
+        connect(&tray, &TrayIcon::retryRequested, &host, &BrokerHost::start);
+        retry->trigger();
+        QCOMPARE(retrySpy.count(), 1);
+        QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Running, scaled(5000));
+        QTRY_VERIFY(!retry->isVisible());
+        QVERIFY(status->text().startsWith(QStringLiteral("Broker running on port")));
+
+        peers->trigger();
+        quit->trigger();
+        QCOMPARE(peersSpy.count(), 1);
+        QCOMPARE(quitSpy.count(), 1);
+
+        host.stop();
+        QVERIFY(retry->isVisible());
+        QCOMPARE(status->text(), QStringLiteral("Broker not running: stopped"));
+    }
+};
+
+QTEST_MAIN(tst_TrayIcon)
+#include "tst_trayicon.moc"
