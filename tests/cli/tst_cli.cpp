@@ -113,7 +113,7 @@ private:
     QProcess m_process;
 };
 
-QString registerPeer(const TestHome &home, const QString &name, const QString &cwd = u"/tmp/cli-test-cwd"_s,
+QString registerPeer(const TestHome &home, const QString &name, const QString &cwd,
                      qint64 pid = QCoreApplication::applicationPid())
 {
     const auto r = TestSupport::httpPostJson(home.port(), u"/register"_s,
@@ -167,6 +167,8 @@ class tst_Cli : public QObject
     std::unique_ptr<TestHome> m_home;
     std::unique_ptr<BrokerProcess> m_broker;
     QString m_peer;
+    QTemporaryDir m_peerDir; // the main peer's working directory
+    QString peerCwd() const { return QFileInfo(m_peerDir.path()).canonicalFilePath(); }
 
     QProcessEnvironment env() const { return cliEnvironment(*m_home); }
 
@@ -180,7 +182,7 @@ private Q_SLOTS:
         m_home = std::make_unique<TestHome>();
         m_broker = std::make_unique<BrokerProcess>(*m_home);
         QVERIFY2(m_broker->start(), m_broker->stderrOutput().constData());
-        m_peer = registerPeer(*m_home, u"CLI_TEST"_s);
+        m_peer = registerPeer(*m_home, u"CLI_TEST"_s, peerCwd());
         QVERIFY(!m_peer.isEmpty());
     }
 
@@ -296,19 +298,16 @@ private Q_SLOTS:
         QVERIFY2(status.code == 0, qPrintable(describe(status)));
         QVERIFY(status.out.startsWith(
             u"Broker: ok (1 peer(s) registered)\nURL: http://127.0.0.1:%1\n"_s.arg(m_home->port())));
-        QVERIFY(
-            status.out.contains(u"\nPeers:\n  %1 [CLI_TEST]  PID:%2  /tmp/cli-test-cwd\n"_s.arg(m_peer).arg(
-                QCoreApplication::applicationPid())));
+        const QString headline =
+            u"%1 [CLI_TEST]  PID:%2  %3"_s.arg(m_peer).arg(QCoreApplication::applicationPid()).arg(peerCwd());
+        QVERIFY2(status.out.contains(u"\nPeers:\n  "_s + headline + u'\n'), qPrintable(describe(status)));
         QVERIFY(status.out.contains(u"\n         first summary\n"_s) ||
                 status.out.contains(u"\n         ["_s));
         QVERIFY(status.out.contains(u"         Last seen: "_s));
 
         const CliRun peers = runCli(env(), {u"peers"_s});
         QCOMPARE(peers.code, 0);
-        QVERIFY2(
-            peers.out.startsWith(u"%1 [CLI_TEST]  PID:%2  /tmp/cli-test-cwd\n  Summary: "_s.arg(m_peer).arg(
-                QCoreApplication::applicationPid())),
-            qPrintable(describe(peers)));
+        QVERIFY2(peers.out.startsWith(headline + u"\n  Summary: "_s), qPrintable(describe(peers)));
     }
 
     void jsonOutputsAreValid()
@@ -393,8 +392,7 @@ private Q_SLOTS:
         QCOMPARE(directory.out, u"No peers in scope 'directory'\n"_s);
 
         // From the peer's own directory the directory scope reaches it.
-        QDir().mkpath(u"/tmp/cli-test-cwd"_s);
-        const CliRun here = runCli(env(), {u"broadcast"_s, u"directory"_s, u"x"_s}, u"/tmp/cli-test-cwd"_s);
+        const CliRun here = runCli(env(), {u"broadcast"_s, u"directory"_s, u"x"_s}, peerCwd());
         QCOMPARE(here.out, u"Broadcast sent to 1 peer(s)\n"_s);
     }
 
