@@ -1,0 +1,44 @@
+#pragma once
+
+#include "testsupport.h"
+
+#include <QFile>
+#include <QFileInfo>
+#include <QProcessEnvironment>
+#include <QString>
+
+#include <csignal>
+#include <sys/types.h>
+
+// Environment for a helper under test: the home's port, token and database; no rate limit
+// (tests send bursts); optionally the broker's directory on PATH so that the helper can start
+// a broker by itself; a fixed TTY (empty = none) so that ids are predictable.
+inline QProcessEnvironment helperEnvironment(const TestSupport::TestHome &home, bool brokerOnPath,
+                                             const QString &tty = QString())
+{
+    QProcessEnvironment env = home.environment();
+    env.insert(QStringLiteral("CLAUDE_PEERS_RATE_LIMIT"), QStringLiteral("0"));
+    QString path = QStringLiteral("/usr/bin:/bin");
+    if (brokerOnPath)
+        path = QFileInfo(TestSupport::brokerExe()).absolutePath() + QLatin1Char(':') + path;
+    env.insert(QStringLiteral("PATH"), path);
+    env.insert(QStringLiteral("CLAUDE_PEERS_TTY"), tty);
+    return env;
+}
+
+// The pid a broker wrote beside the database (0 when none).
+inline qint64 brokerPidFromFile(const TestSupport::TestHome &home)
+{
+    QFile f(home.databasePath() + QStringLiteral(".pid"));
+    if (!f.open(QIODevice::ReadOnly))
+        return 0;
+    return f.readAll().trimmed().toLongLong();
+}
+
+// Stops a broker that a helper started (it is not our child): by the pid file.
+inline void killBrokerFromPidFile(const TestSupport::TestHome &home)
+{
+    const qint64 pid = brokerPidFromFile(home);
+    if (pid > 0)
+        ::kill(pid_t(pid), SIGKILL);
+}
