@@ -28,14 +28,20 @@ struct ServerLimits
     int maxConnections = 1024; // the next one is answered 503 and closed
     int idleTimeoutMs = 60000; // keep-alive connection with nothing in flight: closed
     int requestTimeoutMs = 10000; // from a request's first byte to its last: else 408
+    // Requests of one connection with the handler at once. 1: the next pipelined request is
+    // not parsed before the current one is answered. More lets a handler that answers later
+    // (e.g. after a group commit) take a client's pipelined requests in one pass; they are
+    // still handed over in order and answered in order.
+    int maxPipelinedRequests = 1;
 };
 
 // A small HTTP/1.1 server for the broker's API (and, through createTcpServer(), for the
 // federation's TLS port). Why not QHttpServer: see docs/decisions.md.
 //
 // - Requests are parsed from a per-connection buffer; bodies only with Content-Length.
-// - Keep-alive by default on HTTP/1.1; pipelined requests are handled strictly one after the
-//   other: the next is not parsed before the current one is answered.
+// - Keep-alive by default on HTTP/1.1; pipelined requests are handed to the handler in order
+//   and answered in order; by default (maxPipelinedRequests 1) the next is not parsed before
+//   the current one is answered.
 // - The handler gets a Responder it may answer at once or keep (long-poll). isOpen() is true
 //   while an answer would still reach the client: it turns false once answered and when the
 //   connection closes; onClosed runs (once) in the latter case only. A responder dropped

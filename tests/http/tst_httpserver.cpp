@@ -160,6 +160,9 @@ private Q_SLOTS:
     void toleratesBareLineFeeds();
     void answersDeferredResponderLater();
     void holdsPipelinedRequestWhileDeferred();
+    void pipelinesDeferredRequestsInOrder();
+    void capsPipelinedRequests();
+    void refusesMalformedRequestAfterPendingOnes();
     void marksResponderClosedOnClientDisconnect();
     void answers500WhenResponderDropped();
     void answers500WhenHandlerThrows();
@@ -512,6 +515,70 @@ void tst_HttpServer::holdsPipelinedRequestWhileDeferred()
     const auto second = client.next();
     QVERIFY(second);
     QCOMPARE(second->body, QByteArray("GET /echo? x-test= body="));
+}
+
+void tst_HttpServer::pipelinesDeferredRequestsInOrder()
+{
+    HttpServer::Limits limits;
+    limits.maxPipelinedRequests = 4;
+    m_server->setLimits(limits);
+
+    RawClient client(m_port);
+    client.send("GET /defer?1 HTTP/1.1\r\n\r\nGET /echo HTTP/1.1\r\n\r\nGET /defer?2 HTTP/1.1\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(m_handler->requests.size(), 3, scaled(5000)); // all three handed over
+    QCOMPARE(m_handler->deferred.size(), 2);
+    m_handler->deferred[1]->respond(Response::json(200, R"({"n":2})"));
+    QCoreApplication::processEvents();
+    QVERIFY(client.data.isEmpty()); // answers go out in request order
+    m_handler->deferred[0]->respond(Response::json(200, R"({"n":1})"));
+    for (const QByteArray &expected :
+         {QByteArray(R"({"n":1})"), QByteArray("GET /echo? x-test= body="), QByteArray(R"({"n":2})")}) {
+        const auto response = client.next();
+        QVERIFY(response);
+        QCOMPARE(response->body, expected);
+    }
+    QVERIFY(!client.closed);
+}
+
+void tst_HttpServer::capsPipelinedRequests()
+{
+    HttpServer::Limits limits;
+    limits.maxPipelinedRequests = 2;
+    m_server->setLimits(limits);
+
+    RawClient client(m_port);
+    client.send("GET /defer HTTP/1.1\r\n\r\nGET /defer HTTP/1.1\r\n\r\nGET /defer HTTP/1.1\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(m_handler->deferred.size(), 2, scaled(5000));
+    QCoreApplication::processEvents();
+    QCOMPARE(m_handler->requests.size(), 2);
+    m_handler->deferred.takeFirst()->respond(Response::json(200, "{}"));
+    QTRY_COMPARE_WITH_TIMEOUT(m_handler->requests.size(), 3, scaled(5000));
+    QVERIFY(client.next());
+    while (!m_handler->deferred.isEmpty())
+        m_handler->deferred.takeFirst()->respond(Response::json(200, "{}"));
+    QVERIFY(client.next());
+    QVERIFY(client.next());
+}
+
+void tst_HttpServer::refusesMalformedRequestAfterPendingOnes()
+{
+    HttpServer::Limits limits;
+    limits.maxPipelinedRequests = 4;
+    m_server->setLimits(limits);
+
+    RawClient client(m_port);
+    client.send("GET /defer HTTP/1.1\r\n\r\nGARBAGE\r\n\r\n");
+    QTRY_COMPARE_WITH_TIMEOUT(m_handler->deferred.size(), 1, scaled(5000));
+    QCoreApplication::processEvents();
+    QVERIFY(client.data.isEmpty()); // the 400 waits for the earlier answer
+    m_handler->deferred.takeFirst()->respond(Response::json(200, "{}"));
+    const auto first = client.next();
+    QVERIFY(first);
+    QCOMPARE(first->status, 200);
+    const auto second = client.next();
+    QVERIFY(second);
+    QCOMPARE(second->status, 400);
+    QVERIFY(client.waitClosed());
 }
 
 void tst_HttpServer::marksResponderClosedOnClientDisconnect()
