@@ -12,9 +12,9 @@ namespace Broker::Http {
 
 struct Request
 {
-    QByteArray method;  // as sent, e.g. "POST"
-    QByteArray path;    // without the query, e.g. "/send-message"
-    QByteArray query;   // after '?', undecoded, may be empty
+    QByteArray method; // as sent, e.g. "POST"
+    QByteArray path; // without the query, e.g. "/send-message"
+    QByteArray query; // after '?', undecoded, may be empty
     QList<QPair<QByteArray, QByteArray>> headers; // names lower-cased, values trimmed
     QByteArray body;
     QHostAddress peerAddress;
