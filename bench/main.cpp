@@ -40,8 +40,9 @@ int main(int argc, char *argv[])
         "Benchmarks a running claude-peers broker through its HTTP API: store->push latency, message "
         "throughput and idle RSS. JSON on stdout, a summary on stderr."));
     parser.addHelpOption();
-    const QCommandLineOption urlOption(QStringLiteral("url"), QStringLiteral("Broker base URL."),
-                                       QStringLiteral("url"), QStringLiteral("http://127.0.0.1:7899"));
+    // No default: the bench registers peers, which must never land in a user's real broker.
+    const QCommandLineOption urlOption(QStringLiteral("url"), QStringLiteral("Broker base URL (required)."),
+                                       QStringLiteral("url"));
     const QCommandLineOption tokenOption(QStringLiteral("token-file"),
                                          QStringLiteral("The broker's token file."), QStringLiteral("path"));
     const QCommandLineOption sendersOption(QStringLiteral("senders"),
@@ -70,6 +71,10 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     Bench::Options options;
+    if (!parser.isSet(urlOption)) {
+        std::fprintf(stderr, "peers-bench: --url is required (e.g. http://127.0.0.1:PORT)\n");
+        return 2;
+    }
     const QUrl url(parser.value(urlOption));
     if (!url.isValid() || url.scheme() != QLatin1String("http") || url.host().isEmpty() || url.port() <= 0) {
         std::fprintf(stderr, "peers-bench: --url must look like http://127.0.0.1:PORT\n");
