@@ -8,6 +8,7 @@
 #include "internal/api.h"
 #include "internal/auth.h"
 #include "internal/deliveryhub.h"
+#include "internal/groupcommit.h"
 #include "internal/ratelimiter.h"
 #include "internal/service.h"
 #include "internal/store.h"
@@ -35,6 +36,7 @@ public:
     std::unique_ptr<RateLimiter> rateLimiter;
     std::unique_ptr<Service> service;
     std::unique_ptr<DeliveryHub> hub;
+    std::unique_ptr<GroupCommit> commit;
     std::unique_ptr<Api> api;
     std::unique_ptr<Http::HttpServer> http;
     QTimer sweepTimer;
@@ -129,11 +131,14 @@ public:
         statsTimer.stop();
         if (hub)
             hub->releaseAll();
+        if (commit)
+            commit->flush(); // commit, then send what waited for it, before the server closes
         if (http)
             http->close();
         http.reset();
         api.reset();
         hub.reset();
+        commit.reset();
         service.reset();
         rateLimiter.reset();
         auth.reset();
@@ -205,7 +210,9 @@ Result<void> BrokerServer::start()
     d->service = std::make_unique<Service>(d->store, *d->clock, *d->federation);
     d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
     d->hub = std::make_unique<DeliveryHub>(*d->service);
-    d->api = std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation);
+    d->commit = std::make_unique<GroupCommit>(d->store);
+    d->api =
+        std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation, *d->commit);
 
     Service *service = d->service.get();
     DeliveryHub *hub = d->hub.get();

@@ -2,6 +2,7 @@
 #include "clock.h"
 #include "deliveryhub.h"
 #include "federationlink.h"
+#include "groupcommit.h"
 #include "logging.h"
 #include "ratelimiter.h"
 #include "service.h"
@@ -42,13 +43,14 @@ const Api::Route Api::s_routes[] = {
 };
 
 Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
-         FederationLink &federation, QObject *parent)
+         FederationLink &federation, GroupCommit &commit, QObject *parent)
     : QObject(parent),
       m_service(service),
       m_auth(auth),
       m_rateLimiter(rateLimiter),
       m_hub(hub),
-      m_federation(federation)
+      m_federation(federation),
+      m_commit(commit)
 {
     m_uptime.start();
 }
@@ -105,8 +107,10 @@ void Api::rotateRequestCounter()
     m_lastTouchMs.clear();
 }
 
-void Api::handle(const Http::Request &request, const Http::ResponderPtr &responder)
+void Api::handle(const Http::Request &request, const Http::ResponderPtr &directResponder)
 {
+    // Every answer waits for the commit of the writes made in this event-loop pass.
+    const Http::ResponderPtr responder = m_commit.wrap(directResponder);
     // Reference §3.1, in its order.
     ++m_requestsThisMinute;
     if (request.path == "/health") {
@@ -151,6 +155,7 @@ void Api::handle(const Http::Request &request, const Http::ResponderPtr &respond
         replyError(responder, body.error());
         return;
     }
+    m_commit.open();
     Call call {request, responder, std::move(*body), credential};
     if (!credential.isMain()) {
         if (route->access == Access::MainTokenOnly) {

@@ -13,6 +13,7 @@ namespace Broker {
 
 class DeliveryHub;
 class FederationLink;
+class GroupCommit;
 class RateLimiter;
 class Service;
 
@@ -24,7 +25,7 @@ class Api : public QObject, public Http::RequestHandler
     Q_OBJECT
 public:
     Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
-        FederationLink &federation, QObject *parent = nullptr);
+        FederationLink &federation, GroupCommit &commit, QObject *parent = nullptr);
 
     void handle(const Http::Request &request, const Http::ResponderPtr &responder) override;
 
@@ -106,6 +107,7 @@ private:
     RateLimiter &m_rateLimiter;
     DeliveryHub &m_hub;
     FederationLink &m_federation;
+    GroupCommit &m_commit;
     QElapsedTimer m_uptime;
     qint64 m_requestsThisMinute = 0;
     qint64 m_requestsLastMinute = 0;

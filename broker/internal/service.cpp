@@ -348,24 +348,31 @@ Result<int> Service::acknowledge(const QString &peerId, const QList<qint64> &ids
 {
     if (ids.isEmpty())
         return 0;
-    auto pending = m_store.undelivered(peerId);
-    if (!pending)
-        return std::unexpected(pending.error());
-    QSet<qint64> pendingIds;
-    for (const Message &m : std::as_const(*pending))
-        pendingIds.insert(m.id);
-    QList<qint64> mine;
+    QList<qint64> unique;
+    unique.reserve(ids.size());
+    QSet<qint64> seen;
     for (qint64 id : ids) {
-        if (pendingIds.remove(id))
-            mine.append(id);
+        if (!seen.contains(id)) {
+            seen.insert(id);
+            unique.append(id);
+        }
     }
-    if (mine.isEmpty())
-        return 0;
-    auto acked = m_store.acknowledge(peerId, mine);
+    auto acked = m_store.acknowledge(peerId, unique);
     if (!acked)
         return std::unexpected(acked.error());
-    for (qint64 id : std::as_const(mine))
-        Q_EMIT messageDelivered(id);
+    if (*acked == 0)
+        return 0;
+    if (*acked == unique.size()) { // the usual case: every id was this peer's pending message
+        for (qint64 id : std::as_const(unique))
+            Q_EMIT messageDelivered(id);
+        return *acked;
+    }
+    // Some ids were not ours or already delivered: tell only about this peer's messages.
+    for (qint64 id : std::as_const(unique)) {
+        auto message = m_store.message(id);
+        if (message && message->has_value() && (*message)->toId == peerId && (*message)->delivered)
+            Q_EMIT messageDelivered(id);
+    }
     return *acked;
 }
 

@@ -93,7 +93,8 @@ public:
                    std::function<void(Result<BroadcastResult>)> done);
 
     Result<QList<Message>> undelivered(const QString &peerId, int limit = -1) const;
-    // Marks the peer's own messages delivered; emits messageDelivered for each one that was pending.
+    // Marks the peer's own pending messages delivered and emits messageDelivered for them (when
+    // some ids were not pending, an id acknowledged twice may be reported again).
     Result<int> acknowledge(const QString &peerId, const QList<qint64> &ids);
 
     // True when the PID is dead or the heartbeat timed out.
