@@ -54,6 +54,9 @@ public:
         l.maxConnections = settings.maxConnections;
         l.idleTimeoutMs = settings.idleTimeoutMs;
         l.requestTimeoutMs = settings.requestTimeoutMs;
+        // Answers wait for the group commit: take a client's pipelined requests in one pass so
+        // that they share the commit (answered in order all the same).
+        l.maxPipelinedRequests = 64;
         return l;
     }
 
