@@ -33,13 +33,12 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
-    // Without a tray the failure must reach the user some other way.
-    connect(m_presenter, &TrayPresenter::notificationRequested, this,
-            [this](const QString &, const QString &message) {
-                if (!m_tray)
-                    m_window->showAndRaise();
-                qCWarning(lcUi).noquote() << message;
-            });
+    // Without a tray the failure must reach the user some other way (BrokerHost already
+    // logged it on stderr).
+    connect(m_presenter, &TrayPresenter::notificationRequested, this, [this] {
+        if (!m_tray)
+            m_window->showAndRaise();
+    });
 
     m_signals = new Broker::UnixSignalNotifier({SIGTERM, SIGINT, SIGHUP}, this);
     connect(m_signals, &Broker::UnixSignalNotifier::signalReceived, this, &TrayComposition::onUnixSignal);

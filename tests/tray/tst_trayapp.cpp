@@ -2,6 +2,7 @@
 #include "testsupport.h"
 
 #include <QProcess>
+#include <QTcpServer>
 #include <QTest>
 
 using TestSupport::scaled;
@@ -102,6 +103,40 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(headless.process().state(), QProcess::NotRunning, scaled(10000));
         QCOMPARE(headless.process().exitCode(), 0);
         QCOMPARE(tray.process().state(), QProcess::Running);
+    }
+
+    void keepsRunningWhenThePortIsTaken()
+    {
+        TestSupport::TestHome home;
+        QTcpServer squatter; // not a broker: nothing to take over from
+        QVERIFY(squatter.listen(QHostAddress::LocalHost, home.port()));
+        TrayProcess tray(home);
+        tray.process().setProcessChannelMode(QProcess::SeparateChannels);
+        QVERIFY(tray.start());
+        QByteArray err;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (err += tray.process().readAllStandardError()).contains("broker not started"), scaled(15000));
+        QVERIFY2(err.contains(QByteArray::number(home.port())), err.constData());
+        QCOMPARE(tray.process().state(), QProcess::Running); // usable, offering Retry
+        tray.process().terminate();
+        QTRY_COMPARE_WITH_TIMEOUT(tray.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(tray.process().exitCode(), 0);
+    }
+
+    void speaksGermanUnderAGermanLocale()
+    {
+#ifndef PEERS_TRAY_TRANSLATED
+        QSKIP("built without Qt LinguistTools");
+#endif
+        TestSupport::TestHome home;
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("de_DE.UTF-8"));
+        env.insert(QStringLiteral("LANG"), QStringLiteral("de_DE.UTF-8"));
+        env.remove(QStringLiteral("LANGUAGE"));
+        const auto result = TestSupport::run(TestSupport::trayExe(), {QStringLiteral("--help")}, env);
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains("Tray-App von claude-peers"), result.out.constData());
     }
 
     void printsVersion()
