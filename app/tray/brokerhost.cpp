@@ -6,6 +6,8 @@
 #include <QJsonObject>
 #include <QSignalBlocker>
 
+#include <algorithm>
+
 namespace App {
 
 using Broker::Error;
@@ -110,7 +112,8 @@ void BrokerHost::askToHandOver()
             }
             setState(State::HandingOver);
             m_handoverDeadline = QDeadlineTimer(m_timing.handoverTimeoutMs);
-            m_retryTimer.start(m_timing.retryIntervalMs);
+            m_nextRetryMs = std::min(m_timing.firstRetryMs, m_timing.retryIntervalMs);
+            m_retryTimer.start(m_nextRetryMs);
         },
         m_timing.requestTimeoutMs);
 }
@@ -137,7 +140,8 @@ void BrokerHost::retryStart()
                   .arg(m_timing.handoverTimeoutMs / 1000.0)
                   .arg(result.error().message)});
     } else {
-        m_retryTimer.start(m_timing.retryIntervalMs);
+        m_nextRetryMs = std::min(m_nextRetryMs * 2, m_timing.retryIntervalMs);
+        m_retryTimer.start(m_nextRetryMs);
     }
 }
 

@@ -36,7 +36,10 @@ public:
 
     struct Timing
     {
-        int retryIntervalMs = 100; // between start() attempts while the old broker exits
+        // Between start() attempts while the old broker exits: from firstRetryMs, doubling up
+        // to retryIntervalMs (a broker usually lets go within tens of milliseconds).
+        int firstRetryMs = 20;
+        int retryIntervalMs = 100;
         int handoverTimeoutMs = 10000; // give up when the port is still busy after this
         int requestTimeoutMs = 3000; // /health and /shutdown of the old broker
     };
@@ -77,6 +80,7 @@ private:
     Broker::BrokerClient *m_client;
     QTimer m_retryTimer;
     QDeadlineTimer m_handoverDeadline;
+    int m_nextRetryMs = 0;
     QElapsedTimer m_handoverClock; // for the log: how long the old broker took to let go
     Timing m_timing;
     State m_state = State::Stopped;
