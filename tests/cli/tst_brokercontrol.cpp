@@ -236,7 +236,10 @@ private Q_SLOTS:
     void refusedReloadFallsBackToSighup()
     {
         const QString marker = m_home.filePath(u"hup"_s);
-        startStandIn(u"trap 'echo hup > \"%1\"' HUP; while :; do sleep 0.05; done"_s.arg(marker));
+        const QString ready = m_home.filePath(u"trap-installed"_s);
+        // SIGHUP before the shell has installed its trap would kill it: wait for the trap.
+        startStandIn(u"trap 'echo hup > \"%1\"' HUP; : > \"%2\"; while :; do sleep 0.05; done"_s.arg(marker, ready));
+        QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), TestSupport::scaled(5000));
         const qint64 pid = m_standIn->processId();
         writePidFile(pid);
         m_fake->handler = [this, pid](const QByteArray &path) -> QByteArray {
