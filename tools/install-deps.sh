@@ -7,7 +7,8 @@ cd "$(dirname "$0")/.."
 what=${1:-build}
 packages=(cmake ninja-build g++ make pkg-config binutils
           qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite
-          qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev)
+          qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
+          libqt6svg6)
 if [ "$what" = test ]; then
     packages+=(python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
