@@ -134,7 +134,9 @@ Result<void> Store::open(const QString &path)
         QSqlQuery pragma(db);
         // busy_timeout first: every later statement, the upgrade included, waits up to 3 s for
         // a lock held by another process (a reference broker, the CLI) instead of failing.
-        for (const char *sql : {"PRAGMA busy_timeout = 3000", "PRAGMA foreign_keys = OFF"}) {
+        // temp_store MEMORY: statement journals of a batch's savepoints stay off the disk.
+        for (const char *sql :
+             {"PRAGMA busy_timeout = 3000", "PRAGMA foreign_keys = OFF", "PRAGMA temp_store = MEMORY"}) {
             if (!pragma.exec(QString::fromLatin1(sql)))
                 return std::unexpected(
                     databaseError(QStringLiteral("Opening the database %1").arg(path), pragma.lastError()));
@@ -463,23 +465,21 @@ Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
     if (ids.isEmpty())
         return 0;
     Statements &s = *d->statements;
-    // One id (the common /wait-messages ack) needs no explicit transaction: autocommit is one.
-    Transaction tx(s);
-    if (ids.size() > 1) {
-        if (auto r = tx.begin(); !r)
-            return std::unexpected(r.error());
+    QByteArray list;
+    list.reserve(ids.size() * 8 + 2);
+    list.append('[');
+    for (qsizetype i = 0; i < ids.size(); ++i) {
+        if (i > 0)
+            list.append(',');
+        list.append(QByteArray::number(ids.at(i)));
     }
-    int changed = 0;
-    for (qint64 id : ids) {
-        s.acknowledge.bindValue(0, id);
-        s.acknowledge.bindValue(1, text(toId));
-        if (auto r = run(s.acknowledge, "Acknowledging messages"); !r)
-            return std::unexpected(r.error());
-        changed += s.acknowledge.numRowsAffected();
-    }
-    s.acknowledge.finish();
-    if (auto r = tx.commit(); !r)
+    list.append(']');
+    s.acknowledge.bindValue(0, text(toId));
+    s.acknowledge.bindValue(1, QString::fromLatin1(list));
+    if (auto r = run(s.acknowledge, "Acknowledging messages"); !r)
         return std::unexpected(r.error());
+    const int changed = s.acknowledge.numRowsAffected();
+    s.acknowledge.finish();
     return changed;
 }
 

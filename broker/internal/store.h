@@ -97,7 +97,7 @@ public:
     Result<std::optional<Message>> message(qint64 id) const;
     Result<QList<Message>> undelivered(const QString &toId, int limit = -1) const; // by id ascending
     // Marks toId's undelivered rows among ids delivered; returns how many changed (others'
-    // ids, unknown and already delivered ids count 0). Many ids: one transaction.
+    // ids, unknown and already delivered ids count 0). Many ids: one statement.
     Result<int> acknowledge(const QString &toId, const QList<qint64> &ids);
     // Newest first (by id); from/to/search are literal substrings (LIKE, ASCII case-insensitive,
     // % and _ escaped); since accepts any ISO-8601 form (no offset = UTC), else "invalid";

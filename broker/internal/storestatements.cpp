@@ -134,8 +134,11 @@ Result<void> Statements::prepareAll()
          QStringLiteral("SELECT %1 FROM messages WHERE to_id = ? AND delivered = 0 "
                         "ORDER BY id LIMIT ?")
              .arg(messageColumns)},
+        // All ids of one acknowledgement in one statement (atomic without a savepoint): the
+        // ids come as one JSON array text, e.g. "[12,13,14]".
         {&acknowledge,
-         QStringLiteral("UPDATE messages SET delivered = 1 WHERE id = ? AND to_id = ? AND delivered = 0")},
+         QStringLiteral("UPDATE messages SET delivered = 1 WHERE to_id = ? AND delivered = 0 "
+                        "AND id IN (SELECT value FROM json_each(?))")},
         // An empty filter value disables its condition, so one prepared statement serves
         // every combination.
         {&history,
