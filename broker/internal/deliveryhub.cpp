@@ -27,19 +27,26 @@ DeliveryHub::~DeliveryHub()
 
 void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages)
 {
-    QJsonArray array;
-    if (withMessages) {
-        auto messages = m_service.undelivered(peerId, maxBatch);
-        if (!messages) {
-            responder->respond(Http::Response::json(
-                500,
-                QJsonDocument(QJsonObject {{QStringLiteral("error"), messages.error().message}})
-                    .toJson(QJsonDocument::Compact)));
-            return;
-        }
-        for (const Message &m : std::as_const(*messages))
-            array.append(m.toJson());
+    if (!withMessages) {
+        responder->respond(Http::Response::json(200, QByteArrayLiteral("{\"messages\":[]}")));
+        return;
     }
+    auto messages = m_service.undelivered(peerId, maxBatch);
+    if (!messages) {
+        responder->respond(Http::Response::json(
+            500,
+            QJsonDocument(QJsonObject {{QStringLiteral("error"), messages.error().message}})
+                .toJson(QJsonDocument::Compact)));
+        return;
+    }
+    answerWith(responder, *messages);
+}
+
+void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages)
+{
+    QJsonArray array;
+    for (const Message &m : messages)
+        array.append(m.toJson());
     responder->respond(Http::Response::json(
         200,
         QJsonDocument(QJsonObject {{QStringLiteral("messages"), array}}).toJson(QJsonDocument::Compact)));
@@ -48,8 +55,15 @@ void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &pee
 void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder)
 {
     auto pending = m_service.undelivered(peerId, maxBatch);
-    if (!pending || !pending->isEmpty() || timeoutMs <= 0) {
-        answer(responder, peerId, true);
+    if (!pending) {
+        responder->respond(Http::Response::json(
+            500,
+            QJsonDocument(QJsonObject {{QStringLiteral("error"), pending.error().message}})
+                .toJson(QJsonDocument::Compact)));
+        return;
+    }
+    if (!pending->isEmpty() || timeoutMs <= 0) {
+        answerWith(responder, *pending); // the rows just read: no second SELECT
         return;
     }
     if (auto older = m_waiters.take(peerId); older.responder) {
@@ -75,13 +89,32 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
 
 void DeliveryHub::wake(const QString &peerId)
 {
-    auto it = m_waiters.find(peerId);
-    if (it == m_waiters.end())
+    if (!m_waiters.contains(peerId) || m_woken.contains(peerId))
         return;
-    const Http::ResponderPtr responder = it->responder;
-    m_waiters.erase(it);
-    answer(responder, peerId, true);
-    rearm();
+    m_woken.append(peerId);
+    if (!m_flushScheduled) {
+        m_flushScheduled = true;
+        QMetaObject::invokeMethod(this, &DeliveryHub::flushWakes, Qt::QueuedConnection);
+    }
+}
+
+void DeliveryHub::flushWakes()
+{
+    m_flushScheduled = false;
+    const QList<QString> woken = std::exchange(m_woken, {});
+    bool changed = false;
+    for (const QString &peerId : woken) {
+        // The wait may have been answered (superseded, released, timed out) meanwhile.
+        auto it = m_waiters.find(peerId);
+        if (it == m_waiters.end())
+            continue;
+        const Http::ResponderPtr responder = it->responder;
+        m_waiters.erase(it);
+        changed = true;
+        answer(responder, peerId, true);
+    }
+    if (changed)
+        rearm();
 }
 
 void DeliveryHub::release(const QString &peerId)

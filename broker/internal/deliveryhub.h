@@ -1,5 +1,6 @@
 #pragma once
 
+#include "dto.h"
 #include "http/httptypes.h"
 
 #include <QDeadlineTimer>
@@ -11,10 +12,12 @@ namespace Broker {
 
 class Service;
 
-// POST /wait-messages (docs/protocol.md): holds one responder per peer and answers it the
-// moment a message for that peer is committed (wake() is called synchronously from the
-// store's messageStored signal), or with an empty list when its timeout passes. One timer,
+// POST /wait-messages (docs/protocol.md): holds one responder per peer and answers it once a
+// message for that peer is stored, or with an empty list when its timeout passes. One timer,
 // armed for the earliest deadline, serves every wait.
+// wake() only marks the peer; the answers go out in one queued pass after the current
+// event-loop pass, so every message stored meanwhile (a burst of pipelined sends) shares one
+// answer, one SELECT and one acknowledging wait per peer instead of one each per message.
 class DeliveryHub : public QObject
 {
     Q_OBJECT
@@ -29,8 +32,10 @@ public:
     // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
     // keeps the responder, answering an older wait of the same peer with an empty list.
     void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder);
-    // A message for peerId was stored: answer its wait, if any.
+    // A message for peerId was stored: answer its wait, if any, after this event-loop pass.
     void wake(const QString &peerId);
+    // Answers the waits of the peers woken so far now (queued after wake(); tests may call it).
+    void flushWakes();
     // The peer is gone: answer its wait with an empty list.
     void release(const QString &peerId);
     // Broker stops: answer every wait with an empty list.
@@ -46,11 +51,14 @@ private:
     };
 
     void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
+    void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
     void expire();
     void rearm();
 
     Service &m_service;
     QHash<QString, Waiter> m_waiters;
+    QList<QString> m_woken; // peers with a held wait and a new message, in wake order
+    bool m_flushScheduled = false;
     QTimer m_timer;
 };
 

@@ -3,6 +3,7 @@
 #include "brokerharness.h"
 
 #include <QElapsedTimer>
+#include <QSet>
 #include <QSignalSpy>
 #include <QTest>
 
@@ -42,6 +43,47 @@ private Q_SLOTS:
         QCOMPARE(messages.size(), 1);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), id);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("delivered")).toInt(-1), 0);
+    }
+
+    // Wake-ups are answered after the event-loop pass: messages stored together share one
+    // answer, and none is lost between the answer and the next wait.
+    void concurrentSendsAreAllPushed()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        QList<QNetworkReply *> sends;
+        for (int i = 0; i < 5; ++i)
+            sends.append(h.postAsync(QStringLiteral("/send-message"),
+                                     {{QStringLiteral("from_id"), a.id},
+                                      {QStringLiteral("to_id"), b.id},
+                                      {QStringLiteral("text"), QStringLiteral("m%1").arg(i)}},
+                                     a.secret));
+        for (QNetworkReply *send : std::as_const(sends))
+            QTRY_VERIFY_WITH_TIMEOUT(send->isFinished(), TestSupport::scaled(5000));
+        QSet<qint64> sent;
+        for (QNetworkReply *send : std::as_const(sends))
+            sent.insert(BrokerHarness::replyObject(send).value(QStringLiteral("message_id")).toInteger());
+        QCOMPARE(sent.size(), 5);
+
+        QSet<qint64> got;
+        int answers = 0;
+        while (got.size() < sent.size() && answers < 6) {
+            QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+            ++answers;
+            QJsonArray ack;
+            for (const QJsonValue &m : messagesOf(wait)) {
+                got.insert(m.toObject().value(QStringLiteral("id")).toInteger());
+                ack.append(m.toObject().value(QStringLiteral("id")));
+            }
+            wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, ack), b.secret);
+        }
+        QCOMPARE(got, sent);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1); // the last wait holds: nothing pending
+        QVERIFY(!wait->isFinished());
     }
 
     void wakesOnAMessageStoredAfterTheWaitBeganAndAcksWithTheNext()
