@@ -53,6 +53,8 @@ Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, Delive
       m_commit(commit)
 {
     m_uptime.start();
+    connect(&m_service, &Service::peerRemoved, this,
+            [this](const QString &peerId) { m_lastWaitTouchMs.remove(peerId); });
 }
 
 QByteArray Api::compact(const QJsonObject &object)
@@ -105,6 +107,7 @@ void Api::rotateRequestCounter()
     m_requestsLastMinute = m_requestsThisMinute;
     m_requestsThisMinute = 0;
     m_lastTouchMs.clear();
+    m_lastWaitTouchMs.clear();
 }
 
 void Api::handle(const Http::Request &request, const Http::ResponderPtr &directResponder)
@@ -210,6 +213,20 @@ void Api::touchActor(const QString &peerId)
     if (auto touched = m_service.touch(peerId); !touched)
         qCWarning(lcApi).noquote() << "Cannot update last_seen of" << peerId << ":"
                                    << touched.error().message;
+}
+
+Result<bool> Api::touchWaiter(const QString &peerId)
+{
+    const qint64 now = m_service.clock().msecsSinceEpoch();
+    auto it = m_lastWaitTouchMs.find(peerId);
+    if (it != m_lastWaitTouchMs.end() && now - *it >= 0 && now - *it < 1000)
+        return true;
+    auto known = m_service.touch(peerId);
+    if (known && *known)
+        m_lastWaitTouchMs.insert(peerId, now);
+    else
+        m_lastWaitTouchMs.remove(peerId);
+    return known;
 }
 
 void Api::health(const Http::ResponderPtr &responder)

@@ -101,6 +101,10 @@ private:
     // The credential may act as the peer named in the body.
     bool checkBinding(Call &call) const;
     void touchActor(const QString &peerId);
+    // The wait's heartbeat: false if the peer is not registered. A peer seen registered less
+    // than a second ago is not written again (its row can only go through Service, which
+    // tells us by peerRemoved; another process deleting it is noticed within a second).
+    Result<bool> touchWaiter(const QString &peerId);
 
     Service &m_service;
     Authenticator &m_auth;
@@ -112,6 +116,7 @@ private:
     qint64 m_requestsThisMinute = 0;
     qint64 m_requestsLastMinute = 0;
     QHash<QString, qint64> m_lastTouchMs; // implicit heartbeats: at most one write per second
+    QHash<QString, qint64> m_lastWaitTouchMs; // waiters known registered at that time
 };
 
 } // namespace Broker

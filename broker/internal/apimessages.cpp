@@ -166,7 +166,7 @@ void Api::waitMessages(Call &call)
         return;
     }
     // The wait counts as a heartbeat; an unknown id tells the helper to register again.
-    auto known = m_service.touch(id);
+    auto known = touchWaiter(id);
     if (!known) {
         replyError(call.responder, known.error());
         return;
