@@ -219,13 +219,19 @@ Result<void> BrokerServer::start()
 
     Service *service = d->service.get();
     DeliveryHub *hub = d->hub.get();
-    connect(service, &Service::peerRegistered, this, &BrokerServer::peerRegistered);
+    Authenticator *auth = d->auth.get();
+    // A new registration replaces the row and its secret: the old secret stops working now.
+    connect(service, &Service::peerRegistered, this, [this, auth](const QString &peerId) {
+        auth->forget(peerId);
+        Q_EMIT peerRegistered(peerId);
+    });
     connect(service, &Service::peerUpdated, this, &BrokerServer::peerUpdated);
-    connect(service, &Service::peerRemoved, this, [this, hub](const QString &peerId) {
+    connect(service, &Service::peerRemoved, this, [this, hub, auth](const QString &peerId) {
+        auth->forget(peerId);
         hub->release(peerId);
         Q_EMIT peerRemoved(peerId);
     });
-    // The hot path: the commit wakes the recipient's wait in the same call stack.
+    // The hot path: a stored message marks the recipient's wait, answered after this pass.
     connect(service, &Service::messageStored, this,
             [this, hub](qint64 messageId, const QString &fromId, const QString &toId) {
                 hub->wake(toId);

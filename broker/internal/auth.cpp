@@ -5,7 +5,20 @@
 
 namespace Broker {
 
-Authenticator::Authenticator(const Store &store) : m_store(store) { }
+Authenticator::Authenticator(const Store &store) : m_store(store)
+{
+    m_monotonic.start();
+}
+
+void Authenticator::forget(const QString &peerId)
+{
+    for (auto it = m_cache.begin(); it != m_cache.end();) {
+        if (it->peerId == peerId)
+            it = m_cache.erase(it);
+        else
+            ++it;
+    }
+}
 
 bool Authenticator::constantTimeEquals(const QByteArray &a, const QByteArray &b)
 {
@@ -30,13 +43,23 @@ Credential Authenticator::resolve(const QByteArray &authorizationHeader) const
     if (!SessionSecret::looksLikeSecret(presented))
         return {};
     // The database holds only hashes, so the lookup itself leaks nothing about the secret.
-    auto peerId = m_store.peerIdForSecretHash(SessionSecret::hash(presented));
+    const QByteArray hash = SessionSecret::hash(presented);
+    const qint64 now = m_monotonic.elapsed();
+    if (auto it = m_cache.constFind(hash); it != m_cache.cend()) {
+        if (now - it->atMs < cacheMs)
+            return Credential {Credential::Kind::Session, it->peerId};
+        m_cache.erase(it);
+    }
+    auto peerId = m_store.peerIdForSecretHash(hash);
     if (!peerId) {
         qCWarning(lcApi).noquote() << "Session secret lookup failed:" << peerId.error().message;
         return {};
     }
     if (!peerId->has_value())
         return {};
+    if (m_cache.size() >= 4096) // bounded: expired entries of many short sessions
+        m_cache.clear();
+    m_cache.insert(hash, Cached {**peerId, now});
     return Credential {Credential::Kind::Session, **peerId};
 }
 

@@ -1,6 +1,8 @@
 #pragma once
 
 #include <QByteArray>
+#include <QElapsedTimer>
+#include <QHash>
 #include <QString>
 
 namespace Broker {
@@ -28,14 +30,29 @@ public:
     const QByteArray &token() const { return m_token; }
 
     // "Bearer <credential>" exactly (case-sensitive, one space, credential not trimmed).
+    // A session secret found in the store is remembered for up to cacheMs (a lookup per
+    // request was a tenth of a send's cost); forget() drops it at once when the peer's row is
+    // removed or replaced, so only another process editing the database waits for the expiry.
     Credential resolve(const QByteArray &authorizationHeader) const;
+    void forget(const QString &peerId);
+    void forgetAll() { m_cache.clear(); }
+
+    static constexpr qint64 cacheMs = 1000;
 
     // Length check, then a compare whose time does not depend on where the bytes differ.
     static bool constantTimeEquals(const QByteArray &a, const QByteArray &b);
 
 private:
+    struct Cached
+    {
+        QString peerId;
+        qint64 atMs = 0;
+    };
+
     const Store &m_store;
     QByteArray m_token;
+    QElapsedTimer m_monotonic;
+    mutable QHash<QByteArray, Cached> m_cache; // by secret hash
 };
 
 } // namespace Broker

@@ -28,6 +28,29 @@ std::unexpected<Error> rejected(const QString &message)
 Service::Service(Store &store, const Clock &clock, FederationLink &federation, QObject *parent)
     : QObject(parent), m_store(store), m_clock(clock), m_federation(federation), m_startedAt(clock.now())
 {
+    const auto forget = [this](const QString &peerId) { m_liveTargets.remove(peerId); };
+    connect(this, &Service::peerRegistered, this, forget);
+    connect(this, &Service::peerRemoved, this, forget);
+}
+
+QString Service::nowIso() const
+{
+    const QDateTime now = m_clock.now();
+    const qint64 ms = now.toMSecsSinceEpoch();
+    if (m_isoCache.isEmpty() || ms != m_isoCacheMs) {
+        m_isoCache = Clock::toIso(now);
+        m_isoCacheMs = ms;
+    }
+    return m_isoCache;
+}
+
+bool Service::isKnownLiveTarget(const QString &peerId) const
+{
+    auto it = m_liveTargets.constFind(peerId);
+    if (it == m_liveTargets.cend())
+        return false;
+    const qint64 age = m_clock.msecsSinceEpoch() - *it;
+    return age >= 0 && age < liveTargetCacheMs;
 }
 
 Result<Service::Registered> Service::registerPeer(const Registration &request)
@@ -58,7 +81,7 @@ Result<Service::Registered> Service::registerPeer(const Registration &request)
     newPeer.version = request.version;
     newPeer.secretHash = SessionSecret::hash(secret);
 
-    auto registration = m_store.registerPeer(newPeer, m_clock.nowIso());
+    auto registration = m_store.registerPeer(newPeer, nowIso());
     if (!registration)
         return std::unexpected(registration.error());
     for (const QString &evicted : std::as_const(registration->evictedIds)) {
@@ -74,7 +97,7 @@ Result<Service::Registered> Service::registerPeer(const Registration &request)
 
 Result<bool> Service::touch(const QString &peerId)
 {
-    auto touched = m_store.touchPeer(peerId, m_clock.nowIso());
+    auto touched = m_store.touchPeer(peerId, nowIso());
     if (touched && *touched)
         Q_EMIT peerUpdated(peerId);
     return touched;
@@ -203,20 +226,25 @@ Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, 
         if (!*exists)
             return rejected(QStringLiteral("Referenced message %1 not found").arg(*replyTo));
     }
-    auto target = m_store.peer(toId);
-    if (!target)
-        return std::unexpected(target.error());
-    if (!target->has_value())
-        return rejected(
-            QStringLiteral("Peer %1 not found. Run list_peers to see available peers, or the peer "
-                           "may have disconnected.")
-                .arg(toId));
-    const Peer &peer = **target;
-    const QString reason = staleReason(peer);
-    if (!reason.isEmpty()) {
-        if (auto evicted = evict(peer, reason); !evicted)
-            return std::unexpected(evicted.error());
-        return rejected(QStringLiteral("Peer %1 is not running (%2)").arg(toId, reason));
+    if (!isKnownLiveTarget(toId)) {
+        auto target = m_store.peer(toId);
+        if (!target)
+            return std::unexpected(target.error());
+        if (!target->has_value())
+            return rejected(
+                QStringLiteral("Peer %1 not found. Run list_peers to see available peers, or the peer "
+                               "may have disconnected.")
+                    .arg(toId));
+        const Peer &peer = **target;
+        const QString reason = staleReason(peer);
+        if (!reason.isEmpty()) {
+            if (auto evicted = evict(peer, reason); !evicted)
+                return std::unexpected(evicted.error());
+            return rejected(QStringLiteral("Peer %1 is not running (%2)").arg(toId, reason));
+        }
+        if (m_liveTargets.size() >= 4096) // bounded: entries of long-gone peers
+            m_liveTargets.clear();
+        m_liveTargets.insert(toId, m_clock.msecsSinceEpoch());
     }
 
     NewMessage message;
@@ -226,7 +254,7 @@ Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, 
     message.type = content.type;
     message.metadata = content.metadata;
     message.replyTo = replyTo;
-    auto id = m_store.insertMessage(message, m_clock.nowIso());
+    auto id = m_store.insertMessage(message, nowIso());
     if (!id)
         return std::unexpected(id.error());
     qCDebug(lcApi).noquote() << "Stored message" << *id << fromId << "->" << toId;
@@ -266,7 +294,7 @@ Result<qint64> Service::storeRelayed(const QString &fromId, const QString &toId,
     message.type = content->type;
     message.metadata = content->metadata;
     message.replyTo = replyTo; // refers to the sender's database: not checked here
-    auto id = m_store.insertMessage(message, m_clock.nowIso());
+    auto id = m_store.insertMessage(message, nowIso());
     if (!id)
         return std::unexpected(id.error());
     Q_EMIT messageStored(*id, fromId, toId);
@@ -301,7 +329,7 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
     auto result = std::make_shared<BroadcastResult>();
     result->recipients = int(local.size() + remote.size());
     if (!local.isEmpty()) {
-        auto ids = m_store.insertMessages(local, m_clock.nowIso());
+        auto ids = m_store.insertMessages(local, nowIso());
         if (!ids) {
             done(std::unexpected(ids.error()));
             return;
@@ -415,7 +443,7 @@ Result<void> Service::storeBounce(const Message &original, const QString &target
     bounce.text = Bounce::text(original.id, target, original.text);
     bounce.type = QStringLiteral("text");
     bounce.replyTo = original.id;
-    auto id = m_store.insertMessage(bounce, m_clock.nowIso());
+    auto id = m_store.insertMessage(bounce, nowIso());
     if (!id)
         return std::unexpected(id.error());
     qCInfo(lcMaintenance).noquote() << "Bounced message" << original.id << "to" << original.fromId << "as"

@@ -1,6 +1,7 @@
 // The broker in-process over real loopback HTTP: the reference's own checklist (§12 items
 // 1–12) plus lifecycle, health/metrics, federation-disabled answers and GUI signals.
 #include "brokerharness.h"
+#include "internal/service.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -429,6 +430,44 @@ private Q_SLOTS:
         const HttpResult r = h.post(QStringLiteral("/send-message"),
                                     {{QStringLiteral("from_id"), sender.id},
                                      {QStringLiteral("to_id"), loose.id},
+                                     {QStringLiteral("text"), QStringLiteral("x")}});
+        QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(false));
+        QVERIFY(str(r.object(), "error").contains(QLatin1String("not found")));
+    }
+
+    // A target found alive is trusted for Service::liveTargetCacheMs (docs/decisions.md): a
+    // send within that second is stored, the first send after it finds the dead PID.
+    void deadTargetIsNoticedWhenItsLivenessExpires()
+    {
+        BrokerHarness h({}, /*manualClock*/ true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QVERIFY(h.send(a.id, b.id, QStringLiteral("one")) > 0);
+        h.endSession(b.pid);
+        QVERIFY(h.send(a.id, b.id, QStringLiteral("within the second")) > 0);
+        h.clock().advance(Broker::Service::liveTargetCacheMs);
+        const HttpResult r = h.post(QStringLiteral("/send-message"),
+                                    {{QStringLiteral("from_id"), a.id},
+                                     {QStringLiteral("to_id"), b.id},
+                                     {QStringLiteral("text"), QStringLiteral("x")}});
+        QCOMPARE(str(r.object(), "error"),
+                 QStringLiteral("Peer %1 is not running (PID %2 dead)").arg(b.id).arg(b.pid));
+        QVERIFY(!h.hasPeer(b.id));
+    }
+
+    // Removal through the broker drops the cached liveness at once.
+    void unregisteredTargetIsRefusedAtOnce()
+    {
+        BrokerHarness h({}, /*manualClock*/ true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QVERIFY(h.send(a.id, b.id, QStringLiteral("one")) > 0);
+        QCOMPARE(h.post(QStringLiteral("/unregister"), {{QStringLiteral("id"), b.id}}, b.secret).status, 200);
+        const HttpResult r = h.post(QStringLiteral("/send-message"),
+                                    {{QStringLiteral("from_id"), a.id},
+                                     {QStringLiteral("to_id"), b.id},
                                      {QStringLiteral("text"), QStringLiteral("x")}});
         QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(false));
         QVERIFY(str(r.object(), "error").contains(QLatin1String("not found")));
