@@ -343,8 +343,28 @@ void Connection::writeAnswered()
     m_lastActivity = m_server->now();
     if (m_inProcess)
         return; // process() flushes and parses on
-    m_socket->flush(); // a deferred answer (the push): out now
-    resumeLater();
+    flushLater();
+}
+
+// A deferred answer (a push, or answers held for a group commit) goes out after the current
+// event-loop pass, together with every other answer of this connection released in that pass:
+// one write() for a commit's batch of pipelined answers instead of one each.
+void Connection::flushLater()
+{
+    if (m_flushQueued)
+        return;
+    m_flushQueued = true;
+    QMetaObject::invokeMethod(
+        this,
+        [this] {
+            m_flushQueued = false;
+            if (m_state == State::Closed)
+                return;
+            if (m_socket->bytesToWrite() > 0)
+                m_socket->flush();
+            resumeLater();
+        },
+        Qt::QueuedConnection);
 }
 
 // Parses requests that waited for a free slot. Deferred answers may come from inside another

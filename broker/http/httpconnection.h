@@ -81,6 +81,7 @@ private:
     void reject(int status, QByteArrayView message);
     void writeAnswered();
     void resumeLater();
+    void flushLater();
     void startClose();
     void halfClose();
     void discardInput();
@@ -102,6 +103,7 @@ private:
     bool m_continueSent = false;
     bool m_inProcess = false;
     bool m_resumeQueued = false;
+    bool m_flushQueued = false;
     bool m_writeBlocked = false; // stopped parsing until the client reads our answers
     qint64 m_requestStart = -1; // first byte of the request being received
     qint64 m_lastActivity = 0;
