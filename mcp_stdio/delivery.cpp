@@ -1,6 +1,6 @@
 #include "delivery.h"
 
-#include "brokerclient.h"
+#include "brokerlink.h"
 #include "format.h"
 #include "logging.h"
 #include "session.h"
@@ -20,7 +20,7 @@ constexpr qint64 UnknownSenderRecheckMs = 30 * 1000;
 constexpr int PeerLookupTimeoutMs = 2000;
 } // namespace
 
-Delivery::Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter *writer, Options options,
+Delivery::Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
                    QObject *parent)
     : QObject(parent),
       m_client(client),
@@ -84,6 +84,7 @@ void Delivery::startWait()
                             {QStringLiteral("ack"), ackArray},
                             {QStringLiteral("timeout_ms"), m_options.waitTimeoutMs}};
     m_waitInFlight = true;
+    m_session->noteContact(); // the broker counts a wait as a heartbeat
     const quint64 generation = m_generation;
     m_client->post(
         QStringLiteral("/wait-messages"), body,
@@ -113,6 +114,8 @@ void Delivery::onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
     }
     m_streamFailures = 0;
     m_streamError.clear();
+    m_lastStreamAnswer.start();
+    m_safetyTimer->start(); // due again only if the stream stays silent for a whole interval
     handleIncoming(std::move(*messages), Origin::Stream);
 }
 
@@ -327,6 +330,8 @@ void Delivery::safetyNet()
         startWait();
     if (m_safetyInFlight)
         return;
+    if (m_lastStreamAnswer.isValid() && m_lastStreamAnswer.elapsed() < m_options.safetyNetIntervalMs)
+        return; // the stream answered recently: it already delivered everything pending
     m_safetyInFlight = true;
     m_client->post(
         QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},

@@ -16,11 +16,9 @@
 
 class QTimer;
 
-namespace Broker {
-class BrokerClient;
-}
-
 namespace Mcp {
+
+class BrokerLink;
 
 class Session;
 class StdoutWriter;
@@ -32,7 +30,9 @@ class StdoutWriter;
 //   written is its id acknowledged, on the next wait.
 // Layer 2 (banner): every written message is queued and repeated at the top of the next tool
 //   result once 5 s have passed (for sessions that do not show channel pushes).
-// Layer 3 (safety net): POST /poll-messages every 30 s catches anything the stream missed.
+// Layer 3 (safety net): every 30 s, unless the stream completed a round in that time, POST
+//   /poll-messages catches what the stream missed (with a working stream every wait already
+//   returns all pending messages, so a poll would add nothing but wake-ups).
 //
 // Ids already written are remembered (bounded) so a re-sent message is acknowledged, not
 // written again.
@@ -42,14 +42,16 @@ class Delivery : public QObject
 public:
     struct Options
     {
-        int waitTimeoutMs = 25000; // asked of the broker per long-poll
+        // Asked of the broker per long-poll. Under the 15 s heartbeat interval: the broker counts
+        // each wait as a heartbeat, so an idle helper sends nothing but its waits.
+        int waitTimeoutMs = 14000;
         int safetyNetIntervalMs = 30000;
         qint64 bannerGraceMs = BannerQueue::DefaultGraceMs;
         int bannerCapacity = BannerQueue::DefaultCapacity;
         int dedupLimit = 1000; // trimmed to half when exceeded
     };
 
-    Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter *writer, Options options,
+    Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
              QObject *parent = nullptr);
     ~Delivery() override;
 
@@ -93,7 +95,7 @@ private:
     void ackNow(const QList<qint64> &ids);
     void troubleFrom(const Broker::Error &error);
 
-    Broker::BrokerClient *m_client;
+    BrokerLink *m_client;
     Session *m_session;
     StdoutWriter *m_writer;
     Options m_options;
@@ -120,6 +122,7 @@ private:
     };
     QList<AckAfter> m_ackAfter; // check_messages: ack after the tool result
     int m_streamFailures = 0;
+    QElapsedTimer m_lastStreamAnswer; // last successful /wait-messages answer
     QTimer *m_retryTimer;
     QString m_streamError;
 

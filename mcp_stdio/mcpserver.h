@@ -5,11 +5,9 @@
 
 class QTimer;
 
-namespace Broker {
-class BrokerClient;
-}
-
 namespace Mcp {
+
+class BrokerLink;
 
 class Delivery;
 class JsonRpcDispatcher;
@@ -30,7 +28,7 @@ public:
     struct Options
     {
         bool startupHello = true; // config server.startup_hello, env CLAUDE_PEERS_STARTUP_HELLO
-        int parentCheckMs = 2000;
+        int parentCheckMs = 5000; // only without pidfd (reference: 5 s)
         int stdinFd = 0;
         int stdoutFd = 1;
     };
@@ -54,7 +52,7 @@ private:
     Options m_options;
     StdoutWriter *m_writer;
     StdioTransport *m_transport;
-    Broker::BrokerClient *m_client;
+    BrokerLink *m_client;
     Session *m_session;
     Delivery *m_delivery;
     ToolRegistry *m_tools;

@@ -2,10 +2,12 @@
 
 #include "logging.h"
 
+#include <QSocketNotifier>
 #include <QTimer>
 
 #include <cerrno>
 #include <csignal>
+#include <sys/syscall.h>
 #include <unistd.h>
 
 namespace Mcp {
@@ -14,22 +16,41 @@ ParentWatch::ParentWatch(int intervalMs, QObject *parent)
     : QObject(parent), m_parent(qint64(::getppid())), m_timer(new QTimer(this))
 {
     m_timer->setInterval(intervalMs);
-    m_timer->setTimerType(Qt::VeryCoarseTimer); // no need for precision: fewer wake-ups
+    m_timer->setTimerType(Qt::VeryCoarseTimer);
     connect(m_timer, &QTimer::timeout, this, &ParentWatch::check);
+}
+
+ParentWatch::~ParentWatch()
+{
+    if (m_pidfd >= 0)
+        ::close(m_pidfd);
 }
 
 void ParentWatch::start()
 {
-    if (m_parent <= 1 || m_timer->interval() <= 0) {
+    if (m_parent <= 1) {
         qCInfo(lcStdio) << "not watching the parent process (ppid" << m_parent << ")";
         return;
     }
-    m_timer->start();
+#ifdef SYS_pidfd_open
+    m_pidfd = int(::syscall(SYS_pidfd_open, pid_t(m_parent), 0));
+#endif
+    if (m_pidfd >= 0 && check()) {
+        // The parent could have died before the pidfd existed: check() above covers that.
+        m_notifier = new QSocketNotifier(qintptr(m_pidfd), QSocketNotifier::Read, this);
+        connect(m_notifier, &QSocketNotifier::activated, this, [this] {
+            m_notifier->setEnabled(false);
+            check();
+        });
+        return;
+    }
+    if (m_timer->interval() > 0)
+        m_timer->start();
 }
 
 bool ParentWatch::isWatching() const
 {
-    return m_timer->isActive();
+    return (m_notifier && m_notifier->isEnabled()) || m_timer->isActive();
 }
 
 bool ParentWatch::check()
@@ -38,7 +59,10 @@ bool ParentWatch::check()
         return false;
     const bool reparented = qint64(::getppid()) != m_parent;
     const bool gone = ::kill(pid_t(m_parent), 0) != 0 && errno == ESRCH;
-    if (!reparented && !gone)
+    // A pidfd turns readable when the process exits; it may linger as a zombie for a while,
+    // which kill(ppid, 0) still reports as existing.
+    const bool exited = m_notifier && !m_notifier->isEnabled();
+    if (!reparented && !gone && !exited)
         return true;
     m_reported = true;
     m_timer->stop();

@@ -1,6 +1,6 @@
 #include "session.h"
 
-#include "brokerclient.h"
+#include "brokerlink.h"
 #include "config.h"
 #include "launcher.h"
 #include "logging.h"
@@ -29,7 +29,7 @@ QJsonValue nullable(const QString &s)
 
 } // namespace
 
-Session::Session(Broker::BrokerClient *client, Options options, QObject *parent)
+Session::Session(BrokerLink *client, Options options, QObject *parent)
     : QObject(parent),
       m_client(client),
       m_options(std::move(options)),
@@ -394,6 +394,12 @@ void Session::sendChannelPush()
     m_client->post(QStringLiteral("/set-channel-push"),
                    QJsonObject {{QStringLiteral("id"), m_peerId}, {QStringLiteral("status"), m_channelPush}},
                    [](Broker::Result<QJsonValue>) {});
+}
+
+void Session::noteContact()
+{
+    if (isRegistered())
+        m_heartbeatTimer->start(); // restarts the interval
 }
 
 void Session::heartbeat()

@@ -13,11 +13,9 @@
 
 class QTimer;
 
-namespace Broker {
-class BrokerClient;
-}
-
 namespace Mcp {
+
+class BrokerLink;
 
 // The helper's life with the broker (reference §7.7–7.11, with our fixes): find the broker,
 // start `claude-peers-broker` when none answers, register with the session's identity, keep
@@ -50,7 +48,7 @@ public:
         QString version; // sent in /register
     };
 
-    Session(Broker::BrokerClient *client, Options options, QObject *parent = nullptr);
+    Session(BrokerLink *client, Options options, QObject *parent = nullptr);
     ~Session() override;
 
     // Reads the options' environment and config overrides (CLAUDE_PEERS_STARTUP_TIMEOUT_MS,
@@ -76,6 +74,10 @@ public:
 
     // Calls done(true) once registered (at once if already), done(false) after timeoutMs.
     void whenRegistered(int timeoutMs, QObject *context, std::function<void(bool)> done);
+
+    // A request that counts as a heartbeat at the broker (/wait-messages) just went out: the
+    // next explicit heartbeat is due 15 s from now, so an idle helper sends fewer requests.
+    void noteContact();
 
     // Something failed talking to the broker: check it, restart it if it is gone, register again.
     void reportTrouble(Trouble trouble, const QString &why);
@@ -109,7 +111,7 @@ private:
     void heartbeat();
     QString autoSummary() const;
 
-    Broker::BrokerClient *m_client;
+    BrokerLink *m_client;
     Options m_options;
     State m_state = State::Idle;
     QString m_lastError;

@@ -1,6 +1,6 @@
 #include "toolregistry.h"
 
-#include "brokerclient.h"
+#include "brokerlink.h"
 #include "delivery.h"
 #include "format.h"
 #include "logging.h"
@@ -71,8 +71,7 @@ QString scopeError(const QString &scope)
 
 } // namespace
 
-ToolRegistry::ToolRegistry(Broker::BrokerClient *client, Session *session, Delivery *delivery,
-                           QObject *parent)
+ToolRegistry::ToolRegistry(BrokerLink *client, Session *session, Delivery *delivery, QObject *parent)
     : QObject(parent), m_client(client), m_session(session), m_delivery(delivery)
 {
     bool ok = false;

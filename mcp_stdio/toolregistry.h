@@ -5,12 +5,9 @@
 #include <QJsonObject>
 #include <QObject>
 
-namespace Broker {
-class BrokerClient;
-}
-
 namespace Mcp {
 
+class BrokerLink;
 class Delivery;
 class Session;
 
@@ -21,8 +18,7 @@ class ToolRegistry : public QObject, public ToolHost
 {
     Q_OBJECT
 public:
-    ToolRegistry(Broker::BrokerClient *client, Session *session, Delivery *delivery,
-                 QObject *parent = nullptr);
+    ToolRegistry(BrokerLink *client, Session *session, Delivery *delivery, QObject *parent = nullptr);
 
     // How long a tool call waits for the registration before it reports (default 10 s, env
     // CLAUDE_PEERS_TOOL_WAIT_MS).
@@ -59,7 +55,7 @@ private:
     // Prepends the due banner to the first text item.
     QJsonObject withBanner(QJsonObject result);
 
-    Broker::BrokerClient *m_client;
+    BrokerLink *m_client;
     Session *m_session;
     Delivery *m_delivery;
     int m_registrationWaitMs;

@@ -1,0 +1,416 @@
+#include "brokerlink.h"
+
+#include "logging.h"
+#include "tokenfile.h"
+
+#include <QElapsedTimer>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QPointer>
+#include <QTcpSocket>
+#include <QTimer>
+
+#include <deque>
+
+namespace Mcp {
+
+namespace {
+constexpr int MaxBodyInMessage = 1000; // characters of an error body quoted in a message
+constexpr qsizetype MaxHeaderBytes = 64 * 1024;
+
+bool isRepeatable(const QString &path)
+{
+    return path != QLatin1String("/send-message") && path != QLatin1String("/broadcast") &&
+        !path.startsWith(QLatin1String("/federation/"));
+}
+} // namespace
+
+struct BrokerLink::Request
+{
+    QString path;
+    bool isPost = false;
+    QByteArray body;
+    Callback callback;
+    int timeoutMs = 5000;
+    QElapsedTimer age; // since post(): the deadline covers queueing too
+    bool usesMainToken = false;
+    QByteArray credential;
+    bool retried401 = false; // re-sent after a token rotation
+    bool retriedClose = false; // re-sent after a keep-alive connection closed under it
+};
+
+// One keep-alive connection; requests go one at a time, in order.
+class BrokerLink::Connection : public QObject
+{
+public:
+    Connection(BrokerLink *link, const QByteArray &name) : QObject(link), m_link(link), m_name(name)
+    {
+        m_timer.setSingleShot(true);
+        connect(&m_timer, &QTimer::timeout, this, [this] { dropCurrent(QStringLiteral("timed out")); });
+        connect(&m_socket, &QTcpSocket::connected, this, &Connection::sendCurrent);
+        connect(&m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
+        connect(&m_socket, &QTcpSocket::disconnected, this,
+                [this] { onClosed(QStringLiteral("connection closed")); });
+        connect(&m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
+            if (m_socket.state() != QAbstractSocket::ConnectedState)
+                onClosed(m_socket.errorString());
+        });
+    }
+
+    void enqueue(std::shared_ptr<Request> r)
+    {
+        m_queue.push_back(std::move(r));
+        if (!m_current)
+            startNext();
+    }
+    int pending() const { return int(m_queue.size()) + (m_current ? 1 : 0); }
+    void abandon()
+    {
+        m_queue.clear();
+        m_current.reset();
+        m_timer.stop();
+        m_socket.abort();
+    }
+
+private:
+    void startNext()
+    {
+        while (!m_current && !m_queue.empty()) {
+            std::shared_ptr<Request> r = std::move(m_queue.front());
+            m_queue.pop_front();
+            const qint64 left = r->timeoutMs - r->age.elapsed();
+            if (left <= 0) {
+                m_link->fail(r, Broker::Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+                continue;
+            }
+            m_current = std::move(r);
+            m_received = false;
+            m_in.clear();
+            m_timer.start(int(left));
+            if (m_socket.state() == QAbstractSocket::ConnectedState) {
+                m_reused = true;
+                sendCurrent();
+            } else if (m_socket.state() == QAbstractSocket::UnconnectedState) {
+                m_reused = false;
+                m_socket.connectToHost(QHostAddress::LocalHost, m_link->m_location.port);
+            }
+            // else: connecting; connected() sends it
+        }
+    }
+
+    void sendCurrent()
+    {
+        if (!m_current || m_socket.state() != QAbstractSocket::ConnectedState)
+            return;
+        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        const Request &r = *m_current;
+        QByteArray out;
+        out.reserve(256 + r.body.size());
+        out += r.isPost ? "POST " : "GET ";
+        out += r.path.toUtf8();
+        out += " HTTP/1.1\r\nHost: 127.0.0.1:";
+        out += QByteArray::number(m_link->m_location.port);
+        out += "\r\n";
+        if (r.isPost) {
+            if (!r.credential.isEmpty())
+                out += "Authorization: Bearer " + r.credential + "\r\n";
+            out += "Content-Type: application/json\r\nContent-Length: ";
+            out += QByteArray::number(r.body.size());
+            out += "\r\n\r\n";
+            out += r.body;
+        } else {
+            out += "\r\n";
+        }
+        m_socket.write(out);
+    }
+
+    void onReadyRead()
+    {
+        m_in += m_socket.readAll();
+        m_received = true;
+        if (!m_current) {
+            m_in.clear(); // nothing asked: ignore
+            return;
+        }
+        parse();
+    }
+
+    // One complete answer in m_in → finish the current request.
+    void parse()
+    {
+        const qsizetype headerEnd = m_in.indexOf("\r\n\r\n");
+        if (headerEnd < 0) {
+            if (m_in.size() > MaxHeaderBytes)
+                dropCurrent(QStringLiteral("answer headers too large"));
+            return;
+        }
+        const QList<QByteArray> lines = m_in.left(headerEnd).split('\n');
+        const QList<QByteArray> statusLine = lines.value(0).trimmed().split(' ');
+        bool ok = false;
+        const int status = statusLine.value(1).toInt(&ok);
+        if (!ok || !statusLine.value(0).startsWith("HTTP/1.")) {
+            dropCurrent(QStringLiteral("not an HTTP answer"));
+            return;
+        }
+        qint64 length = -1;
+        bool chunked = false;
+        bool close = statusLine.value(0) == "HTTP/1.0";
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines.at(i).trimmed();
+            const qsizetype colon = line.indexOf(':');
+            if (colon <= 0)
+                continue;
+            const QByteArray name = line.left(colon).trimmed().toLower();
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            if (name == "content-length")
+                length = value.toLongLong();
+            else if (name == "transfer-encoding")
+                chunked = value.toLower().contains("chunked");
+            else if (name == "connection")
+                close = value.toLower().contains("close");
+        }
+        const qsizetype bodyStart = headerEnd + 4;
+        QByteArray body;
+        qsizetype consumed = 0;
+        if (chunked) {
+            qsizetype pos = bodyStart;
+            for (;;) {
+                const qsizetype eol = m_in.indexOf("\r\n", pos);
+                if (eol < 0)
+                    return; // need more
+                const qint64 size =
+                    m_in.mid(pos, eol - pos).split(';').value(0).trimmed().toLongLong(&ok, 16);
+                if (!ok || size < 0 || body.size() + size > MaxAnswerBytes) {
+                    dropCurrent(QStringLiteral("bad chunked answer"));
+                    return;
+                }
+                if (m_in.size() < eol + 2 + size + 2)
+                    return; // need more
+                if (size == 0) {
+                    const qsizetype trailerEnd = m_in.indexOf("\r\n", eol + 2);
+                    if (trailerEnd < 0)
+                        return;
+                    consumed = trailerEnd + 2;
+                    break;
+                }
+                body += m_in.mid(eol + 2, size);
+                pos = eol + 2 + size + 2;
+            }
+        } else if (length >= 0) {
+            if (length > MaxAnswerBytes) {
+                finishCurrentWith(Broker::Error {QStringLiteral("too_large"),
+                                                 QStringLiteral("Broker answer to %1 exceeds %2 bytes")
+                                                     .arg(m_current->path)
+                                                     .arg(MaxAnswerBytes)});
+                m_socket.abort();
+                return;
+            }
+            if (m_in.size() - bodyStart < length)
+                return; // need more
+            body = m_in.mid(bodyStart, length);
+            consumed = bodyStart + length;
+        } else {
+            // No length: the body ends with the connection.
+            if (m_socket.state() == QAbstractSocket::ConnectedState)
+                return;
+            body = m_in.mid(bodyStart);
+            consumed = m_in.size();
+        }
+        m_in.remove(0, consumed);
+        std::shared_ptr<Request> r = std::move(m_current);
+        m_current.reset();
+        m_timer.stop();
+        if (close)
+            m_socket.disconnectFromHost();
+        m_link->finish(r, status, body);
+        startNext();
+    }
+
+    void finishCurrentWith(const Broker::Error &error)
+    {
+        std::shared_ptr<Request> r = std::move(m_current);
+        m_current.reset();
+        m_timer.stop();
+        m_link->fail(r, error);
+        startNext();
+    }
+
+    void dropCurrent(const QString &why)
+    {
+        if (!m_current)
+            return;
+        qCDebug(lcSession).noquote() << m_name << m_current->path << "failed:" << why;
+        m_socket.abort();
+        m_in.clear();
+        finishCurrentWith(Broker::Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+    }
+
+    void onClosed(const QString &why)
+    {
+        if (!m_current)
+            return;
+        if (!m_in.isEmpty() && m_in.contains("\r\n\r\n")) {
+            parse(); // an answer delimited by the close
+            if (!m_current)
+                return;
+        }
+        // A keep-alive connection the broker closed just as we reused it: the request was not
+        // read, send it again once on a fresh connection. Not for requests that store
+        // something: a broker that died after storing must not get the message twice.
+        if (m_reused && !m_received && !m_current->retriedClose && isRepeatable(m_current->path)) {
+            m_current->retriedClose = true;
+            std::shared_ptr<Request> r = std::move(m_current);
+            m_current.reset();
+            m_timer.stop();
+            m_socket.abort();
+            m_queue.push_front(std::move(r));
+            QTimer::singleShot(0, this, [this] { startNext(); });
+            return;
+        }
+        dropCurrent(why);
+    }
+
+    BrokerLink *m_link;
+    QByteArray m_name;
+    QTcpSocket m_socket;
+    QTimer m_timer;
+    std::deque<std::shared_ptr<Request>> m_queue;
+    std::shared_ptr<Request> m_current;
+    QByteArray m_in;
+    bool m_received = false;
+    bool m_reused = false;
+};
+
+BrokerLink::BrokerLink(Broker::Location location, QObject *parent)
+    : QObject(parent),
+      m_location(std::move(location)),
+      m_stream(new Connection(this, "stream")),
+      m_control(new Connection(this, "control"))
+{
+}
+
+BrokerLink::~BrokerLink()
+{
+    m_stream->abandon();
+    m_control->abandon();
+}
+
+QString BrokerLink::unreachableMessage() const
+{
+    return QStringLiteral("Broker not reachable at %1. Is it running? Start it with claude-peers-broker or "
+                          "the tray app.")
+        .arg(m_location.baseUrl().toString());
+}
+
+int BrokerLink::pendingCount() const
+{
+    return m_stream->pending() + m_control->pending();
+}
+
+BrokerLink::Connection *BrokerLink::connectionFor(const QString &path)
+{
+    // The long-poll holds its connection for up to a minute; nothing else may queue behind it.
+    return path == QLatin1String("/wait-messages") ? m_stream : m_control;
+}
+
+QByteArray BrokerLink::mainToken()
+{
+    if (m_token.isEmpty()) {
+        if (auto read = Broker::TokenFile::read(m_location.tokenPath))
+            m_token = *read;
+    }
+    return m_token;
+}
+
+void BrokerLink::enqueue(std::shared_ptr<Request> r)
+{
+    if (r->isPost) {
+        const bool useSecret = !m_sessionSecret.isEmpty() && r->path != QLatin1String("/register");
+        r->usesMainToken = !useSecret;
+        r->credential = useSecret ? m_sessionSecret : mainToken();
+    }
+    connectionFor(r->path)->enqueue(std::move(r));
+}
+
+void BrokerLink::post(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs)
+{
+    auto r = std::make_shared<Request>();
+    r->path = path;
+    r->isPost = true;
+    r->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    r->callback = std::move(callback);
+    r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
+    r->age.start();
+    enqueue(std::move(r));
+}
+
+void BrokerLink::get(const QString &path, Callback callback, int timeoutMs)
+{
+    auto r = std::make_shared<Request>();
+    r->path = path;
+    r->callback = std::move(callback);
+    r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
+    r->age.start();
+    enqueue(std::move(r));
+}
+
+void BrokerLink::fail(const std::shared_ptr<Request> &r, Broker::Error error)
+{
+    if (!r->callback)
+        return;
+    // Queued: a refused connection to loopback is reported inside connectToHost(), that is
+    // inside post(), and callers rely on never being called back from there.
+    Callback cb = std::move(r->callback);
+    QMetaObject::invokeMethod(
+        this, [cb = std::move(cb), error = std::move(error)] { cb(std::unexpected(error)); },
+        Qt::QueuedConnection);
+}
+
+void BrokerLink::finish(const std::shared_ptr<Request> &r, int status, const QByteArray &body)
+{
+    if (status == 401 && r->isPost && r->usesMainToken && !r->retried401) {
+        // The token may have been rotated: read the file again and retry once with it.
+        const QByteArray sent = r->credential;
+        m_token.clear();
+        auto fresh = Broker::TokenFile::read(m_location.tokenPath);
+        if (!fresh) {
+            fail(r, Broker::Error {QStringLiteral("token"), fresh.error().message, 401});
+            return;
+        }
+        m_token = *fresh;
+        if (*fresh != sent) {
+            r->retried401 = true;
+            qCDebug(lcSession) << r->path << ": 401, token file changed, retrying once";
+            enqueue(r);
+            return;
+        }
+    }
+    if (status < 200 || status >= 300) {
+        fail(r,
+             Broker::Error {QStringLiteral("http"),
+                            QStringLiteral("Broker error (%1): %2 %3")
+                                .arg(r->path)
+                                .arg(status)
+                                .arg(QString::fromUtf8(body.left(MaxBodyInMessage)).trimmed()),
+                            status});
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
+        fail(
+            r,
+            Broker::Error {QStringLiteral("bad_json"),
+                           QStringLiteral("Broker answer to %1 is not JSON: %2")
+                               .arg(r->path,
+                                    parseError.error != QJsonParseError::NoError ? parseError.errorString()
+                                                                                 : QStringLiteral("empty"))});
+        return;
+    }
+    if (!r->callback)
+        return;
+    Callback cb = std::move(r->callback);
+    cb(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()));
+}
+
+} // namespace Mcp
