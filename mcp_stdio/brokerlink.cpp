@@ -7,10 +7,18 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
-#include <QTcpSocket>
+#include <QSocketNotifier>
 #include <QTimer>
 
 #include <deque>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace Mcp {
 
@@ -39,7 +47,8 @@ struct BrokerLink::Request
     bool retriedClose = false; // re-sent after a keep-alive connection closed under it
 };
 
-// One keep-alive connection; requests go one at a time, in order.
+// One keep-alive connection; requests go one at a time, in order. Plain non-blocking POSIX
+// socket with QSocketNotifiers (Qt Core only): the helper does not need QtNetwork at all.
 class BrokerLink::Connection : public QObject
 {
 public:
@@ -47,15 +56,8 @@ public:
     {
         m_timer.setSingleShot(true);
         connect(&m_timer, &QTimer::timeout, this, [this] { dropCurrent(QStringLiteral("timed out")); });
-        connect(&m_socket, &QTcpSocket::connected, this, &Connection::sendCurrent);
-        connect(&m_socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
-        connect(&m_socket, &QTcpSocket::disconnected, this,
-                [this] { onClosed(QStringLiteral("connection closed")); });
-        connect(&m_socket, &QTcpSocket::errorOccurred, this, [this](QAbstractSocket::SocketError) {
-            if (m_socket.state() != QAbstractSocket::ConnectedState)
-                onClosed(m_socket.errorString());
-        });
     }
+    ~Connection() override { closeSocket(); }
 
     void enqueue(std::shared_ptr<Request> r)
     {
@@ -69,7 +71,7 @@ public:
         m_queue.clear();
         m_current.reset();
         m_timer.stop();
-        m_socket.abort();
+        closeSocket();
     }
 
 private:
@@ -87,22 +89,147 @@ private:
             m_received = false;
             m_in.clear();
             m_timer.start(int(left));
-            if (m_socket.state() == QAbstractSocket::ConnectedState) {
+            if (m_state == State::Connected) {
                 m_reused = true;
                 sendCurrent();
-            } else if (m_socket.state() == QAbstractSocket::UnconnectedState) {
+            } else if (m_state == State::Unconnected) {
                 m_reused = false;
-                m_socket.connectToHost(QHostAddress::LocalHost, m_link->m_location.port);
+                openSocket();
             }
-            // else: connecting; connected() sends it
+            // else: connecting; onWritable() sends it
         }
+    }
+
+    enum class State { Unconnected, Connecting, Connected };
+
+    void openSocket()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (m_fd < 0) {
+            dropCurrent(QString::fromLocal8Bit(std::strerror(errno)));
+            return;
+        }
+        const int one = 1;
+        ::setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        sockaddr_in addr {};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(m_link->m_location.port);
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_readNotifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Read, this);
+        m_writeNotifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Write, this);
+        connect(m_readNotifier, &QSocketNotifier::activated, this, &Connection::onReadable);
+        connect(m_writeNotifier, &QSocketNotifier::activated, this, &Connection::onWritable);
+        m_readNotifier->setEnabled(false);
+        m_state = State::Connecting;
+        if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) == 0) {
+            onWritable(); // connected at once (loopback)
+        } else if (errno != EINPROGRESS) {
+            // Refused at once: reported from the event loop like any other failure.
+            const QString why = QString::fromLocal8Bit(std::strerror(errno));
+            m_writeNotifier->setEnabled(false);
+            QTimer::singleShot(0, this, [this, why] { onClosed(why); });
+        }
+    }
+
+    void closeSocket()
+    {
+        // Disabled before the descriptor goes; deleted later because this may run inside
+        // one of their own activated() signals.
+        for (QSocketNotifier *n : {m_readNotifier, m_writeNotifier}) {
+            if (n) {
+                n->setEnabled(false);
+                n->deleteLater();
+            }
+        }
+        m_readNotifier = nullptr;
+        m_writeNotifier = nullptr;
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+        m_state = State::Unconnected;
+        m_out.clear();
+        m_eof = false;
+    }
+
+    void onWritable()
+    {
+        if (m_state == State::Connecting) {
+            int error = 0;
+            socklen_t len = sizeof error;
+            ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &len);
+            if (error != 0) {
+                onClosed(QString::fromLocal8Bit(std::strerror(error)));
+                return;
+            }
+            m_state = State::Connected;
+            m_readNotifier->setEnabled(true);
+            m_writeNotifier->setEnabled(false);
+            sendCurrent();
+            return;
+        }
+        flushOut();
+    }
+
+    void flushOut()
+    {
+        while (!m_out.isEmpty()) {
+            const ssize_t n = ::send(m_fd, m_out.constData(), size_t(m_out.size()), MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                m_writeNotifier->setEnabled(true);
+                return;
+            }
+            if (n <= 0) {
+                onClosed(QString::fromLocal8Bit(std::strerror(errno)));
+                return;
+            }
+            m_out.remove(0, n);
+        }
+        if (m_writeNotifier)
+            m_writeNotifier->setEnabled(false);
+    }
+
+    void onReadable()
+    {
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = ::read(m_fd, buf, sizeof buf);
+            if (n > 0) {
+                m_in.append(buf, n);
+                m_received = true;
+                if (m_in.size() > MaxAnswerBytes + MaxHeaderBytes) {
+                    dropCurrent(QStringLiteral("answer too large"));
+                    return;
+                }
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                break;
+            // EOF or error: the broker closed the connection.
+            const QString why =
+                n == 0 ? QStringLiteral("connection closed") : QString::fromLocal8Bit(std::strerror(errno));
+            m_eof = true;
+            if (!m_current) {
+                closeSocket();
+                return;
+            }
+            onClosed(why);
+            return;
+        }
+        if (!m_current) {
+            m_in.clear(); // nothing asked: ignore
+            return;
+        }
+        parse();
     }
 
     void sendCurrent()
     {
-        if (!m_current || m_socket.state() != QAbstractSocket::ConnectedState)
+        if (!m_current || m_state != State::Connected)
             return;
-        m_socket.setSocketOption(QAbstractSocket::LowDelayOption, 1);
         const Request &r = *m_current;
         QByteArray out;
         out.reserve(256 + r.body.size());
@@ -121,18 +248,8 @@ private:
         } else {
             out += "\r\n";
         }
-        m_socket.write(out);
-    }
-
-    void onReadyRead()
-    {
-        m_in += m_socket.readAll();
-        m_received = true;
-        if (!m_current) {
-            m_in.clear(); // nothing asked: ignore
-            return;
-        }
-        parse();
+        m_out += out;
+        flushOut();
     }
 
     // One complete answer in m_in → finish the current request.
@@ -198,11 +315,12 @@ private:
             }
         } else if (length >= 0) {
             if (length > MaxAnswerBytes) {
-                finishCurrentWith(Broker::Error {QStringLiteral("too_large"),
-                                                 QStringLiteral("Broker answer to %1 exceeds %2 bytes")
-                                                     .arg(m_current->path)
-                                                     .arg(MaxAnswerBytes)});
-                m_socket.abort();
+                const QString path = m_current->path;
+                closeSocket();
+                m_in.clear();
+                finishCurrentWith(Broker::Error {
+                    QStringLiteral("too_large"),
+                    QStringLiteral("Broker answer to %1 exceeds %2 bytes").arg(path).arg(MaxAnswerBytes)});
                 return;
             }
             if (m_in.size() - bodyStart < length)
@@ -211,7 +329,7 @@ private:
             consumed = bodyStart + length;
         } else {
             // No length: the body ends with the connection.
-            if (m_socket.state() == QAbstractSocket::ConnectedState)
+            if (!m_eof)
                 return;
             body = m_in.mid(bodyStart);
             consumed = m_in.size();
@@ -220,8 +338,8 @@ private:
         std::shared_ptr<Request> r = std::move(m_current);
         m_current.reset();
         m_timer.stop();
-        if (close)
-            m_socket.disconnectFromHost();
+        if (close || m_eof)
+            closeSocket();
         m_link->finish(r, status, body);
         startNext();
     }
@@ -240,15 +358,17 @@ private:
         if (!m_current)
             return;
         qCDebug(lcSession).noquote() << m_name << m_current->path << "failed:" << why;
-        m_socket.abort();
+        closeSocket();
         m_in.clear();
         finishCurrentWith(Broker::Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
     }
 
     void onClosed(const QString &why)
     {
-        if (!m_current)
+        if (!m_current) {
+            closeSocket();
             return;
+        }
         if (!m_in.isEmpty() && m_in.contains("\r\n\r\n")) {
             parse(); // an answer delimited by the close
             if (!m_current)
@@ -262,7 +382,8 @@ private:
             std::shared_ptr<Request> r = std::move(m_current);
             m_current.reset();
             m_timer.stop();
-            m_socket.abort();
+            closeSocket();
+            m_in.clear();
             m_queue.push_front(std::move(r));
             QTimer::singleShot(0, this, [this] { startNext(); });
             return;
@@ -272,7 +393,12 @@ private:
 
     BrokerLink *m_link;
     QByteArray m_name;
-    QTcpSocket m_socket;
+    int m_fd = -1;
+    State m_state = State::Unconnected;
+    QSocketNotifier *m_readNotifier = nullptr;
+    QSocketNotifier *m_writeNotifier = nullptr;
+    QByteArray m_out; // request bytes the socket did not take yet
+    bool m_eof = false;
     QTimer m_timer;
     std::deque<std::shared_ptr<Request>> m_queue;
     std::shared_ptr<Request> m_current;

@@ -26,6 +26,7 @@
 #include <csignal>
 #include <cstdio>
 #include <memory>
+#include <poll.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -251,23 +252,37 @@ QJsonObject benchLatency(const Config &c)
         QElapsedTimer t;
         t.start();
         a.writeLine(line);
-        const QJsonObject n = b.readUntil(
-            [&](const QJsonObject &o) {
-                return o.value(QLatin1String("method")) == QLatin1String("notifications/claude/channel") &&
+        // Both ends at once: whichever line arrives first is timed when it arrives.
+        double pushMs = -1;
+        double callMs = -1;
+        while ((pushMs < 0 || callMs < 0) && t.elapsed() < 10000) {
+            pollfd fds[2] = {{a.stdoutFd(), POLLIN, 0}, {b.stdoutFd(), POLLIN, 0}};
+            if (::poll(fds, 2, 100) <= 0)
+                continue;
+            QList<QJsonObject> fromA;
+            QList<QJsonObject> fromB;
+            a.drain(&fromA);
+            b.drain(&fromB);
+            const double now = ms(t);
+            for (const QJsonObject &o : std::as_const(fromB)) {
+                if (pushMs < 0 &&
+                    o.value(QLatin1String("method")) == QLatin1String("notifications/claude/channel") &&
                     o.value(QLatin1String("params")).toObject().value(QLatin1String("content")).toString() ==
-                    content;
-            },
-            10000);
-        const double pushMs = ms(t);
-        const QJsonObject r = a.readUntil(responseTo(requestId), 10000);
-        const double callMs = ms(t);
-        if (n.isEmpty() || r.isEmpty()) {
+                        content)
+                    pushMs = now;
+            }
+            for (const QJsonObject &o : std::as_const(fromA)) {
+                if (callMs < 0 && responseTo(requestId)(o))
+                    callMs = now;
+            }
+        }
+        if (pushMs < 0 || callMs < 0) {
             ++lost;
             continue;
         }
         if (i >= c.warmup) {
             push << pushMs;
-            call << qMin(callMs, pushMs); // the result may be read after the push; cap at it
+            call << callMs;
         }
     }
     QJsonObject out = Stats::of(push).json();

@@ -371,6 +371,8 @@ private Q_SLOTS:
 
     void linksOnlyQtCoreAndNetwork()
     {
+        // DESIGN.md: the helper links Qt Core and Network only (no Sql, HttpServer, Widgets,
+        // Gui). It needs only Core today; Network would be allowed.
         const RunResult r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), mcpExe()},
                                 QProcessEnvironment::systemEnvironment());
         QCOMPARE(r.exitCode, 0);
@@ -386,7 +388,7 @@ private Q_SLOTS:
             QVERIFY2(allowed.match(lib).hasMatch(),
                      qPrintable(QStringLiteral("unexpected NEEDED entry: ") + lib));
         QVERIFY(libs.contains(QStringLiteral("libQt6Core.so.6")));
-        QVERIFY(libs.contains(QStringLiteral("libQt6Network.so.6")));
+        qInfo() << "NEEDED:" << libs;
     }
 };
 

@@ -1,0 +1,301 @@
+// The helper's HTTP client: against the real broker (credentials, 401 re-read, errors) and
+// against a scripted loopback server for the framing cases a healthy broker never produces.
+#include "brokerlink.h"
+#include "testsupport.h"
+#include "tokenfile.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
+#include <QTest>
+
+using namespace TestSupport;
+using Mcp::BrokerLink;
+
+namespace {
+
+// Collects one callback.
+struct Outcome
+{
+    bool called = false;
+    Broker::Result<QJsonValue> result = std::unexpected(Broker::Error {});
+    BrokerLink::Callback callback()
+    {
+        return [this](Broker::Result<QJsonValue> r) {
+            called = true;
+            result = std::move(r);
+        };
+    }
+};
+
+Broker::Location locationFor(const TestHome &home)
+{
+    return Broker::Location::fromEnvironment(home.environment());
+}
+
+// A loopback server that answers each request with the next scripted reply (raw bytes);
+// an empty reply means "close without answering", "hang" means never answer.
+class ScriptedServer : public QObject
+{
+public:
+    QList<QByteArray> replies;
+    QList<QByteArray> requests;
+    QTcpServer server;
+
+    ScriptedServer()
+    {
+        server.listen(QHostAddress::LocalHost, 0);
+        connect(&server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *s = server.nextPendingConnection()) {
+                connect(s, &QTcpSocket::readyRead, this, [this, s] {
+                    const QByteArray data = s->readAll();
+                    requests << data;
+                    if (replies.isEmpty())
+                        return;
+                    const QByteArray reply = replies.takeFirst();
+                    if (reply == "hang")
+                        return;
+                    if (reply.isEmpty()) {
+                        s->disconnectFromHost();
+                        return;
+                    }
+                    s->write(reply);
+                    if (reply.contains("Connection: close") || !reply.contains("Content-Length"))
+                        s->disconnectFromHost();
+                });
+            }
+        });
+    }
+    Broker::Location location() const
+    {
+        Broker::Location l;
+        l.port = server.serverPort();
+        l.tokenPath = QStringLiteral("/nonexistent/token");
+        return l;
+    }
+};
+
+QByteArray ok(const QByteArray &body)
+{
+    return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
+        QByteArray::number(body.size()) + "\r\n\r\n" + body;
+}
+
+} // namespace
+
+class tst_BrokerLink : public QObject
+{
+    Q_OBJECT
+
+private Q_SLOTS:
+    void talksToTheRealBroker()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        BrokerLink link(locationFor(home));
+
+        Outcome health;
+        link.get(QStringLiteral("/health"), health.callback());
+        QVERIFY(!health.called); // never from inside the call
+        QTRY_VERIFY(health.called);
+        QVERIFY(health.result);
+        QCOMPARE(health.result->toObject().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
+
+        // Main token (read from the file) for /register; the answer's secret for the rest.
+        Outcome reg;
+        link.post(QStringLiteral("/register"),
+                  QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
+                               {QStringLiteral("cwd"), QStringLiteral("/")},
+                               {QStringLiteral("git_root"), QJsonValue::Null},
+                               {QStringLiteral("tty"), QStringLiteral("pts/777")}},
+                  reg.callback());
+        QTRY_VERIFY(reg.called);
+        QVERIFY2(reg.result, qPrintable(reg.result.error().message));
+        const QString id = reg.result->toObject().value(QLatin1String("id")).toString();
+        link.setSessionSecret(
+            reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+
+        Outcome list;
+        link.post(QStringLiteral("/list-peers"),
+                  QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")},
+                               {QStringLiteral("cwd"), QStringLiteral("/")}},
+                  list.callback());
+        QTRY_VERIFY(list.called);
+        QVERIFY(list.result && list.result->isArray());
+
+        // The session secret may act only as its own peer.
+        Outcome spoof;
+        link.post(QStringLiteral("/heartbeat"),
+                  QJsonObject {{QStringLiteral("id"), QStringLiteral("someone")}}, spoof.callback());
+        QTRY_VERIFY(spoof.called);
+        QVERIFY(!spoof.result);
+        QCOMPARE(spoof.result.error().code, QStringLiteral("http"));
+        QCOMPARE(spoof.result.error().httpStatus, 403);
+        QVERIFY(spoof.result.error().message.startsWith(QLatin1String("Broker error (/heartbeat): 403 {")));
+
+        // Unknown path: an http error with the reference's wording.
+        Outcome missing;
+        link.post(QStringLiteral("/nope"), QJsonObject(), missing.callback());
+        QTRY_VERIFY(missing.called);
+        QCOMPARE(missing.result.error().httpStatus, 404);
+
+        // Keep-alive: many requests, answered in order on the same connections.
+        int answered = 0;
+        for (int i = 0; i < 50; ++i)
+            link.post(QStringLiteral("/heartbeat"), QJsonObject {{QStringLiteral("id"), id}},
+                      [&answered](Broker::Result<QJsonValue> r) { answered += r ? 1 : 0; });
+        QTRY_COMPARE(answered, 50);
+    }
+
+    void rereadsARotatedTokenOnce()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        BrokerLink link(locationFor(home));
+        Outcome first;
+        link.post(QStringLiteral("/list-peers"),
+                  QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}, first.callback());
+        QTRY_VERIFY(first.called);
+        QVERIFY(first.result); // token cached now
+
+        // Rotate: new file content, broker told to reload.
+        const QByteArray old = home.token();
+        QVERIFY(Broker::TokenFile::write(home.tokenPath(), Broker::TokenFile::generate()));
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/reload"), QJsonObject(), old).status, 200);
+        Outcome second;
+        link.post(QStringLiteral("/list-peers"),
+                  QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}, second.callback());
+        QTRY_VERIFY(second.called);
+        QVERIFY2(second.result, qPrintable(second.result.error().message));
+
+        // A token file that is simply wrong: 401 reported after one re-read, no endless retries.
+        Broker::Location wrong = locationFor(home);
+        wrong.tokenPath = home.path() + QStringLiteral("/wrong-token");
+        QVERIFY(Broker::TokenFile::write(wrong.tokenPath, Broker::TokenFile::generate()));
+        BrokerLink wrongLink(wrong);
+        Outcome third;
+        wrongLink.post(QStringLiteral("/list-peers"),
+                       QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}, third.callback());
+        QTRY_VERIFY(third.called);
+        QVERIFY(!third.result);
+        QCOMPARE(third.result.error().httpStatus, 401);
+    }
+
+    void unreachableIsReportedLater()
+    {
+        Broker::Location l;
+        l.port = freePort(); // nobody listens
+        BrokerLink link(l);
+        Outcome o;
+        link.get(QStringLiteral("/health"), o.callback(), 2000);
+        QVERIFY(!o.called);
+        QTRY_VERIFY(o.called);
+        QCOMPARE(o.result.error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result.error().message, link.unreachableMessage());
+        QVERIFY(o.result.error().message.contains(QString::number(l.port)));
+    }
+
+    void framingCases_data()
+    {
+        QTest::addColumn<QByteArray>("reply");
+        QTest::addColumn<QString>("code"); // empty = success
+        QTest::addColumn<QByteArray>("json"); // expected compact JSON on success
+        QTest::newRow("content-length") << ok("{\"a\":1}") << QString() << QByteArray("{\"a\":1}");
+        QTest::newRow("array") << ok("[1,2]") << QString() << QByteArray("[1,2]");
+        QTest::newRow("chunked") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: "
+                                               "chunked\r\n\r\n4\r\n{\"b\"\r\n4\r\n:22}\r\n0\r\n\r\n")
+                                 << QString() << QByteArray("{\"b\":22}");
+        QTest::newRow("close-delimited")
+            << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\n\r\n{\"c\":3}") << QString()
+            << QByteArray("{\"c\":3}");
+        QTest::newRow("not json") << ok("hello") << QStringLiteral("bad_json") << QByteArray();
+        QTest::newRow("empty body") << ok("") << QStringLiteral("bad_json") << QByteArray();
+        QTest::newRow("http 500") << QByteArray("HTTP/1.1 500 Internal\r\nContent-Length: 2\r\n\r\n{}")
+                                  << QStringLiteral("http") << QByteArray();
+        QTest::newRow("too large") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 999999999\r\n\r\n{")
+                                   << QStringLiteral("too_large") << QByteArray();
+        QTest::newRow("garbage") << QByteArray("SSH-2.0-OpenSSH\r\n\r\n") << QStringLiteral("unreachable")
+                                 << QByteArray();
+        QTest::newRow("closed without answer")
+            << QByteArray() << QStringLiteral("unreachable") << QByteArray();
+        QTest::newRow("no answer: timeout")
+            << QByteArray("hang") << QStringLiteral("unreachable") << QByteArray();
+    }
+    void framingCases()
+    {
+        QFETCH(QByteArray, reply);
+        QFETCH(QString, code);
+        QFETCH(QByteArray, json);
+        ScriptedServer server;
+        server.replies << reply;
+        BrokerLink link(server.location());
+        Outcome o;
+        link.get(QStringLiteral("/x"), o.callback(), 500);
+        QTRY_VERIFY(o.called);
+        if (code.isEmpty()) {
+            QVERIFY2(o.result, qPrintable(o.result.error().message));
+            const QByteArray got = o.result->isArray()
+                ? QJsonDocument(o.result->toArray()).toJson(QJsonDocument::Compact)
+                : QJsonDocument(o.result->toObject()).toJson(QJsonDocument::Compact);
+            QCOMPARE(got, json);
+        } else {
+            QVERIFY(!o.result);
+            QCOMPARE(o.result.error().code, code);
+        }
+        // The link is usable afterwards.
+        server.replies << ok("{\"again\":true}");
+        Outcome again;
+        link.get(QStringLiteral("/y"), again.callback(), 2000);
+        QTRY_VERIFY(again.called);
+        QVERIFY2(again.result, qPrintable(again.result.error().message));
+    }
+
+    void aReusedConnectionClosedUnderARequestIsRetriedOnceUnlessItStores()
+    {
+        ScriptedServer server;
+        BrokerLink link(server.location());
+        // First request opens the connection; the second finds it closed by the server.
+        server.replies << ok("{}") << QByteArray() << ok("{\"retried\":true}");
+        Outcome first;
+        link.post(QStringLiteral("/heartbeat"), QJsonObject(), first.callback());
+        QTRY_VERIFY(first.called);
+        Outcome second;
+        link.post(QStringLiteral("/heartbeat"), QJsonObject(), second.callback());
+        QTRY_VERIFY(second.called);
+        QVERIFY2(second.result, qPrintable(second.result.error().message));
+        QVERIFY(second.result->toObject().value(QLatin1String("retried")).toBool());
+
+        // /send-message stores: never sent twice.
+        server.replies << QByteArray() << ok("{\"ok\":true}");
+        Outcome send;
+        link.post(QStringLiteral("/send-message"), QJsonObject(), send.callback());
+        QTRY_VERIFY(send.called);
+        QVERIFY(!send.result);
+        QCOMPARE(send.result.error().code, QStringLiteral("unreachable"));
+    }
+
+    void waitsDoNotBlockOtherRequests()
+    {
+        ScriptedServer server;
+        BrokerLink link(server.location());
+        server.replies << "hang";
+        Outcome wait;
+        link.post(QStringLiteral("/wait-messages"), QJsonObject(), wait.callback(), 3000);
+        QTRY_COMPARE(server.requests.size(), 1);
+        server.replies << ok("{\"beat\":1}");
+        Outcome beat;
+        link.post(QStringLiteral("/heartbeat"), QJsonObject(), beat.callback(), 2000);
+        QTRY_VERIFY(beat.called);
+        QVERIFY(beat.result);
+        QVERIFY(!wait.called);
+        QTRY_VERIFY_WITH_TIMEOUT(wait.called, 5000);
+        QCOMPARE(wait.result.error().code, QStringLiteral("unreachable"));
+    }
+};
+
+QTEST_GUILESS_MAIN(tst_BrokerLink)
+#include "tst_brokerlink.moc"
