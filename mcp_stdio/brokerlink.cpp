@@ -484,11 +484,20 @@ void BrokerLink::fail(const std::shared_ptr<Request> &r, Broker::Error error)
 {
     if (!r->callback)
         return;
-    // Queued: a refused connection to loopback is reported inside connectToHost(), that is
-    // inside post(), and callers rely on never being called back from there.
+    // Queued: a failure can be found inside post() (a request whose deadline passed), and
+    // callers rely on never being called back from there.
     Callback cb = std::move(r->callback);
+    const QString path = r->path;
+    const bool rejected = error.httpStatus == 401 && !r->usesMainToken;
     QMetaObject::invokeMethod(
-        this, [cb = std::move(cb), error = std::move(error)] { cb(std::unexpected(error)); },
+        this,
+        [this, cb = std::move(cb), error = std::move(error), path, rejected] {
+            if (error.code == QLatin1String("unreachable"))
+                Q_EMIT unreachable(path);
+            else if (rejected)
+                Q_EMIT sessionRejected(path);
+            cb(std::unexpected(error));
+        },
         Qt::QueuedConnection);
 }
 

@@ -47,6 +47,13 @@ public:
     QString unreachableMessage() const;
     int pendingCount() const;
 
+Q_SIGNALS:
+    // A request made with the session secret was refused (401): the broker no longer knows
+    // this session (restarted with a fresh database, secret voided). Register again.
+    void sessionRejected(const QString &path);
+    // A request found no broker (refused, closed, timed out).
+    void unreachable(const QString &path);
+
 private:
     class Connection;
     struct Request;

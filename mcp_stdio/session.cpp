@@ -41,6 +41,15 @@ Session::Session(BrokerLink *client, Options options, QObject *parent)
     connect(m_retryTimer, &QTimer::timeout, this, &Session::connectToBroker);
     m_heartbeatTimer->setInterval(m_options.heartbeatIntervalMs);
     connect(m_heartbeatTimer, &QTimer::timeout, this, &Session::heartbeat);
+    // Any request may be the first to notice: tools, heartbeat, the push stream.
+    connect(m_client, &BrokerLink::unreachable, this, [this](const QString &path) {
+        if (path != QLatin1String("/unregister"))
+            reportTrouble(Trouble::Unreachable, m_client->unreachableMessage());
+    });
+    connect(m_client, &BrokerLink::sessionRejected, this, [this](const QString &path) {
+        reportTrouble(Trouble::NotRegistered,
+                      QStringLiteral("the broker refused this session's credential (%1)").arg(path));
+    });
 }
 
 Session::~Session()

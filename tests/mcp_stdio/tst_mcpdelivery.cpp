@@ -312,6 +312,11 @@ private Q_SLOTS:
         auto a = helper(home, TtyA, true);
         auto b = helper(home, TtyB, true);
         QVERIFY(a && b);
+        QVERIFY(!McpClient::isError(a->callTool(
+            QStringLiteral("set_name"), args({{QStringLiteral("name"), QStringLiteral("SURVIVOR")}}))));
+        QVERIFY(!McpClient::isError(a->callTool(
+            QStringLiteral("set_summary"),
+            args({{QStringLiteral("summary"), QStringLiteral("[SURVIVOR] outliving the broker")}}))));
 
         // A burst, and the broker killed right after the last one was stored: some of them
         // are pushed and acknowledged, some are still pending at the kill.
@@ -366,6 +371,12 @@ private Q_SLOTS:
         std::sort(stored.begin(), stored.end());
         QCOMPARE(got, stored); // every stored message, each exactly once
         QVERIFY(brokerPidFromFile(home) > 0);
+        // Name and summary survived the crash and the re-registration.
+        const QString peers = McpClient::text(b->callTool(
+            QStringLiteral("list_peers"), args({{QStringLiteral("scope"), QStringLiteral("machine")}})));
+        QVERIFY2(peers.contains(QStringLiteral("**SURVIVOR** (%1)").arg(idOf(TtyA))), qPrintable(peers));
+        QVERIFY2(peers.contains(QLatin1String("Summary: [SURVIVOR] outliving the broker")),
+                 qPrintable(peers));
         // Both really lost the broker and registered again; one of them started the new broker.
         const QByteArray errA = a->stderrOutput();
         const QByteArray errB = b->stderrOutput();
@@ -375,6 +386,47 @@ private Q_SLOTS:
         qInfo() << "pushed before the kill:" << pushedBeforeKill << "of" << stored.size();
         QVERIFY(a->nonJsonLines().isEmpty());
         QVERIFY(b->nonJsonLines().isEmpty());
+        a.reset();
+        b.reset();
+        killBrokerFromPidFile(home);
+    }
+
+    void reRegistersWithItsNameAndSummaryOnAFreshBroker()
+    {
+        // The broker is killed and its database deleted: only what the helper sends again in
+        // /register can bring its name and summary back.
+        TestHome home;
+        auto broker = std::make_unique<BrokerProcess>(home);
+        QVERIFY(broker->start());
+        auto a = helper(home, TtyA, true);
+        auto b = helper(home, TtyB, true);
+        QVERIFY(a && b);
+        a->callTool(QStringLiteral("set_name"), args({{QStringLiteral("name"), QStringLiteral("PHOENIX")}}));
+        a->callTool(QStringLiteral("set_summary"),
+                    args({{QStringLiteral("summary"), QStringLiteral("[PHOENIX] rising")}}));
+        broker->process().kill();
+        broker->process().waitForFinished();
+        broker.reset();
+        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+            QFile::remove(home.databasePath() + suffix);
+        QString peers;
+        QVERIFY(McpClient::waitUntil(
+            [&] {
+                peers = McpClient::text(
+                    b->callTool(QStringLiteral("list_peers"),
+                                args({{QStringLiteral("scope"), QStringLiteral("machine")}})));
+                return peers.contains(QLatin1String("PHOENIX"));
+            },
+            scaled(30000)));
+        QVERIFY2(peers.contains(QStringLiteral("**PHOENIX** (%1)").arg(idOf(TtyA))), qPrintable(peers));
+        QVERIFY2(peers.contains(QLatin1String("Summary: [PHOENIX] rising")), qPrintable(peers));
+        // And the push stream works again on the new broker.
+        QVERIFY(
+            !McpClient::isError(a->callTool(QStringLiteral("send_message"),
+                                            args({{QStringLiteral("to_id"), idOf(TtyB)},
+                                                  {QStringLiteral("message"), QStringLiteral("still here")}}),
+                                            30000)));
+        QVERIFY(b->waitForChannelMessages(1, 15000));
         a.reset();
         b.reset();
         killBrokerFromPidFile(home);
