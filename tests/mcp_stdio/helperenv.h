@@ -42,3 +42,10 @@ inline void killBrokerFromPidFile(const TestSupport::TestHome &home)
     if (pid > 0)
         ::kill(pid_t(pid), SIGKILL);
 }
+
+// Kills, when the test leaves its scope (pass or fail), a broker that a helper started.
+struct HelperBrokerGuard
+{
+    const TestSupport::TestHome &home;
+    ~HelperBrokerGuard() { killBrokerFromPidFile(home); }
+};

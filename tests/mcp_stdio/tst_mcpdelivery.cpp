@@ -307,6 +307,7 @@ private Q_SLOTS:
     void brokerKilledMidSessionLosesNothing()
     {
         TestHome home;
+        HelperBrokerGuard guard {home};
         auto broker = std::make_unique<BrokerProcess>(home);
         QVERIFY(broker->start());
         auto a = helper(home, TtyA, true);
@@ -396,6 +397,7 @@ private Q_SLOTS:
         // The broker is killed and its database deleted: only what the helper sends again in
         // /register can bring its name and summary back.
         TestHome home;
+        HelperBrokerGuard guard {home};
         auto broker = std::make_unique<BrokerProcess>(home);
         QVERIFY(broker->start());
         auto a = helper(home, TtyA, true);

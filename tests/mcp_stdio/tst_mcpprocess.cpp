@@ -344,6 +344,7 @@ private Q_SLOTS:
     void startsADetachedBrokerWhenNoneAnswers()
     {
         TestHome home;
+        HelperBrokerGuard guard {home};
         qint64 brokerPid = 0;
         {
             McpClient c(helperEnvironment(home, true, QStringLiteral("pts/46")));
