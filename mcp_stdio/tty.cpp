@@ -1,6 +1,7 @@
 #include "tty.h"
 
-#include <QCryptographicHash>
+#include "dto.h"
+
 #include <QFile>
 #include <QFileInfo>
 #include <QList>
@@ -76,8 +77,7 @@ QString peerIdForTty(const QString &tty)
 {
     if (tty.isEmpty())
         return {};
-    return QString::fromLatin1(
-        QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+    return Broker::peerIdForTty(tty);
 }
 
 } // namespace Mcp::Tty

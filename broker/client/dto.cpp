@@ -1,5 +1,7 @@
 #include "dto.h"
 
+#include <QCryptographicHash>
+
 namespace Broker {
 
 namespace {
@@ -118,6 +120,11 @@ Result<Message> Message::fromJson(const QJsonObject &o)
     const QJsonValue delivered = o.value(QStringLiteral("delivered"));
     m.delivered = delivered.isBool() ? delivered.toBool() : delivered.toInt() != 0;
     return m;
+}
+
+QString peerIdForTty(const QString &tty)
+{
+    return QString::fromLatin1(QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
 }
 
 Result<QList<Peer>> peersFromJson(const QJsonArray &array)

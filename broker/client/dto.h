@@ -58,6 +58,11 @@ struct Message
     static Result<Message> fromJson(const QJsonObject &object);
 };
 
+// The id a broker gives a peer with a terminal (reference §7.9): the first 8 lower-case hex
+// characters of SHA-256 over the tty's UTF-8 bytes ("pts/44" → "d92a5e28"). Shared by the
+// broker, which assigns it, and the helper, which knows its id before registering.
+QString peerIdForTty(const QString &tty);
+
 Result<QList<Peer>> peersFromJson(const QJsonArray &array);
 Result<QList<Message>> messagesFromJson(const QJsonArray &array);
 

@@ -1,5 +1,7 @@
 #include "peerid.h"
 
+#include "dto.h"
+
 #include <QCryptographicHash>
 #include <QRandomGenerator>
 
@@ -7,8 +9,7 @@ namespace Broker::PeerId {
 
 QString fromTty(const QString &tty)
 {
-    const QByteArray digest = QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex();
-    return QString::fromLatin1(digest.left(8));
+    return Broker::peerIdForTty(tty);
 }
 
 QString random()
