@@ -13,25 +13,27 @@ QJsonValue nullable(const QString &value)
 
 Error badField(const char *name, const char *expected)
 {
-    return Error{QStringLiteral("bad_field"),
-                 QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), QLatin1String(expected))};
+    return Error {
+        QStringLiteral("bad_field"),
+        QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), QLatin1String(expected))};
 }
 
 } // namespace
 
 QJsonObject Peer::toJson() const
 {
-    QJsonObject o{{QStringLiteral("id"), id},
-                  {QStringLiteral("pid"), pid},
-                  {QStringLiteral("cwd"), cwd},
-                  {QStringLiteral("git_root"), nullable(gitRoot)},
-                  {QStringLiteral("tty"), nullable(tty)},
-                  {QStringLiteral("summary"), summary},
-                  {QStringLiteral("registered_at"), registeredAt},
-                  {QStringLiteral("last_seen"), lastSeen},
-                  {QStringLiteral("session_name"), sessionName}};
+    QJsonObject o {{QStringLiteral("id"), id},
+                   {QStringLiteral("pid"), pid},
+                   {QStringLiteral("cwd"), cwd},
+                   {QStringLiteral("git_root"), nullable(gitRoot)},
+                   {QStringLiteral("tty"), nullable(tty)},
+                   {QStringLiteral("summary"), summary},
+                   {QStringLiteral("registered_at"), registeredAt},
+                   {QStringLiteral("last_seen"), lastSeen},
+                   {QStringLiteral("session_name"), sessionName}};
     if (!isRemote()) {
-        o.insert(QStringLiteral("channel_push"), channelPush.isEmpty() ? QStringLiteral("unknown") : channelPush);
+        o.insert(QStringLiteral("channel_push"),
+                 channelPush.isEmpty() ? QStringLiteral("unknown") : channelPush);
         o.insert(QStringLiteral("version"), version);
     }
     return o;
@@ -60,11 +62,16 @@ Result<Peer> Peer::fromJson(const QJsonObject &o)
 QString messageTypeName(MessageType type)
 {
     switch (type) {
-    case MessageType::Text: return QStringLiteral("text");
-    case MessageType::Query: return QStringLiteral("query");
-    case MessageType::Response: return QStringLiteral("response");
-    case MessageType::Handoff: return QStringLiteral("handoff");
-    case MessageType::Broadcast: return QStringLiteral("broadcast");
+    case MessageType::Text:
+        return QStringLiteral("text");
+    case MessageType::Query:
+        return QStringLiteral("query");
+    case MessageType::Response:
+        return QStringLiteral("response");
+    case MessageType::Handoff:
+        return QStringLiteral("handoff");
+    case MessageType::Broadcast:
+        return QStringLiteral("broadcast");
     }
     Q_UNREACHABLE();
 }
@@ -86,15 +93,16 @@ QString messageTypeList()
 
 QJsonObject Message::toJson() const
 {
-    return QJsonObject{{QStringLiteral("id"), id},
-                       {QStringLiteral("from_id"), fromId},
-                       {QStringLiteral("to_id"), toId},
-                       {QStringLiteral("text"), text},
-                       {QStringLiteral("type"), type},
-                       {QStringLiteral("metadata"), metadata ? QJsonValue(*metadata) : QJsonValue(QJsonValue::Null)},
-                       {QStringLiteral("reply_to"), replyTo ? QJsonValue(*replyTo) : QJsonValue(QJsonValue::Null)},
-                       {QStringLiteral("sent_at"), sentAt},
-                       {QStringLiteral("delivered"), delivered ? 1 : 0}};
+    return QJsonObject {
+        {QStringLiteral("id"), id},
+        {QStringLiteral("from_id"), fromId},
+        {QStringLiteral("to_id"), toId},
+        {QStringLiteral("text"), text},
+        {QStringLiteral("type"), type},
+        {QStringLiteral("metadata"), metadata ? QJsonValue(*metadata) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("reply_to"), replyTo ? QJsonValue(*replyTo) : QJsonValue(QJsonValue::Null)},
+        {QStringLiteral("sent_at"), sentAt},
+        {QStringLiteral("delivered"), delivered ? 1 : 0}};
 }
 
 Result<Message> Message::fromJson(const QJsonObject &o)
@@ -124,7 +132,8 @@ Result<Message> Message::fromJson(const QJsonObject &o)
 
 QString peerIdForTty(const QString &tty)
 {
-    return QString::fromLatin1(QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+    return QString::fromLatin1(
+        QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
 }
 
 Result<QList<Peer>> peersFromJson(const QJsonArray &array)

@@ -18,13 +18,13 @@ struct Peer
     QString id;
     qint64 pid = 0;
     QString cwd;
-    QString gitRoot;      // empty = null on the wire
-    QString tty;          // empty = null on the wire
+    QString gitRoot; // empty = null on the wire
+    QString tty; // empty = null on the wire
     QString summary;
     QString registeredAt; // ISO-8601 UTC with milliseconds
     QString lastSeen;
     QString sessionName;
-    QString channelPush;  // unknown / unverified / working; empty for remote peers
+    QString channelPush; // unknown / unverified / working; empty for remote peers
     QString version;
 
     QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }

@@ -13,16 +13,17 @@ namespace Broker {
 struct Location
 {
     quint16 port = 7899;
-    QString tokenPath;        // CLAUDE_PEERS_TOKEN (a file path) or $HOME/.claude-peers-token
-    QString databasePath;     // CLAUDE_PEERS_DB or $HOME/.claude-peers.db
-    QString configPath;       // $HOME/.claude-peers-config.json
+    QString tokenPath; // CLAUDE_PEERS_TOKEN (a file path) or $HOME/.claude-peers-token
+    QString databasePath; // CLAUDE_PEERS_DB or $HOME/.claude-peers.db
+    QString configPath; // $HOME/.claude-peers-config.json
     bool tokenPathExplicit = false;
 
     QUrl baseUrl() const;
     QString lockPath() const; // beside the database: one broker per database
     QString pidPath() const;
 
-    static Location fromEnvironment(const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
+    static Location
+    fromEnvironment(const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
 };
 
 } // namespace Broker

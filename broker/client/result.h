@@ -15,12 +15,11 @@ struct Error
     int httpStatus = 0; // set when the failure is an HTTP answer
 };
 
-template<typename T>
-using Result = std::expected<T, Error>;
+template<typename T> using Result = std::expected<T, Error>;
 
 inline std::unexpected<Error> fail(QString code, QString message)
 {
-    return std::unexpected<Error>(Error{std::move(code), std::move(message)});
+    return std::unexpected<Error>(Error {std::move(code), std::move(message)});
 }
 
 } // namespace Broker

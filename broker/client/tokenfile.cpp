@@ -20,7 +20,8 @@ Result<QByteArray> read(const QString &path)
     if (!file.exists())
         return fail(QStringLiteral("token_missing"),
                     QStringLiteral("Token file %1 does not exist. Start the broker once (it creates it) "
-                                   "or set CLAUDE_PEERS_TOKEN to the right file.").arg(path));
+                                   "or set CLAUDE_PEERS_TOKEN to the right file.")
+                        .arg(path));
     if (!file.open(QIODevice::ReadOnly))
         return fail(QStringLiteral("token_unreadable"),
                     QStringLiteral("Cannot read token file %1: %2").arg(path, file.errorString()));

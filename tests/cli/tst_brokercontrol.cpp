@@ -238,7 +238,8 @@ private Q_SLOTS:
         const QString marker = m_home.filePath(u"hup"_s);
         const QString ready = m_home.filePath(u"trap-installed"_s);
         // SIGHUP before the shell has installed its trap would kill it: wait for the trap.
-        startStandIn(u"trap 'echo hup > \"%1\"' HUP; : > \"%2\"; while :; do sleep 0.05; done"_s.arg(marker, ready));
+        startStandIn(
+            u"trap 'echo hup > \"%1\"' HUP; : > \"%2\"; while :; do sleep 0.05; done"_s.arg(marker, ready));
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(ready), TestSupport::scaled(5000));
         const qint64 pid = m_standIn->processId();
         writePidFile(pid);

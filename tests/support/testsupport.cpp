@@ -30,19 +30,37 @@ quint16 freePort()
     return server.serverPort();
 }
 
-QString brokerExe() { return QStringLiteral(PEERS_BROKER_EXE); }
-QString cliExe() { return QStringLiteral(PEERS_CLI_EXE); }
-QString mcpExe() { return QStringLiteral(PEERS_MCP_EXE); }
-QString trayExe() { return QStringLiteral(PEERS_TRAY_EXE); }
-
-TestHome::TestHome()
-    : m_port(freePort())
+QString brokerExe()
 {
+    return QStringLiteral(PEERS_BROKER_EXE);
+}
+QString cliExe()
+{
+    return QStringLiteral(PEERS_CLI_EXE);
+}
+QString mcpExe()
+{
+    return QStringLiteral(PEERS_MCP_EXE);
+}
+QString trayExe()
+{
+    return QStringLiteral(PEERS_TRAY_EXE);
 }
 
-QString TestHome::tokenPath() const { return path() + QStringLiteral("/.claude-peers-token"); }
-QString TestHome::databasePath() const { return path() + QStringLiteral("/.claude-peers.db"); }
-QString TestHome::configPath() const { return path() + QStringLiteral("/.claude-peers-config.json"); }
+TestHome::TestHome() : m_port(freePort()) { }
+
+QString TestHome::tokenPath() const
+{
+    return path() + QStringLiteral("/.claude-peers-token");
+}
+QString TestHome::databasePath() const
+{
+    return path() + QStringLiteral("/.claude-peers.db");
+}
+QString TestHome::configPath() const
+{
+    return path() + QStringLiteral("/.claude-peers-config.json");
+}
 
 QProcessEnvironment TestHome::environment() const
 {
@@ -64,8 +82,7 @@ QByteArray TestHome::token() const
 }
 
 BrokerProcess::BrokerProcess(const TestHome &home, QProcessEnvironment extraEnv)
-    : m_home(home)
-    , m_extraEnv(std::move(extraEnv))
+    : m_home(home), m_extraEnv(std::move(extraEnv))
 {
 }
 

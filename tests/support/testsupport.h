@@ -15,7 +15,10 @@ namespace TestSupport {
 
 // Multiplier for test timeouts on slow or loaded machines (env PEERS_TEST_TIMEOUT_FACTOR).
 int timeoutFactor();
-inline int scaled(int ms) { return ms * timeoutFactor(); }
+inline int scaled(int ms)
+{
+    return ms * timeoutFactor();
+}
 
 // A port the OS reports free right now (bind to 127.0.0.1:0, read it, close).
 quint16 freePort();
@@ -52,8 +55,8 @@ public:
     explicit BrokerProcess(const TestHome &home, QProcessEnvironment extraEnv = {});
     ~BrokerProcess();
     bool start(int timeoutMs = 10000); // waits until GET /health answers
-    void kill();                       // SIGKILL, waits for exit
-    void terminate();                  // SIGTERM, waits for exit
+    void kill(); // SIGKILL, waits for exit
+    void terminate(); // SIGTERM, waits for exit
     qint64 pid() const;
     QProcess &process() { return m_process; }
     QByteArray stderrOutput();
@@ -68,14 +71,14 @@ private:
 // Small synchronous HTTP for tests only (a local event loop is fine in a test).
 struct HttpResult
 {
-    int status = 0;              // 0 = no connection
+    int status = 0; // 0 = no connection
     QByteArray body;
-    QJsonValue json() const;     // parsed body (Undefined if not JSON)
+    QJsonValue json() const; // parsed body (Undefined if not JSON)
     QJsonObject object() const { return json().toObject(); }
 };
 HttpResult httpGet(quint16 port, const QString &path, int timeoutMs = 5000);
-HttpResult httpPost(quint16 port, const QString &path, const QByteArray &body,
-                    const QByteArray &bearer = {}, int timeoutMs = 5000);
+HttpResult httpPost(quint16 port, const QString &path, const QByteArray &body, const QByteArray &bearer = {},
+                    int timeoutMs = 5000);
 HttpResult httpPostJson(quint16 port, const QString &path, const QJsonObject &body,
                         const QByteArray &bearer = {}, int timeoutMs = 5000);
 
