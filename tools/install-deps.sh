@@ -10,7 +10,7 @@ packages=(cmake ninja-build g++ make pkg-config binutils
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6)
 if [ "$what" = test ]; then
-    packages+=(python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
+    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
