@@ -5,7 +5,7 @@ set -euo pipefail
 cd "$(dirname "$0")/.."
 
 what=${1:-build}
-packages=(cmake ninja-build g++ make pkg-config binutils
+packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6)
