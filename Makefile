@@ -2,8 +2,12 @@
 BUILD      ?= build
 TEST_BUILD ?= build-test
 JOBS       ?= $(shell nproc)
+FUZZ_BUILD ?= build-fuzz
+ASAN_BUILD ?= build-asan
+FUZZ_SECONDS ?= 60
+FUZZ_CXX   ?= $(shell command -v clang++-15 || command -v clang++)
 
-.PHONY: run test build deps format clean
+.PHONY: run test test-asan fuzz build deps format clean
 
 # Builds and runs the product: the tray app where a display is, else the headless broker.
 run:
@@ -27,6 +31,28 @@ test:
 	@cd $(TEST_BUILD) && PEERS_TEST_TIMEOUT_FACTOR=$${PEERS_TEST_TIMEOUT_FACTOR:-2} \
 	    ctest -j $(JOBS) --output-on-failure --timeout 600
 
+# The whole Qt Test suite built with AddressSanitizer + UndefinedBehaviorSanitizer (g++, own
+# build dir); any finding fails its test. The fuzz smoke tests are left to `make test`.
+test-asan:
+	@tools/install-deps.sh test
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEERS_SANITIZE=address,undefined -DPEERS_FUZZ_SMOKE=OFF >/dev/null
+	@cmake --build $(ASAN_BUILD) -j $(JOBS)
+	@cd $(ASAN_BUILD) && PEERS_TEST_TIMEOUT_FACTOR=$${PEERS_TEST_TIMEOUT_FACTOR:-4} \
+	    ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
+	    UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
+	    ctest -j $(JOBS) --output-on-failure --timeout 1200
+
+# Each fuzz target (tests/fuzz) for FUZZ_SECONDS on its corpus and dictionary, one after the
+# other; prints the executions per target. Findings go to $(FUZZ_BUILD)/runs/<target>/.
+fuzz:
+	@tools/install-deps.sh test
+	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPEERS_FUZZ=ON >/dev/null
+	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
+	@status=0; for t in $(FUZZ_BUILD)/tests/fuzz/fuzz_*; do \
+	    [ -x "$$t" ] || continue; \
+	    tests/fuzz/run-fuzz.sh "$$t" tests/fuzz "$${t##*/fuzz_}" $(FUZZ_SECONDS) $(FUZZ_BUILD)/runs || status=1; \
+	done; exit $$status
+
 build:
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
@@ -35,4 +61,4 @@ format:
 	@cmake --build $(BUILD) --target format
 
 clean:
-	rm -rf $(BUILD) $(TEST_BUILD)
+	rm -rf $(BUILD) $(TEST_BUILD) $(FUZZ_BUILD) $(ASAN_BUILD)

@@ -18,3 +18,11 @@ if(PEERS_WERROR)
     target_compile_definitions(peers_common INTERFACE QT_FORCE_ASSERTS)
 endif()
 set(CMAKE_CXX_EXTENSIONS OFF)
+
+# Sanitizers for every target (make test-asan: address,undefined; the fuzz build adds them too).
+# Any finding aborts the process, so a test or fuzz target with one fails.
+set(PEERS_SANITIZE "" CACHE STRING "Comma-separated -fsanitize= list for every target, e.g. address,undefined")
+if(PEERS_SANITIZE)
+    add_compile_options(-fsanitize=${PEERS_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
+    add_link_options(-fsanitize=${PEERS_SANITIZE})
+endif()

@@ -1,0 +1,258 @@
+// The broker's routes (broker/internal/api*.cpp) with fuzzed bodies: the real Api, Service,
+// Authenticator, rate limiter, delivery hub and group commit, composed as BrokerServer does,
+// on an in-memory SQLite store. Opening and migrating a store is most of an input's cost, so a
+// broker serves kInputsPerBroker inputs before a fresh one replaces it (a finding that needs
+// an earlier input's rows reproduces with -runs over the inputs of that run, see
+// docs/fuzzing.md). The input is a script of requests:
+//   route, credential, a few flags, body (with $ID1/$ID2/$MSG replaced by the ids of peers
+//   and messages that earlier requests of the same input created), and clock steps.
+#include "fuzzsupport.h"
+
+#include "clock.h"
+#include "federationlink.h"
+#include "internal/api.h"
+#include "internal/auth.h"
+#include "internal/deliveryhub.h"
+#include "internal/groupcommit.h"
+#include "internal/ratelimiter.h"
+#include "internal/service.h"
+#include "internal/store.h"
+
+#include <QCoreApplication>
+#include <QJsonArray>
+#include <QJsonDocument>
+#include <QJsonObject>
+
+#include <memory>
+#include <vector>
+
+using namespace Broker;
+
+namespace {
+
+const QByteArray kToken = "fuzz-main-token-0123456789abcdef";
+constexpr int kInputsPerBroker = 128;
+
+// Every route of api.cpp, the unauthenticated GETs, and one unknown path.
+const char *const kPaths[] = {
+    "/register",
+    "/heartbeat",
+    "/set-summary",
+    "/set-name",
+    "/set-channel-push",
+    "/list-peers",
+    "/send-message",
+    "/broadcast",
+    "/poll-messages",
+    "/ack-messages",
+    "/message-status",
+    "/unregister",
+    "/wait-messages",
+    "/messages",
+    "/shutdown",
+    "/reload",
+    "/federation/connect",
+    "/federation/disconnect",
+    "/federation/send-to-remote",
+    "/health",
+    "/metrics",
+    "/federation/status",
+    "/nowhere",
+};
+
+// What the answers told us, so later requests can name real peers and messages.
+struct Learned
+{
+    QList<QByteArray> ids;
+    QList<QByteArray> secrets;
+    QByteArray lastMessageId = "1";
+    int answers = 0;
+};
+
+class CaptureResponder final : public Http::Responder
+{
+public:
+    explicit CaptureResponder(Learned &learned) : m_learned(learned) { }
+
+    void respond(const Http::Response &response) override
+    {
+        Q_ASSERT(!m_answered); // answered at most once
+        if (!m_open)
+            return; // the client went away: answering is a no-op, as on a real connection
+        m_open = false;
+        m_answered = true;
+        m_onClosed = nullptr;
+        ++m_learned.answers;
+        Q_ASSERT(response.status >= 100 && response.status < 600);
+        if (response.contentType != "application/json")
+            return;
+        // Every JSON answer is valid JSON.
+        QJsonParseError error;
+        const QJsonDocument doc = QJsonDocument::fromJson(response.body, &error);
+        Q_ASSERT(error.error == QJsonParseError::NoError);
+        const QJsonObject object = doc.object();
+        if (const QString id = object.value(QLatin1String("id")).toString(); !id.isEmpty())
+            m_learned.ids.append(id.toUtf8());
+        if (const QString secret = object.value(QLatin1String("session_secret")).toString();
+            !secret.isEmpty())
+            m_learned.secrets.append(secret.toUtf8());
+        if (const QJsonValue mid = object.value(QLatin1String("message_id")); mid.isDouble())
+            m_learned.lastMessageId = QByteArray::number(mid.toInteger());
+    }
+    bool isOpen() const override { return m_open; }
+    void setOnClosed(std::function<void()> callback) override { m_onClosed = std::move(callback); }
+
+    // The connection went away before an answer.
+    void close()
+    {
+        if (!std::exchange(m_open, false))
+            return;
+        if (auto callback = std::exchange(m_onClosed, nullptr))
+            callback();
+    }
+
+private:
+    Learned &m_learned;
+    bool m_open = true;
+    bool m_answered = false;
+    std::function<void()> m_onClosed;
+};
+
+// The broker's objects, wired as BrokerServer::start() wires them.
+struct BrokerUnderTest
+{
+    explicit BrokerUnderTest(ManualClock &clock) : auth(store)
+    {
+        const auto opened = store.open(QStringLiteral(":memory:"));
+        Q_ASSERT(opened.has_value());
+        auth.setToken(kToken);
+        service = std::make_unique<Service>(store, clock, federation);
+        service->setHeartbeatTimeoutMs(60000);
+        hub = std::make_unique<DeliveryHub>(*service);
+        commit = std::make_unique<GroupCommit>(store);
+        api = std::make_unique<Api>(*service, auth, rateLimiter, *hub, federation, *commit);
+        Service *s = service.get();
+        QObject::connect(s, &Service::peerRegistered, s, [this](const QString &id) { auth.forget(id); });
+        QObject::connect(s, &Service::peerRemoved, s, [this](const QString &id) {
+            auth.forget(id);
+            hub->release(id);
+        });
+        QObject::connect(s, &Service::messageStored, s,
+                         [this](qint64, const QString &, const QString &to) { hub->wake(to); });
+    }
+    ~BrokerUnderTest()
+    {
+        hub->releaseAll();
+        commit->flush();
+        api.reset();
+        hub.reset();
+        commit.reset();
+        service.reset();
+        store.close();
+    }
+
+    Store store;
+    Authenticator auth;
+    RateLimiter rateLimiter {60};
+    DisabledFederationLink federation;
+    std::unique_ptr<Service> service;
+    std::unique_ptr<DeliveryHub> hub;
+    std::unique_ptr<GroupCommit> commit;
+    std::unique_ptr<Api> api;
+};
+
+void processQueued()
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+}
+
+// Never destroyed at exit (Qt's SQL globals may already be gone then).
+ManualClock *g_clock = nullptr;
+BrokerUnderTest *g_broker = nullptr;
+int g_inputs = 0;
+
+QByteArray pick(const QList<QByteArray> &list, int back)
+{
+    return list.size() >= back ? list.at(list.size() - back) : QByteArray("nobody");
+}
+
+} // namespace
+
+extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
+{
+    Fuzz::initialize(argc, argv);
+    return 0;
+}
+
+extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+    Fuzz::Input input(data, size);
+    if (!g_broker || ++g_inputs % kInputsPerBroker == 0) {
+        delete std::exchange(g_broker, nullptr);
+        delete g_clock;
+        g_clock = new ManualClock(QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC));
+        g_broker = new BrokerUnderTest(*g_clock);
+    }
+    ManualClock &clock = *g_clock;
+    BrokerUnderTest &broker = *g_broker;
+    Learned learned;
+    std::vector<std::shared_ptr<CaptureResponder>> pending;
+    {
+        int requests = 0;
+        while (!input.atEnd() && requests < 64) {
+            const uint8_t op = input.byte();
+            if (op >= 0xf0) { // a step of the clock (heartbeat timeouts, rate-limit windows)
+                clock.advance(qint64(input.u16()) * 100);
+                processQueued();
+                continue;
+            }
+            ++requests;
+            Http::Request request;
+            request.path = kPaths[op % std::size(kPaths)];
+            const uint8_t flags = input.byte();
+            request.method = (flags & 0x80) ? "GET" : "POST";
+            switch (flags & 3) {
+            case 0:
+                request.headers.append({"authorization", "Bearer " + kToken});
+                break;
+            case 1:
+                request.headers.append({"authorization", "Bearer " + pick(learned.secrets, 1)});
+                break;
+            case 2:
+                request.headers.append({"authorization", "Bearer " + pick(learned.secrets, 2)});
+                break;
+            case 3:
+                request.headers.append({"authorization", input.chunk()});
+                break;
+            }
+            if (flags & 4)
+                request.query = input.chunk();
+            request.peerAddress = QHostAddress::LocalHost;
+            QByteArray body = input.bytes(input.u16() % 2048);
+            body.replace("$ID1", pick(learned.ids, 1));
+            body.replace("$ID2", pick(learned.ids, 2));
+            body.replace("$MSG", learned.lastMessageId);
+            request.body = std::move(body);
+
+            auto responder = std::make_shared<CaptureResponder>(learned);
+            broker.api->handle(request, responder);
+            if (responder->isOpen())
+                pending.push_back(responder); // a wait, or an answer held for the commit
+            if (flags & 8)
+                processQueued(); // else the next request shares this event-loop pass
+            if ((flags & 0x30) == 0x30 && !pending.empty()) {
+                pending.front()->close(); // the client of the oldest open request goes away
+                pending.erase(pending.begin());
+            }
+        }
+        processQueued();
+    }
+    // The end of this client's session: waits are answered or closed, nothing stays held.
+    broker.hub->releaseAll();
+    broker.commit->flush();
+    for (const auto &responder : pending)
+        responder->close();
+    processQueued();
+    return 0;
+}
