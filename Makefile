@@ -35,7 +35,8 @@ test:
 # build dir); any finding fails its test. The fuzz smoke tests are left to `make test`.
 test-asan:
 	@tools/install-deps.sh test
-	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEERS_SANITIZE=address,undefined -DPEERS_FUZZ_SMOKE=OFF >/dev/null
+	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
+	    -DPEERS_SANITIZE=address,undefined -DPEERS_FUZZ_SMOKE=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@cd $(ASAN_BUILD) && PEERS_TEST_TIMEOUT_FACTOR=$${PEERS_TEST_TIMEOUT_FACTOR:-4} \
 	    ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
