@@ -50,7 +50,7 @@ fuzz:
 	@cmake -S . -B $(FUZZ_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCMAKE_CXX_COMPILER=$(FUZZ_CXX) -DPEERS_FUZZ=ON >/dev/null
 	@cmake --build $(FUZZ_BUILD) -j $(JOBS)
 	@status=0; for t in $(FUZZ_BUILD)/tests/fuzz/fuzz_*; do \
-	    [ -x "$$t" ] || continue; \
+	    [ -f "$$t" ] && [ -x "$$t" ] || continue; \
 	    tests/fuzz/run-fuzz.sh "$$t" tests/fuzz "$${t##*/fuzz_}" $(FUZZ_SECONDS) $(FUZZ_BUILD)/runs || status=1; \
 	done; exit $$status
 

@@ -4,6 +4,7 @@
 #   run-fuzz.sh <fuzz binary> <tests/fuzz dir> <target name> <seconds> <work dir> [libFuzzer flags…]
 # New inputs go to <work dir>/<name>/corpus (never into the tree); a finding is written to
 # <work dir>/<name>/ and makes the exit status non-zero (crash, leak, UB, timeout, OOM).
+# FUZZ_FRESH=1 (the smoke run) starts from the seeds alone, so its duration stays bounded.
 set -uo pipefail
 binary=$1 src=$2 name=$3 seconds=$4 work=$5
 shift 5
@@ -11,6 +12,7 @@ if [ ! -x "$binary" ]; then
     echo "fuzz target $binary is missing: build it (make fuzz, or the fuzz-build of make test)" >&2
     exit 1
 fi
+[ "${FUZZ_FRESH:-0}" = 1 ] && rm -rf "$work/$name/corpus"
 mkdir -p "$work/$name/corpus"
 log="$work/$name/last-run.log"
 dict=()
