@@ -30,6 +30,7 @@ void writeRaw(const QString &path, const QByteArray &data)
     QFile f(path);
     QVERIFY(f.open(QIODevice::WriteOnly | QIODevice::Truncate));
     f.write(data);
+    f.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner); // a token file as it should be
 }
 
 } // namespace
