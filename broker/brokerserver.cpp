@@ -2,7 +2,7 @@
 #include "clock.h"
 #include "federationlink.h"
 #include "logging.h"
-#include "tokenfile.h"
+#include "secretstore.h"
 
 #include "http/httpserver.h"
 #include "internal/api.h"
@@ -12,6 +12,7 @@
 #include "internal/ratelimiter.h"
 #include "internal/service.h"
 #include "internal/store.h"
+#include "internal/tokenkeeper.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -29,9 +30,11 @@ public:
     Settings settings;
     std::shared_ptr<Clock> clock = systemClock();
     std::shared_ptr<FederationLink> federation;
+    std::shared_ptr<SecretStore> keychain;
 
     std::unique_ptr<QLockFile> lock;
     Store store;
+    std::unique_ptr<TokenKeeper> tokens;
     std::unique_ptr<Authenticator> auth;
     std::unique_ptr<RateLimiter> rateLimiter;
     std::unique_ptr<Service> service;
@@ -99,18 +102,7 @@ public:
             qCWarning(lcServer).noquote() << "Cannot write pid file" << settings.location.pidPath();
     }
 
-    void rereadToken()
-    {
-        auto token = TokenFile::read(settings.location.tokenPath);
-        if (!token) {
-            qCWarning(lcServer).noquote() << token.error().message << "Keeping the current token.";
-            return;
-        }
-        if (*token != auth->token()) {
-            auth->setToken(*token);
-            qCInfo(lcServer) << "Token changed; now accepting the new one";
-        }
-    }
+    void rereadToken() { tokens->rereadFile(); }
 
     void runSweeps()
     {
@@ -145,6 +137,7 @@ public:
         service.reset();
         rateLimiter.reset();
         auth.reset();
+        tokens.reset();
         store.close();
         if (pidFileWritten) {
             QFile::remove(settings.location.pidPath());
@@ -187,6 +180,20 @@ void BrokerServer::setFederationLink(std::shared_ptr<FederationLink> link)
     d->federation = std::move(link);
 }
 
+void BrokerServer::setSecretStore(std::shared_ptr<SecretStore> keychain)
+{
+    Q_ASSERT(!d->running);
+    d->keychain = std::move(keychain);
+}
+
+SecretsStatus BrokerServer::secretsStatus() const
+{
+    if (!d->tokens)
+        return {SecretLocation {SecretLocation::Kind::File, d->settings.location.tokenPath},
+                d->settings.location.tokenPath, QStringLiteral("The broker is not running.")};
+    return d->tokens->status();
+}
+
 Result<void> BrokerServer::start()
 {
     if (d->running)
@@ -195,7 +202,8 @@ Result<void> BrokerServer::start()
     if (auto locked = d->takeLock(); !locked)
         return locked;
 
-    auto token = TokenFile::readOrCreate(location.tokenPath);
+    d->tokens = std::make_unique<TokenKeeper>(location, d->keychain, d->settings.keychainRetryMs);
+    auto token = d->tokens->start();
     if (!token) {
         d->teardown();
         return fail(QStringLiteral("token"), token.error().message);
@@ -209,13 +217,15 @@ Result<void> BrokerServer::start()
 
     d->auth = std::make_unique<Authenticator>(d->store);
     d->auth->setToken(*token);
+    connect(d->tokens.get(), &TokenKeeper::tokenChanged, this,
+            [auth = d->auth.get()](const QByteArray &fresh) { auth->setToken(fresh); });
     d->rateLimiter = std::make_unique<RateLimiter>(d->settings.rateLimitPerMinute);
     d->service = std::make_unique<Service>(d->store, *d->clock, *d->federation);
     d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
     d->hub = std::make_unique<DeliveryHub>(*d->service);
     d->commit = std::make_unique<GroupCommit>(d->store);
-    d->api =
-        std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation, *d->commit);
+    d->api = std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation,
+                                   *d->commit, *d->tokens);
 
     Service *service = d->service.get();
     DeliveryHub *hub = d->hub.get();

@@ -1,0 +1,73 @@
+#pragma once
+
+#include "location.h"
+#include "result.h"
+#include "secretstore.h"
+
+#include <QObject>
+#include <QTimer>
+
+#include <memory>
+
+namespace Broker {
+
+// Keeps the local token (DESIGN.md "Secrets", docs/decisions.md): in the OS keychain where one
+// answers, with the 0600 token file rewritten from it as the rendezvous for helpers, the CLI
+// and 0.7 clients; in the token file alone where none answers, where the path is explicit
+// (CLAUDE_PEERS_TOKEN: that file is the source of truth) or where the host gives no keychain.
+//
+// start() is synchronous so that the broker serves at once: it takes the token file's token
+// (creating it when missing), then asks the keychain and reconciles when it answers: the
+// keychain's token wins and the file is rewritten; an empty keychain gets the file's token
+// (migration on first run). A keychain that does not answer (at login it often starts after
+// the tray) is asked once more after retryDelayMs; after that the token stays in the file
+// and status() says so.
+class TokenKeeper : public QObject
+{
+    Q_OBJECT
+public:
+    TokenKeeper(Location location, std::shared_ptr<SecretStore> keychain, int retryDelayMs,
+                QObject *parent = nullptr);
+
+    Result<QByteArray> start();
+    const QByteArray &token() const { return m_token; }
+    SecretsStatus status() const;
+
+    // The 60 s timer and SIGHUP: a token file changed by someone else (0.7's rotate-token,
+    // federation join, an editor) is adopted and, where the keychain holds the token, stored
+    // there too. A missing file is written again from the current token.
+    void rereadFile();
+
+    // A fresh token, stored where the token lives (keychain first, then the file). The keychain
+    // refusing it leaves the old token in place (error code "keychain"). done runs once,
+    // unless the keeper is destroyed first.
+    void rotate(std::function<void(Result<SecretsStatus>)> done);
+
+Q_SIGNALS:
+    void tokenChanged(const QByteArray &token);
+    void statusChanged();
+
+private:
+    enum class State { FileOnly, Asking, Keychain };
+
+    void askKeychain();
+    void onKeychainRead(SecretResult<SecretRead> answer);
+    void storeInKeychain(const QByteArray &token, const QString &why);
+    void fallBackToFile(const QString &note);
+    void adopt(const QByteArray &token);
+    bool writeFile(const QByteArray &token);
+
+    Location m_location;
+    std::shared_ptr<SecretStore> m_keychain;
+    int m_retryDelayMs;
+    QTimer m_retryTimer;
+    State m_state = State::FileOnly;
+    SecretLocation m_keychainWhere;
+    QString m_note;
+    QByteArray m_token;
+    bool m_retried = false;
+    bool m_changedWhileAsking = false; // rotated or file edited before the keychain answered
+    bool m_rotating = false;
+};
+
+} // namespace Broker
