@@ -298,6 +298,11 @@ private Q_SLOTS:
         QVERIFY2(status.code == 0, qPrintable(describe(status)));
         QVERIFY(status.out.startsWith(
             u"Broker: ok (1 peer(s) registered)\nURL: http://127.0.0.1:%1\n"_s.arg(m_home->port())));
+        // CLAUDE_PEERS_TOKEN names the file: the broker says the token lives there, and why.
+        QVERIFY2(
+            status.out.contains(u"\nSecrets: local token in the file %1\n         CLAUDE_PEERS_TOKEN"_s.arg(
+                m_home->tokenPath())),
+            qPrintable(describe(status)));
         const QString headline =
             u"%1 [CLI_TEST]  PID:%2  %3"_s.arg(m_peer).arg(QCoreApplication::applicationPid()).arg(peerCwd());
         QVERIFY2(status.out.contains(u"\nPeers:\n  "_s + headline + u'\n'), qPrintable(describe(status)));
@@ -324,6 +329,10 @@ private Q_SLOTS:
         QCOMPARE(status.object().value(u"running"_s).toBool(), true);
         QCOMPARE(status.object().value(u"health"_s).toObject().value(u"status"_s).toString(), u"ok"_s);
         QVERIFY(status.object().value(u"peers"_s).isArray());
+        const QJsonObject local =
+            status.object().value(u"secrets"_s).toObject().value(u"local_token"_s).toObject();
+        QCOMPARE(local.value(u"store"_s).toString(), u"file"_s);
+        QCOMPARE(local.value(u"where"_s).toString(), m_home->tokenPath());
 
         const QJsonDocument peers = parse({u"peers"_s, u"--json"_s});
         QVERIFY(peers.isArray());
