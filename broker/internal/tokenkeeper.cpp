@@ -2,6 +2,8 @@
 #include "logging.h"
 #include "tokenfile.h"
 
+#include <QScopeGuard>
+
 namespace Broker {
 
 TokenKeeper::TokenKeeper(Location location, std::shared_ptr<SecretStore> keychain, int retryDelayMs,
@@ -47,16 +49,35 @@ SecretsStatus TokenKeeper::status() const
     return status;
 }
 
+void TokenKeeper::setKeychainBusy(bool busy)
+{
+    m_keychainBusy = busy;
+    if (m_keychainBusy || m_rotating)
+        return;
+    auto waiting = std::move(m_waitingRotations);
+    m_waitingRotations.clear();
+    for (auto &done : waiting)
+        rotate(std::move(done));
+}
+
 void TokenKeeper::askKeychain()
 {
+    setKeychainBusy(true);
     m_keychain->read(SecretStore::localTokenKey, this,
                      [this](SecretResult<SecretRead> answer) { onKeychainRead(std::move(answer)); });
 }
 
 void TokenKeeper::onKeychainRead(SecretResult<SecretRead> answer)
 {
-    if (m_state != State::Asking)
+    if (m_state != State::Asking) {
+        setKeychainBusy(false);
         return;
+    }
+    // Decided below, unless a write to the keychain follows (it clears it when answered).
+    const auto settle = qScopeGuard([this] {
+        if (!m_storing)
+            setKeychainBusy(false);
+    });
     if (answer) {
         m_keychainWhere = answer->where;
         if (answer->secret == m_token) {
@@ -113,8 +134,12 @@ void TokenKeeper::onKeychainRead(SecretResult<SecretRead> answer)
 
 void TokenKeeper::storeInKeychain(const QByteArray &token, const QString &why)
 {
+    m_storing = true;
+    m_keychainBusy = true;
     m_keychain->write(
         SecretStore::localTokenKey, token, this, [this, token, why](SecretResult<SecretLocation> written) {
+            m_storing = false;
+            const auto settle = qScopeGuard([this] { setKeychainBusy(false); });
             if (!written) {
                 fallBackToFile(QStringLiteral("The OS keychain did not take the local token "
                                               "(%1): it lives in the 0600 file %2 only.")
@@ -183,6 +208,10 @@ void TokenKeeper::rereadFile()
 
 void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
 {
+    if (m_keychainBusy || m_rotating) {
+        m_waitingRotations.push_back(std::move(done));
+        return;
+    }
     const QByteArray fresh = TokenFile::generate();
     if (m_state != State::Keychain) {
         if (auto written = TokenFile::write(m_location.tokenPath, fresh); !written) {
@@ -201,6 +230,7 @@ void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
         SecretStore::localTokenKey, fresh, this,
         [this, fresh, done = std::move(done)](SecretResult<SecretLocation> written) {
             m_rotating = false;
+            const auto next = qScopeGuard([this] { setKeychainBusy(m_keychainBusy); });
             if (!written) {
                 done(fail(QStringLiteral("keychain"),
                           QStringLiteral("The OS keychain refused the new token (%1); the token "

@@ -7,7 +7,9 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
 #include <memory>
+#include <vector>
 
 namespace Broker {
 
@@ -54,6 +56,7 @@ private:
     void onKeychainRead(SecretResult<SecretRead> answer);
     void storeInKeychain(const QByteArray &token, const QString &why);
     void fallBackToFile(const QString &note);
+    void setKeychainBusy(bool busy); // false: runs the rotations that waited for the keychain
     void adopt(const QByteArray &token);
     bool writeFile(const QByteArray &token);
 
@@ -68,6 +71,11 @@ private:
     bool m_retried = false;
     bool m_changedWhileAsking = false; // rotated or file edited before the keychain answered
     bool m_rotating = false;
+    // A read or a migration write is on its way: a rotation waits for its answer, so that it
+    // lands where the token will be kept (and is not answered as "file" a moment too early).
+    bool m_keychainBusy = false;
+    bool m_storing = false;
+    std::vector<std::function<void(Result<SecretsStatus>)>> m_waitingRotations;
 };
 
 } // namespace Broker
