@@ -219,6 +219,21 @@ private Q_SLOTS:
         }
     }
 
+    // DESIGN.md: QtKeychain is linked by the broker hosts only (the helper and the CLI have
+    // their own NEEDED checks in tst_mcpprocess and tst_cli).
+    void onlyTheBrokerHostsLinkTheKeychain()
+    {
+        const auto needed = [](const QString &exe) {
+            const RunResult r = run(u"readelf"_s, {u"-d"_s, exe}, QProcessEnvironment::systemEnvironment());
+            return QString::fromUtf8(r.out);
+        };
+        QVERIFY(needed(brokerExe()).contains(u"libqt6keychain"_s));
+        if (!trayExe().isEmpty())
+            QVERIFY(needed(trayExe()).contains(u"libqt6keychain"_s));
+        QVERIFY(!needed(cliExe()).contains(u"keychain"_s));
+        QVERIFY(!needed(mcpExe()).contains(u"keychain"_s));
+    }
+
     void init()
     {
         // One keyring for the whole suite: every case starts without the item.
