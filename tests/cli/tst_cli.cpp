@@ -210,7 +210,8 @@ private Q_SLOTS:
         QVERIFY2(!needed.isEmpty(), dynamic.constData());
         for (const QString &lib : needed) {
             // DESIGN.md: no Sql, no Widgets, and no keychain (only the broker hosts link QtKeychain).
-            for (const char *forbidden : {"Sql", "HttpServer", "Widgets", "Gui", "keychain", "DBus", "secret", "glib"})
+            for (const char *forbidden :
+                 {"Sql", "HttpServer", "Widgets", "Gui", "keychain", "DBus", "secret", "glib"})
                 QVERIFY2(!lib.contains(QLatin1String(forbidden)), qPrintable(lib));
         }
         QVERIFY(needed.contains(u"libQt6Core.so.6"_s));
