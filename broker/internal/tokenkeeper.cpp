@@ -15,6 +15,19 @@ TokenKeeper::TokenKeeper(Location location, std::shared_ptr<SecretStore> keychai
 {
     m_retryTimer.setSingleShot(true);
     connect(&m_retryTimer, &QTimer::timeout, this, &TokenKeeper::askKeychain);
+    m_rotationWait.setSingleShot(true);
+    m_rotationWait.setInterval(3000);
+    connect(&m_rotationWait, &QTimer::timeout, this, [this] {
+        // Still no first answer: rotate in the file now (the keychain gets it when it answers,
+        // m_changedWhileAsking). A keychain that already holds the token is waited for.
+        if (m_state == State::Asking && !m_rotating) {
+            qCInfo(lcServer) << "The OS keychain has not answered yet; rotating in the token file";
+            m_keychainBusy = false;
+            runWaitingRotations();
+        } else {
+            m_rotationWait.start();
+        }
+    });
 }
 
 Result<QByteArray> TokenKeeper::start()
@@ -52,8 +65,14 @@ SecretsStatus TokenKeeper::status() const
 void TokenKeeper::setKeychainBusy(bool busy)
 {
     m_keychainBusy = busy;
+    runWaitingRotations();
+}
+
+void TokenKeeper::runWaitingRotations()
+{
     if (m_keychainBusy || m_rotating)
         return;
+    m_rotationWait.stop();
     auto waiting = std::move(m_waitingRotations);
     m_waitingRotations.clear();
     for (auto &done : waiting)
@@ -210,6 +229,8 @@ void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
 {
     if (m_keychainBusy || m_rotating) {
         m_waitingRotations.push_back(std::move(done));
+        if (!m_rotationWait.isActive())
+            m_rotationWait.start();
         return;
     }
     const QByteArray fresh = TokenFile::generate();
@@ -230,7 +251,7 @@ void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
         SecretStore::localTokenKey, fresh, this,
         [this, fresh, done = std::move(done)](SecretResult<SecretLocation> written) {
             m_rotating = false;
-            const auto next = qScopeGuard([this] { setKeychainBusy(m_keychainBusy); });
+            const auto next = qScopeGuard([this] { runWaitingRotations(); });
             if (!written) {
                 done(fail(QStringLiteral("keychain"),
                           QStringLiteral("The OS keychain refused the new token (%1); the token "

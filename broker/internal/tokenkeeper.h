@@ -44,6 +44,10 @@ public:
     // refusing it leaves the old token in place (error code "keychain"). done runs once,
     // unless the keeper is destroyed first.
     void rotate(std::function<void(Result<SecretsStatus>)> done);
+    // How long a rotation waits for the keychain's first answer at start (a keyring that shows
+    // an unlock prompt may not answer for long); then it goes to the token file and the
+    // keychain gets the new token when it answers. Default 3 s, below the CLI's 5 s timeout.
+    void setRotationWaitMs(int ms) { m_rotationWait.setInterval(ms); }
 
 Q_SIGNALS:
     void tokenChanged(const QByteArray &token);
@@ -57,6 +61,7 @@ private:
     void storeInKeychain(const QByteArray &token, const QString &why);
     void fallBackToFile(const QString &note);
     void setKeychainBusy(bool busy); // false: runs the rotations that waited for the keychain
+    void runWaitingRotations();
     void adopt(const QByteArray &token);
     bool writeFile(const QByteArray &token);
 
@@ -64,6 +69,7 @@ private:
     std::shared_ptr<SecretStore> m_keychain;
     int m_retryDelayMs;
     QTimer m_retryTimer;
+    QTimer m_rotationWait;
     State m_state = State::FileOnly;
     SecretLocation m_keychainWhere;
     QString m_note;

@@ -242,6 +242,22 @@ private Q_SLOTS:
         QCOMPARE(fileToken(), k->token());
     }
 
+    void rotationDoesNotWaitForeverForAKeychainThatDoesNotAnswer()
+    {
+        m_keychain->silent = true; // an unlock prompt nobody answers
+        auto k = keeper();
+        k->setRotationWaitMs(50);
+        const QByteArray old = *k->start();
+        std::optional<Broker::Result<Broker::SecretsStatus>> answer;
+        k->rotate([&](Broker::Result<Broker::SecretsStatus> r) { answer = r; });
+        QVERIFY(!answer);
+        QTRY_VERIFY(answer);
+        QVERIFY(*answer);
+        QCOMPARE((*answer)->localToken.kind, Broker::SecretLocation::Kind::File);
+        QVERIFY(k->token() != old);
+        QCOMPARE(fileToken(), k->token());
+    }
+
     void tokenFileChangedWhileRunningIsAdoptedAndStored()
     {
         auto k = keeper();

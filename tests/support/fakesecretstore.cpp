@@ -14,6 +14,12 @@ SecretLocation FakeSecretStore::location()
     return {SecretLocation::Kind::Keychain, QStringLiteral("fake keychain")};
 }
 
+void FakeSecretStore::answer(QObject *context, std::function<void()> call)
+{
+    if (!silent)
+        QTimer::singleShot(0, context, std::move(call));
+}
+
 std::optional<SecretError> FakeSecretStore::nextFailure()
 {
     if (failures.isEmpty())
@@ -32,7 +38,7 @@ void FakeSecretStore::read(const QString &key, QObject *context, ReadDone done)
             SecretError {SecretError::Kind::NotFound, QStringLiteral("no such entry"), location()});
     else
         result = SecretRead {secrets.value(key), location()};
-    QTimer::singleShot(0, context, [done = std::move(done), result] { done(result); });
+    answer(context, [done = std::move(done), result] { done(result); });
 }
 
 void FakeSecretStore::write(const QString &key, const QByteArray &secret, QObject *context, WriteDone done)
@@ -43,7 +49,7 @@ void FakeSecretStore::write(const QString &key, const QByteArray &secret, QObjec
         result = std::unexpected(*failure);
     else
         secrets.insert(key, secret);
-    QTimer::singleShot(0, context, [done = std::move(done), result] { done(result); });
+    answer(context, [done = std::move(done), result] { done(result); });
 }
 
 void FakeSecretStore::remove(const QString &key, QObject *context, WriteDone done)
@@ -54,7 +60,7 @@ void FakeSecretStore::remove(const QString &key, QObject *context, WriteDone don
         result = std::unexpected(*failure);
     else
         secrets.remove(key);
-    QTimer::singleShot(0, context, [done = std::move(done), result] { done(result); });
+    answer(context, [done = std::move(done), result] { done(result); });
 }
 
 } // namespace TestSupport

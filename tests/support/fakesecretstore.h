@@ -16,6 +16,7 @@ class FakeSecretStore : public Broker::SecretStore
 public:
     QHash<QString, QByteArray> secrets;
     QList<Broker::SecretError::Kind> failures;
+    bool silent = false; // calls are counted but never answered (a keyring waiting on a prompt)
     int reads = 0;
     int writes = 0;
     int removes = 0;
@@ -28,6 +29,7 @@ public:
 
 private:
     std::optional<Broker::SecretError> nextFailure();
+    void answer(QObject *context, std::function<void()> call);
 };
 
 } // namespace TestSupport
