@@ -80,7 +80,10 @@ class tst_Keychain : public QObject
             if (name.startsWith(u"CLAUDE_PEERS_"_s))
                 env.remove(name);
         }
-        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS"})
+        // Nothing of a desktop session we may run in: no display, not its bus, and no desktop
+        // name (QtKeychain would prefer KWallet in a Plasma session).
+        for (const char *name : {"DISPLAY", "WAYLAND_DISPLAY", "XDG_RUNTIME_DIR", "DBUS_SESSION_BUS_ADDRESS",
+                                 "XDG_CURRENT_DESKTOP", "DESKTOP_SESSION", "KDE_FULL_SESSION"})
             env.remove(QLatin1String(name));
         env.insert(u"HOME"_s, home);
         env.insert(u"CLAUDE_PEERS_PORT"_s, QString::number(port));
