@@ -4,6 +4,7 @@
 #include "logging.h"
 #include "tokenfile.h"
 
+#include "http/fdlimit.h"
 #include "http/httpserver.h"
 #include "internal/api.h"
 #include "internal/auth.h"
@@ -45,13 +46,16 @@ public:
     QTimer statsTimer;
     bool running = false;
     bool pidFileWritten = false;
+    qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
+
+    int connectionCap() const { return Http::connectionCapForFdLimit(fdLimit, settings.maxConnections); }
 
     Http::ServerLimits limits() const
     {
         Http::ServerLimits l;
         l.maxBodyBytes = settings.maxBodyBytes;
         l.maxHeaderBytes = settings.maxHeaderBytes;
-        l.maxConnections = settings.maxConnections;
+        l.maxConnections = connectionCap();
         l.idleTimeoutMs = settings.idleTimeoutMs;
         l.requestTimeoutMs = settings.requestTimeoutMs;
         // Answers wait for the group commit: take a client's pipelined requests in one pass so
@@ -245,6 +249,14 @@ Result<void> BrokerServer::start()
     d->runSweeps();
     d->runPurge();
 
+    d->fdLimit = Http::raiseFileDescriptorLimit();
+    if (d->connectionCap() < d->settings.maxConnections)
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("At most %1 connections (not %2): the open-file limit is %3. Raise it with "
+                              "`ulimit -n` or the unit's LimitNOFILE for more.")
+                   .arg(d->connectionCap())
+                   .arg(d->settings.maxConnections)
+                   .arg(d->fdLimit);
     d->http = std::make_unique<Http::HttpServer>(d->api.get(), d->limits());
     if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
         const Error error = listening.error();
