@@ -44,6 +44,7 @@ public:
     QTimer purgeTimer;
     QTimer tokenTimer;
     QTimer statsTimer;
+    QTimer clockTimer; // lets an idle broker notice a clock jump or its own pause
     bool running = false;
     bool pidFileWritten = false;
     qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
@@ -124,6 +125,20 @@ public:
             qCWarning(lcMaintenance).noquote() << "Orphan sweep failed:" << orphans.error().message;
     }
 
+    // A look at the clocks a few times per heartbeat timeout; a gap of more than two looks
+    // (plus a second of slack for a loaded machine) means the broker itself was not running.
+    void scheduleClockChecks()
+    {
+        const int timeout = settings.heartbeatTimeoutMs;
+        if (timeout <= 0) {
+            clockTimer.stop();
+            return;
+        }
+        const int interval = qBound(250, timeout / 4, 5000);
+        service->setPauseThresholdMs(2 * interval + 1000);
+        clockTimer.start(interval);
+    }
+
     void runPurge()
     {
         if (auto purged = service->purgeDelivered(settings.deliveredRetentionMs); !purged)
@@ -136,6 +151,7 @@ public:
         purgeTimer.stop();
         tokenTimer.stop();
         statsTimer.stop();
+        clockTimer.stop();
         if (hub)
             hub->releaseAll();
         if (commit)
@@ -167,6 +183,8 @@ BrokerServer::BrokerServer(Settings settings, QObject *parent)
     d->sweepTimer.callOnTimeout(this, [this] { d->runSweeps(); });
     d->purgeTimer.callOnTimeout(this, [this] { d->runPurge(); });
     d->tokenTimer.callOnTimeout(this, [this] { d->rereadToken(); });
+    d->clockTimer.setTimerType(Qt::CoarseTimer);
+    d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
     d->statsTimer.callOnTimeout(this, [this] {
         d->api->rotateRequestCounter();
         d->rateLimiter->collectGarbage(d->clock->msecsSinceEpoch());
@@ -275,6 +293,7 @@ Result<void> BrokerServer::start()
     d->purgeTimer.start(d->settings.purgeIntervalMs);
     d->tokenTimer.start(d->settings.tokenRereadMs);
     d->statsTimer.start(d->settings.statsIntervalMs);
+    d->scheduleClockChecks();
     d->running = true;
     qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
                                       .arg(d->http->serverPort())
@@ -320,6 +339,7 @@ void BrokerServer::reload()
         d->settings.idleTimeoutMs = fresh.idleTimeoutMs;
         d->settings.maxBodyBytes = fresh.maxBodyBytes;
         d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
+        d->scheduleClockChecks();
         d->rateLimiter->setLimit(d->settings.rateLimitPerMinute);
         d->http->setLimits(d->limits());
     }
