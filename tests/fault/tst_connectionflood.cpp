@@ -6,7 +6,11 @@
 #include "helperenv.h"
 
 #include <QElapsedTimer>
+#include <QEventLoop>
+#include <QFile>
+#include <QHash>
 #include <QTest>
+#include <QTimer>
 
 #include <sys/resource.h>
 
@@ -16,6 +20,8 @@ using namespace FaultSupport;
 namespace {
 
 constexpr QByteArrayView Refused = "HTTP/1.1 503";
+const QString TtyA = QStringLiteral("pts/501");
+const QString TtyB = QStringLiteral("pts/502");
 
 // Opens `total` connections in batches small enough for the listen backlog, reading answers
 // between batches (a flood faster than the broker accepts only waits in SYN retries).
@@ -104,6 +110,133 @@ private Q_SLOTS:
                                   scaled(3000));
         qInfo() << "served again" << sinceFloodEnd.elapsed() << "ms after the flood ended";
         QCOMPARE(broker.process().state(), QProcess::Running);
+    }
+
+    // Issue 8 §2: 2,000 idle connections and 300 clients that send their headers a byte at a
+    // time, while a real helper keeps sending to another: every message still arrives.
+    void helperKeepsDeliveringThroughAFlood()
+    {
+        constexpr int Idle = 2000;
+        constexpr int Slow = 300;
+        constexpr int Messages = 300;
+        const qint64 fds = raiseOwnFdLimit(2 * (Idle + Slow) + 500);
+        QVERIFY2(fds >= Idle + Slow + 200, qPrintable(QStringLiteral("only %1 file descriptors").arg(fds)));
+        TestHome home;
+        // Room for the whole flood, so that every idle and slow client really holds a
+        // connection (the 503 path at the cap is the test above).
+        QFile config(home.configPath());
+        QVERIFY(config.open(QIODevice::WriteOnly));
+        config.write(R"({"broker": {"max_connections": 4096}})");
+        config.close();
+        QProcessEnvironment extra;
+        extra.insert(QStringLiteral("CLAUDE_PEERS_RATE_LIMIT"), QStringLiteral("0"));
+        BrokerProcess broker(home, extra);
+        QVERIFY(broker.start());
+        auto a = startHelper(home, TtyA, false);
+        auto b = startHelper(home, TtyB, false);
+        QVERIFY(a && b);
+
+        // Arrival time of each message on B's stdout, taken as the line is read; the test waits
+        // in an event loop that this handler ends, so nothing polls between arrival and record.
+        QElapsedTimer clock;
+        clock.start();
+        QHash<QString, qint64> arrivedNs;
+        qsizetype readB = 0;
+        QString awaited;
+        QEventLoop loop;
+        connect(&b->process(), &QProcess::readyReadStandardOutput, this, [&] {
+            const QList<QJsonObject> lines = b->allLines();
+            for (; readB < lines.size(); ++readB) {
+                const QJsonObject params = lines.at(readB).value(QLatin1String("params")).toObject();
+                if (params.contains(QLatin1String("content")))
+                    arrivedNs.insert(params.value(QLatin1String("content")).toString(), clock.nsecsElapsed());
+            }
+            if (arrivedNs.contains(awaited))
+                loop.quit();
+        });
+        QTimer timeout;
+        timeout.setSingleShot(true);
+        connect(&timeout, &QTimer::timeout, &loop, &QEventLoop::quit);
+        const auto measure = [&](const QString &prefix, int count, const std::function<void(int)> &between) {
+            QList<double> latenciesMs;
+            QList<int> requests;
+            for (int i = 0; i < count; ++i) {
+                awaited = prefix + QString::number(i);
+                const qint64 sentNs = clock.nsecsElapsed();
+                requests << a->request(QStringLiteral("tools/call"),
+                                       QJsonObject {{QStringLiteral("name"), QStringLiteral("send_message")},
+                                                    {QStringLiteral("arguments"),
+                                                     args({{QStringLiteral("to_id"), idOf(TtyB)},
+                                                           {QStringLiteral("message"), awaited}})}});
+                timeout.start(scaled(10000));
+                if (!arrivedNs.contains(awaited))
+                    loop.exec();
+                if (!arrivedNs.contains(awaited))
+                    return QList<double>();
+                latenciesMs << double(arrivedNs.value(awaited) - sentNs) / 1e6;
+                between(i);
+            }
+            for (int id : std::as_const(requests)) {
+                const auto answer = a->waitResponse(id, scaled(10000));
+                if (!answer || McpClient::isError(answer->value(QLatin1String("result")).toObject()))
+                    return QList<double>();
+            }
+            return latenciesMs;
+        };
+
+        const QList<double> quiet = measure(QStringLiteral("quiet "), 100, [](int) {});
+        QCOMPARE(quiet.size(), 100);
+
+        SocketFlood idle;
+        SocketFlood slow;
+        QElapsedTimer flooding;
+        flooding.start();
+        floodInBatches(idle, home.port(), Idle, 200);
+        floodInBatches(slow, home.port(), Slow, 100);
+        slow.sendAll("POST /send-message HTTP/1.1\r\n");
+        const qint64 floodMs = flooding.elapsed();
+        QCOMPARE(idle.failedToConnect() + slow.failedToConnect(), 0);
+
+        const QList<double> flooded = measure(QStringLiteral("flooded "), Messages, [&](int i) {
+            if (i % 10 == 0) {
+                slow.sendAll("X"); // one more header byte: still not a whole request
+                idle.pump(0);
+                slow.pump(0);
+            }
+        });
+        QVERIFY2(flooded.size() == Messages, "a message did not arrive during the flood");
+        idle.pump(200);
+        slow.pump(200);
+        const int brokerFds = openFdCount(broker.pid());
+        qInfo().noquote() << QStringLiteral(
+                                 "flood: %1 idle connections (%2 held) and %3 slow-header clients (%4 held) "
+                                 "opened in %5 ms; %6 answered 503; broker fds %7 (limit %8)")
+                                 .arg(Idle)
+                                 .arg(idle.connected())
+                                 .arg(Slow)
+                                 .arg(slow.connected())
+                                 .arg(floodMs)
+                                 .arg(idle.answeredWith(Refused) + slow.answeredWith(Refused))
+                                 .arg(brokerFds)
+                                 .arg(fdLimitOf(broker.pid()).soft);
+        QCOMPARE(idle.connected(), Idle);
+        QCOMPARE(slow.connected(), Slow);
+        QVERIFY(brokerFds > Idle + Slow);
+        qInfo().noquote() << QStringLiteral(
+                                 "helper send -> receiver stdout, quiet: p50 %1 ms, p99 %2 ms (%3 msgs)")
+                                 .arg(quantile(quiet, 0.5), 0, 'f', 2)
+                                 .arg(quantile(quiet, 0.99), 0, 'f', 2)
+                                 .arg(quiet.size());
+        qInfo().noquote() << QStringLiteral(
+                                 "helper send -> receiver stdout, under the flood: p50 %1 ms, p99 %2 ms, max "
+                                 "%3 ms (%4 msgs)")
+                                 .arg(quantile(flooded, 0.5), 0, 'f', 2)
+                                 .arg(quantile(flooded, 0.99), 0, 'f', 2)
+                                 .arg(quantile(flooded, 1.0), 0, 'f', 2)
+                                 .arg(flooded.size());
+        QCOMPARE(broker.process().state(), QProcess::Running);
+        QVERIFY(a->nonJsonLines().isEmpty());
+        QVERIFY(b->nonJsonLines().isEmpty());
     }
 };
 
