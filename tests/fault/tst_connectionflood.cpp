@@ -208,19 +208,23 @@ private Q_SLOTS:
         idle.pump(200);
         slow.pump(200);
         const int brokerFds = openFdCount(broker.pid());
-        qInfo().noquote() << QStringLiteral(
-                                 "flood: %1 idle connections (%2 held) and %3 slow-header clients (%4 held) "
-                                 "opened in %5 ms; %6 answered 503; broker fds %7 (limit %8)")
-                                 .arg(Idle)
-                                 .arg(idle.connected())
-                                 .arg(Slow)
-                                 .arg(slow.connected())
-                                 .arg(floodMs)
-                                 .arg(idle.answeredWith(Refused) + slow.answeredWith(Refused))
-                                 .arg(brokerFds)
-                                 .arg(fdLimitOf(broker.pid()).soft);
+        // A slow client still sending its headers 10 s after the first byte gets 408 (a slow
+        // machine may get there during the test): held or timed out, never refused or dropped.
+        const int slowTimedOut = slow.answeredWith("HTTP/1.1 408");
+        qInfo().noquote()
+            << QStringLiteral("flood: %1 idle connections (%2 held) and %3 slow-header clients (%4 held, "
+                              "%5 answered 408) opened in %6 ms; %7 answered 503; broker fds %8 (limit %9)")
+                   .arg(Idle)
+                   .arg(idle.connected())
+                   .arg(Slow)
+                   .arg(slow.connected())
+                   .arg(slowTimedOut)
+                   .arg(floodMs)
+                   .arg(idle.answeredWith(Refused) + slow.answeredWith(Refused))
+                   .arg(brokerFds)
+                   .arg(fdLimitOf(broker.pid()).soft);
         QCOMPARE(idle.connected(), Idle);
-        QCOMPARE(slow.connected(), Slow);
+        QCOMPARE(slow.connected() + slowTimedOut, Slow);
         QVERIFY(brokerFds > Idle + Slow);
         qInfo().noquote() << QStringLiteral(
                                  "helper send -> receiver stdout, quiet: p50 %1 ms, p99 %2 ms (%3 msgs)")
