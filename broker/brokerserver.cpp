@@ -4,6 +4,7 @@
 #include "logging.h"
 #include "secretstore.h"
 
+#include "http/fdlimit.h"
 #include "http/httpserver.h"
 #include "internal/api.h"
 #include "internal/auth.h"
@@ -46,15 +47,19 @@ public:
     QTimer purgeTimer;
     QTimer tokenTimer;
     QTimer statsTimer;
+    QTimer clockTimer; // lets an idle broker notice a clock jump or its own pause
     bool running = false;
     bool pidFileWritten = false;
+    qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
+
+    int connectionCap() const { return Http::connectionCapForFdLimit(fdLimit, settings.maxConnections); }
 
     Http::ServerLimits limits() const
     {
         Http::ServerLimits l;
         l.maxBodyBytes = settings.maxBodyBytes;
         l.maxHeaderBytes = settings.maxHeaderBytes;
-        l.maxConnections = settings.maxConnections;
+        l.maxConnections = connectionCap();
         l.idleTimeoutMs = settings.idleTimeoutMs;
         l.requestTimeoutMs = settings.requestTimeoutMs;
         // Answers wait for the group commit: take a client's pipelined requests in one pass so
@@ -112,6 +117,20 @@ public:
             qCWarning(lcMaintenance).noquote() << "Orphan sweep failed:" << orphans.error().message;
     }
 
+    // A look at the clocks a few times per heartbeat timeout; a gap of more than two looks
+    // (plus a second of slack for a loaded machine) means the broker itself was not running.
+    void scheduleClockChecks()
+    {
+        const int timeout = settings.heartbeatTimeoutMs;
+        if (timeout <= 0) {
+            clockTimer.stop();
+            return;
+        }
+        const int interval = qBound(250, timeout / 4, 5000);
+        service->setPauseThresholdMs(2 * interval + 1000);
+        clockTimer.start(interval);
+    }
+
     void runPurge()
     {
         if (auto purged = service->purgeDelivered(settings.deliveredRetentionMs); !purged)
@@ -124,6 +143,7 @@ public:
         purgeTimer.stop();
         tokenTimer.stop();
         statsTimer.stop();
+        clockTimer.stop();
         if (hub)
             hub->releaseAll();
         if (commit)
@@ -156,6 +176,8 @@ BrokerServer::BrokerServer(Settings settings, QObject *parent)
     d->sweepTimer.callOnTimeout(this, [this] { d->runSweeps(); });
     d->purgeTimer.callOnTimeout(this, [this] { d->runPurge(); });
     d->tokenTimer.callOnTimeout(this, [this] { d->rereadToken(); });
+    d->clockTimer.setTimerType(Qt::CoarseTimer);
+    d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
     d->statsTimer.callOnTimeout(this, [this] {
         d->api->rotateRequestCounter();
         d->rateLimiter->collectGarbage(d->clock->msecsSinceEpoch());
@@ -255,6 +277,14 @@ Result<void> BrokerServer::start()
     d->runSweeps();
     d->runPurge();
 
+    d->fdLimit = Http::raiseFileDescriptorLimit();
+    if (d->connectionCap() < d->settings.maxConnections)
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("At most %1 connections (not %2): the open-file limit is %3. Raise it with "
+                              "`ulimit -n` or the unit's LimitNOFILE for more.")
+                   .arg(d->connectionCap())
+                   .arg(d->settings.maxConnections)
+                   .arg(d->fdLimit);
     d->http = std::make_unique<Http::HttpServer>(d->api.get(), d->limits());
     if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
         const Error error = listening.error();
@@ -273,6 +303,7 @@ Result<void> BrokerServer::start()
     d->purgeTimer.start(d->settings.purgeIntervalMs);
     d->tokenTimer.start(d->settings.tokenRereadMs);
     d->statsTimer.start(d->settings.statsIntervalMs);
+    d->scheduleClockChecks();
     d->running = true;
     qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
                                       .arg(d->http->serverPort())
@@ -318,6 +349,7 @@ void BrokerServer::reload()
         d->settings.idleTimeoutMs = fresh.idleTimeoutMs;
         d->settings.maxBodyBytes = fresh.maxBodyBytes;
         d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
+        d->scheduleClockChecks();
         d->rateLimiter->setLimit(d->settings.rateLimitPerMinute);
         d->http->setLimits(d->limits());
     }
