@@ -17,6 +17,7 @@
 #include "internal/ratelimiter.h"
 #include "internal/service.h"
 #include "internal/store.h"
+#include "internal/tokenkeeper.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -30,7 +31,6 @@ using namespace Broker;
 
 namespace {
 
-const QByteArray kToken = "fuzz-main-token-0123456789abcdef";
 constexpr int kInputsPerBroker = 128;
 
 // Every route of api.cpp, the unauthenticated GETs, and one unknown path.
@@ -125,12 +125,21 @@ struct BrokerUnderTest
     {
         const auto opened = store.open(QStringLiteral(":memory:"));
         Q_ASSERT(opened.has_value());
-        auth.setToken(kToken);
+        // The token file alone (no keychain), in the scratch directory; /rotate-token rewrites it.
+        Location location;
+        location.tokenPath = Fuzz::scratchDir() + QStringLiteral("/token");
+        location.tokenPathExplicit = true;
+        tokens = std::make_unique<TokenKeeper>(location, nullptr, 1000);
+        const auto token = tokens->start();
+        Q_ASSERT(token.has_value());
+        auth.setToken(*token);
+        QObject::connect(tokens.get(), &TokenKeeper::tokenChanged, tokens.get(),
+                         [this](const QByteArray &fresh) { auth.setToken(fresh); });
         service = std::make_unique<Service>(store, clock, federation);
         service->setHeartbeatTimeoutMs(60000);
         hub = std::make_unique<DeliveryHub>(*service);
         commit = std::make_unique<GroupCommit>(store);
-        api = std::make_unique<Api>(*service, auth, rateLimiter, *hub, federation, *commit);
+        api = std::make_unique<Api>(*service, auth, rateLimiter, *hub, federation, *commit, *tokens);
         Service *s = service.get();
         QObject::connect(s, &Service::peerRegistered, s, [this](const QString &id) { auth.forget(id); });
         QObject::connect(s, &Service::peerRemoved, s, [this](const QString &id) {
@@ -148,6 +157,7 @@ struct BrokerUnderTest
         hub.reset();
         commit.reset();
         service.reset();
+        tokens.reset();
         store.close();
     }
 
@@ -155,6 +165,7 @@ struct BrokerUnderTest
     Authenticator auth;
     RateLimiter rateLimiter {60};
     DisabledFederationLink federation;
+    std::unique_ptr<TokenKeeper> tokens;
     std::unique_ptr<Service> service;
     std::unique_ptr<DeliveryHub> hub;
     std::unique_ptr<GroupCommit> commit;
@@ -214,7 +225,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             request.method = (flags & 0x80) ? "GET" : "POST";
             switch (flags & 3) {
             case 0:
-                request.headers.append({"authorization", "Bearer " + kToken});
+                request.headers.append({"authorization", "Bearer " + broker.tokens->token()});
                 break;
             case 1:
                 request.headers.append({"authorization", "Bearer " + pick(learned.secrets, 1)});
