@@ -88,9 +88,9 @@ std::pair<ClientProfile::Channel, QString> claudeCodeChannels(const ClientProfil
     if (host.hasManagedSettings && !host.managedSettings.value(QLatin1String("channelsEnabled")).toBool())
         return {Channel::Unknown, QStringLiteral("a managed policy does not set channelsEnabled")};
     const bool featureOn = host.claudeJson.value(QLatin1String("cachedGrowthBookFeatures"))
-                          .toObject()
-                          .value(QLatin1String("tengu_harbor"))
-                          .toBool();
+                               .toObject()
+                               .value(QLatin1String("tengu_harbor"))
+                               .toBool();
     if (!featureOn)
         return {Channel::Unknown,
                 QStringLiteral("Claude Code has not cached its channels feature flag as on")};
