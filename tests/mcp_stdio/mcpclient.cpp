@@ -62,6 +62,13 @@ void McpClient::sendInitialized()
     sendRaw(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
 }
 
+bool McpClient::waitRegistered(const QString &peerId, int timeoutMs)
+{
+    return waitUntil(
+        [&] { return text(callTool(QStringLiteral("whoami"))).startsWith(QStringLiteral("ID: ") + peerId); },
+        TestSupport::scaled(timeoutMs));
+}
+
 void McpClient::sendRaw(const QByteArray &line)
 {
     m_process.write(line + '\n');

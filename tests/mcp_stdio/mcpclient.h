@@ -32,6 +32,8 @@ public:
     bool initialize(bool sendInitialized = true,
                     const QString &protocolVersion = QStringLiteral("2025-11-25"));
     void sendInitialized();
+    // Calls whoami until the helper is registered as peerId (a tool call also opens pushes).
+    bool waitRegistered(const QString &peerId, int timeoutMs = 15000);
 
     void sendRaw(const QByteArray &line); // a "\n" is appended
     int request(const QString &method, const QJsonObject &params = {});

@@ -37,12 +37,7 @@ class tst_McpBrokerKinds : public QObject
         c->setClientInfo(QStringLiteral("claude-code"), McpClient::channelCapabilities());
         if (!c->start() || !c->initialize())
             return nullptr;
-        if (!McpClient::waitUntil(
-                [&] {
-                    return McpClient::text(c->callTool(QStringLiteral("whoami")))
-                        .startsWith(QStringLiteral("ID: ") + peerIdOfTty(tty));
-                },
-                scaled(15000)))
+        if (!c->waitRegistered(peerIdOfTty(tty)))
             return nullptr;
         return c;
     }
@@ -51,6 +46,12 @@ class tst_McpBrokerKinds : public QObject
     {
         env.insert(QStringLiteral("CLAUDE_PEERS_PORT"), QString::number(port));
         return env;
+    }
+
+    static bool writeToken(const TestHome &home, const QByteArray &token)
+    {
+        QFile f(home.tokenPath());
+        return f.open(QIODevice::WriteOnly) && f.write(token + '\n') == token.size() + 1;
     }
 
     static QString send(McpClient &from, const QString &toTty, const QString &text)
@@ -128,11 +129,7 @@ private Q_SLOTS:
         TestHome home;
         // The helper reads the token from the home, like the reference broker would.
         const QByteArray token = "0123456789abcdef0123456789abcdef";
-        {
-            QFile f(home.tokenPath());
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(token + '\n');
-        }
+        QVERIFY(writeToken(home, token));
         ReferenceBroker ref(token);
         QVERIFY(ref.listen());
         auto a = helper(onPort(helperEnvironment(home, false, TtyA), ref.port()), TtyA);
@@ -164,11 +161,7 @@ private Q_SLOTS:
     {
         TestHome home;
         const QByteArray token = "fedcba9876543210fedcba9876543210";
-        {
-            QFile f(home.tokenPath());
-            QVERIFY(f.open(QIODevice::WriteOnly));
-            f.write(token + '\n');
-        }
+        QVERIFY(writeToken(home, token));
         ReferenceBroker ref(token, ReferenceBroker::Mode::BrokenStream);
         QVERIFY(ref.listen());
         QProcessEnvironment env = onPort(helperEnvironment(home, false, TtyB), ref.port());

@@ -57,12 +57,7 @@ class tst_McpClientKinds : public QObject
         identify(*c, kind);
         if (!c->start() || !c->initialize())
             return nullptr;
-        if (!McpClient::waitUntil(
-                [&] {
-                    return McpClient::text(c->callTool(QStringLiteral("whoami")))
-                        .startsWith(QStringLiteral("ID: ") + peerIdOfTty(tty));
-                },
-                scaled(15000)))
+        if (!c->waitRegistered(peerIdOfTty(tty)))
             return nullptr;
         return c;
     }

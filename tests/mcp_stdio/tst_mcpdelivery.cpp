@@ -46,12 +46,7 @@ class tst_McpDelivery : public QObject
             c->setClientInfo(QStringLiteral("claude-code"), McpClient::channelCapabilities());
         if (!c->start() || !c->initialize(initialized))
             return nullptr;
-        if (!McpClient::waitUntil(
-                [&] {
-                    return McpClient::text(c->callTool(QStringLiteral("whoami")))
-                        .startsWith(QStringLiteral("ID: ") + idOf(tty));
-                },
-                scaled(15000)))
+        if (!c->waitRegistered(idOf(tty)))
             return nullptr;
         return c;
     }
