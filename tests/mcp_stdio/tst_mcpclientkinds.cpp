@@ -267,6 +267,11 @@ private Q_SLOTS:
                          .arg(id)),
                  qPrintable(who));
         QTRY_VERIFY_WITH_TIMEOUT(confirmed(*a, id), scaled(5000));
+        const QString health = McpClient::text(b->callTool(QStringLiteral("channel_health")));
+        QVERIFY2(
+            health.contains(QLatin1String("Channel push: unverified\n  Why: OpenCode does not show channel "
+                                          "notifications")),
+            qPrintable(health));
     }
 
     // A message the model never saw stays at the broker and goes to the peer's next helper.
