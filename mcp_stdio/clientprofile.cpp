@@ -99,11 +99,13 @@ std::pair<ClientProfile::Channel, QString> claudeCodeChannels(const ClientProfil
 
 } // namespace
 
-ClientProfile::Host ClientProfile::Host::current()
+ClientProfile::Host ClientProfile::Host::current(const QString &clientName)
 {
     Host h;
     h.environment = QProcessEnvironment::systemEnvironment();
     h.home = h.environment.value(QStringLiteral("HOME"));
+    if (clientName != QLatin1String("claude-code"))
+        return h;
     // Claude Code starts the helper directly; a wrapper script or two in between are allowed.
     qint64 pid = qint64(::getppid());
     for (int depth = 0; depth < 4 && pid > 1; ++depth) {

@@ -29,7 +29,8 @@ struct ClientProfile
         QJsonObject claudeJson; // $HOME/.claude.json (what Claude Code caches)
         QJsonObject managedSettings; // /etc/claude-code/managed-settings.json
         bool hasManagedSettings = false;
-        static Host current();
+        // This process's view; the parent chain and Claude Code's files only for claude-code.
+        static Host current(const QString &clientName);
     };
 
     QString name; // clientInfo.name, as sent

@@ -122,9 +122,16 @@ void McpServer::startSession()
 
 void McpServer::onClientKnown()
 {
+    const QJsonObject params = m_dispatcher->initializeParams();
     m_delivery->setClientProfile(
-        ClientProfile::fromInitialize(m_dispatcher->initializeParams(), ClientProfile::Host::current()));
-    m_pushGate->setPingWanted(m_delivery->clientProfile().pushes());
+        ClientProfile::fromInitialize(params, ClientProfile::Host::current(m_dispatcher->clientName())));
+    const ClientProfile &profile = m_delivery->clientProfile();
+    qCInfo(lcStdio).noquote() << "channel pushes"
+                              << (profile.pushIsSeen()   ? "shown"
+                                      : profile.pushes() ? "maybe shown"
+                                                         : "not shown")
+                              << "by this client:" << profile.channelReason;
+    m_pushGate->setPingWanted(profile.pushes());
     updateChannelPush();
 }
 
