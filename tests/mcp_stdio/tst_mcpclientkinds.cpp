@@ -209,6 +209,51 @@ private Q_SLOTS:
         QCOMPARE(whoamiPush(*b), afterAMessage);
     }
 
+    // Issue 7 §2.4: Claude Code says nothing in initialize; the helper reads its parent's
+    // command line and Claude Code's cached flag. Here the parent is a shell carrying the flag.
+    void claudeCodeIsJudgedByItsCommandLine_data()
+    {
+        QTest::addColumn<QStringList>("parentArguments");
+        QTest::addColumn<QString>("state");
+        QTest::newRow("with the channels flag")
+            << QStringList {QStringLiteral("--dangerously-load-development-channels"),
+                            QStringLiteral("server:claude-peers")}
+            << "working";
+        QTest::newRow("without") << QStringList {QStringLiteral("--debug")} << "unverified";
+    }
+    void claudeCodeIsJudgedByItsCommandLine()
+    {
+        QFETCH(QStringList, parentArguments);
+        QFETCH(QString, state);
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        {
+            QFile claudeJson(home.path() + QStringLiteral("/.claude.json"));
+            QVERIFY(claudeJson.open(QIODevice::WriteOnly));
+            claudeJson.write(R"({"cachedGrowthBookFeatures":{"tengu_harbor":true}})");
+        }
+        QProcessEnvironment e = env(home, TtyB);
+        for (const char *name :
+             {"DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DO_NOT_TRACK",
+              "DISABLE_GROWTHBOOK", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",
+              "CLAUDE_CODE_USE_FOUNDRY", "CLAUDE_PEERS_CHANNELS", "CLAUDE_PEERS_SERVER_NAME"})
+            e.remove(QLatin1String(name));
+        // sh runs the helper as its child ("; exit" keeps it from exec-ing it).
+        McpClient b(e, QStringLiteral("/bin/sh"));
+        b.setClientInfo(QStringLiteral("claude-code"),
+                        QJsonObject {{QStringLiteral("roots"), QJsonObject()},
+                                     {QStringLiteral("elicitation"), QJsonObject()}});
+        QVERIFY(b.start(QStringList {QStringLiteral("-c"), QStringLiteral("\"$0\"; exit $?"), mcpExe()} +
+                        parentArguments));
+        QVERIFY(b.initialize());
+        QVERIFY(b.waitRegistered(peerIdOfTty(TtyB)));
+        QTRY_COMPARE_WITH_TIMEOUT(brokerChannelPush(home, TtyB), state, scaled(5000));
+        QCOMPARE(b.helloCount(), state == QLatin1String("working") ? 1 : 0);
+        b.closeStdin();
+        QVERIFY(b.waitForExit(10000));
+    }
+
     // Issue 7 §3.1, §2.4: what is acknowledged, and what is repeated, per client.
     void channelClientSeesEachMessageOnce()
     {
