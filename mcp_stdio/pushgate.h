@@ -11,7 +11,7 @@ namespace Mcp {
 //
 // Claude Code installs its channel handler only after it has processed our tools/list answer,
 // 9–272 ms later on a loaded machine, and silently drops pushes read before that; a fixed delay
-// is not reliable (measured with 2.1.197, /work/wt/findings-claude-code.md). What was reliable
+// is not reliable (measured with 2.1.197 for issue 7 §2.1). What was reliable
 // (14 of 14 runs): a ping sent right after the tools/list answer; its reply comes after the
 // handler exists. So: after answering tools/list the helper pings the client, and pushes start
 // when any reply to that ping arrives, or at the client's first tools/call, or `maxDelayMs`
