@@ -157,14 +157,14 @@ private Q_SLOTS:
         BrokerProcess broker(home);
         QVERIFY(broker.start());
         McpClient b(
-            env(home, TtyB, {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("2000")}}));
+            env(home, TtyB, {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("5000")}}));
         identify(b, Kind::ChannelClient);
         b.setAnswerPings(false);
         QVERIFY(b.start() && b.initialize());
         b.request(QStringLiteral("tools/list"));
-        QTest::qWait(1000);
+        QTest::qWait(1500);
         QCOMPARE(b.helloCount(), 0);
-        QTRY_COMPARE_WITH_TIMEOUT(b.helloCount(), 1, scaled(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(b.helloCount(), 1, scaled(15000));
     }
 
     // Issue 7 §2.2, §2.3: channel_push says only what the helper can know.
