@@ -98,6 +98,23 @@ class tst_McpClientKinds : public QObject
         return at < 0 ? QString() : text.mid(at + 14, text.indexOf(QLatin1Char('\n'), at) - at - 14);
     }
 
+    // A broker, a sender A (a client that says nothing about pushes) and a receiver B.
+    struct Pair
+    {
+        TestHome home;
+        BrokerProcess broker {home};
+        std::unique_ptr<McpClient> a;
+        std::unique_ptr<McpClient> b;
+        bool start(Kind receiver)
+        {
+            if (!broker.start())
+                return false;
+            a = helper(env(home, TtyA), TtyA, Kind::Unknown);
+            b = helper(env(home, TtyB), TtyB, receiver);
+            return a && b;
+        }
+    };
+
 private Q_SLOTS:
     void initTestCase()
     {
@@ -257,12 +274,10 @@ private Q_SLOTS:
     // Issue 7 §3.1, §2.4: what is acknowledged, and what is repeated, per client.
     void channelClientSeesEachMessageOnce()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto a = helper(env(home, TtyA), TtyA, Kind::Unknown);
-        auto b = helper(env(home, TtyB), TtyB, Kind::ChannelClient);
-        QVERIFY(a && b);
+        Pair p;
+        QVERIFY(p.start(Kind::ChannelClient));
+        auto &a = p.a;
+        auto &b = p.b;
         const qint64 id = send(*a, TtyB, QStringLiteral("once"));
         QVERIFY(b->waitForChannelMessages(1, 10000));
         QTRY_VERIFY_WITH_TIMEOUT(confirmed(*a, id), scaled(5000)); // the push is what it saw
@@ -275,12 +290,10 @@ private Q_SLOTS:
 
     void unknownClientIsAcknowledgedWhenAToolResultShowsIt()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto a = helper(env(home, TtyA), TtyA, Kind::Unknown);
-        auto b = helper(env(home, TtyB), TtyB, Kind::Unknown);
-        QVERIFY(a && b);
+        Pair p;
+        QVERIFY(p.start(Kind::Unknown));
+        auto &a = p.a;
+        auto &b = p.b;
         const qint64 id = send(*a, TtyB, QStringLiteral("maybe seen"));
         QVERIFY(b->waitForChannelMessages(1, 10000)); // pushed, in case it is shown
         QTest::qWait(1000);
@@ -293,12 +306,10 @@ private Q_SLOTS:
 
     void openCodeGetsNoPushAndAnImmediateBanner()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto a = helper(env(home, TtyA), TtyA, Kind::Unknown);
-        auto b = helper(env(home, TtyB), TtyB, Kind::OpenCode);
-        QVERIFY(a && b);
+        Pair p;
+        QVERIFY(p.start(Kind::OpenCode));
+        auto &a = p.a;
+        auto &b = p.b;
         const qint64 id = send(*a, TtyB, QStringLiteral("for opencode"));
         QTest::qWait(1500);
         QVERIFY(b->channelMessages().isEmpty());
@@ -322,19 +333,17 @@ private Q_SLOTS:
     // A message the model never saw stays at the broker and goes to the peer's next helper.
     void unseenMessageGoesToTheNextHelper()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto a = helper(env(home, TtyA), TtyA, Kind::Unknown);
-        auto b = helper(env(home, TtyB), TtyB, Kind::OpenCode);
-        QVERIFY(a && b);
+        Pair p;
+        QVERIFY(p.start(Kind::OpenCode));
+        auto &a = p.a;
+        auto &b = p.b;
         const qint64 id = send(*a, TtyB, QStringLiteral("do not lose me"));
         QTest::qWait(1000); // B has it (held, unseen)
         b->closeStdin(); // OpenCode exits before any tool call
         QVERIFY(b->waitForExit(10000));
         b.reset();
         QVERIFY(!confirmed(*a, id));
-        auto b2 = helper(env(home, TtyB), TtyB, Kind::OpenCode);
+        auto b2 = helper(env(p.home, TtyB), TtyB, Kind::OpenCode);
         QVERIFY(b2);
         // In some tool result (the banner of the first whoami may already carry it).
         auto shownInAToolResult = [&] {
