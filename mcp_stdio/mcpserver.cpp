@@ -21,8 +21,10 @@ namespace Mcp {
 namespace {
 
 constexpr int SessionStartDelayMs = 20; // unless initialize comes first
-constexpr int ShutdownStepMs = 800;
-constexpr int ShutdownDeadlineMs = 2500;
+// Claude Code (2.1.197) gives a stdio server 500 ms after SIGINT before SIGKILL: the
+// acknowledgements and the unregister (about a millisecond each on a live broker) must fit.
+constexpr int ShutdownStepMs = 150;
+constexpr int ShutdownDeadlineMs = 450;
 
 std::optional<bool> parseBool(const QString &value)
 {
@@ -162,7 +164,7 @@ void McpServer::shutdown(const QString &reason)
     QTimer::singleShot(ShutdownDeadlineMs, this, &McpServer::finish);
     // What is still queued for stdout goes out first (bounded): its acknowledgements depend on it.
     if (!m_writer->hasFailed())
-        m_writer->drain(ShutdownStepMs / 2);
+        m_writer->drain(ShutdownStepMs - 50);
     m_delivery->stop(ShutdownStepMs, [this] { m_session->stop(ShutdownStepMs, [this] { finish(); }); });
 }
 
