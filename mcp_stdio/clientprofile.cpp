@@ -65,6 +65,8 @@ std::pair<ClientProfile::Channel, QString> claudeCodeChannels(const ClientProfil
     using Channel = ClientProfile::Channel;
     const QString serverName =
         host.environment.value(QStringLiteral("CLAUDE_PEERS_SERVER_NAME"), QStringLiteral("claude-peers"));
+    if (host.parentArguments.isEmpty()) // no /proc (macOS) or not readable
+        return {Channel::Unknown, QStringLiteral("the command line of Claude Code cannot be read here")};
     const QString flag = QStringLiteral("--dangerously-load-development-channels");
     const QStringList listed = flagValues(host.parentArguments, flag);
     const bool flagGiven =

@@ -66,6 +66,8 @@ private Q_SLOTS:
             << initialize(QStringLiteral("inspector")) << host({}) << int(Channel::Unknown);
         QTest::newRow("claude code, no flag")
             << claudeCode() << host({QStringLiteral("claude")}) << int(Channel::Ignored);
+        QTest::newRow("claude code, command line unreadable")
+            << claudeCode() << host({}) << int(Channel::Unknown);
         QTest::newRow("claude code, channels on")
             << claudeCode() << host(withChannels) << int(Channel::Shown);
         QTest::newRow("flag=value, list")
