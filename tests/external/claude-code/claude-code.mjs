@@ -61,6 +61,9 @@ function claudeBinary() {
 
 // --- fixtures ----------------------------------------------------------------------------------
 const home = await makeHome();
+// No periodic stale-peer sweep during the test: it would evict the stand-in of step 5 (and drop
+// its mail) while the next session starts. Only list_peers evicts, and the test lists with care.
+writeFileSync(path.join(home.dir, '.claude-peers-config.json'), JSON.stringify({ broker: { sweep_interval_ms: 3600000 } }));
 await startBroker(home);
 const work = path.join(home.dir, 'project');
 mkdirSync(work);
@@ -76,7 +79,7 @@ const mock = await startMockAnthropic((body) => {
   return { text: 'ok' };
 });
 onCleanup(() => mock.close());
-if (process.env.PEERS_CC_DUMP) onCleanup(() => writeFileSync(process.env.PEERS_CC_DUMP, mock.requests.map((r) => JSON.stringify(r)).join("\n")));
+if (process.env.PEERS_CC_DUMP) onCleanup(() => { writeFileSync(process.env.PEERS_CC_DUMP, mock.requests.map((r) => JSON.stringify(r)).join("\n")); spawnSync("sh", ["-c", `cp ${home.dir}/claude-debug-* $(dirname ${process.env.PEERS_CC_DUMP})/`]); });
 
 const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
 writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
@@ -137,10 +140,15 @@ async function peers() {
   for (const p of list) if (Number.isInteger(p.pid)) helperPids.add(p.pid);
   return list;
 }
+// A zombie is not alive (a container's pid 1 may never reap a helper that outlived Claude Code).
 const alive = (pid) => {
   try {
     process.kill(pid, 0);
-    return true;
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
   } catch {
     return false;
   }
@@ -269,7 +277,7 @@ check(/ from_id="[^"]+"/.test(block) && / type="text"/.test(block) && / message_
 if (await happens(() => channelBlocks(SERVER).some((b) => b.includes(HELLO)), 20000)) {
   check(true, 'the startup hello reached the model');
 } else {
-  failures.push('the startup hello never reached the model (pushed before Claude Code registered its channel handler: issue 7 §2.1)');
+  failures.push('the startup hello never reached the model (a push before Claude Code registers its channel handler is dropped: issue 7 §2.1)');
   console.log(`not ok - ${failures.at(-1)}`);
 }
 await exitInteractive(first, peer);
@@ -288,16 +296,21 @@ const queuedText = `queued before start ${Date.now()}`;
 const queued = await runCli(['send', reg.body.id, queuedText]);
 check(queued.code === 0, `claude-peers send ${reg.body.id} (nobody reading): ${queued.stdout.trim()} ${queued.stderr.trim()}`);
 standIn.kill('SIGKILL');
-await waitFor(() => !alive(standIn.pid) || standIn.exitCode !== null, 10000, 'the stand-in to die');
+await waitFor(() => standIn.signalCode !== null || standIn.exitCode !== null, 10000, 'the stand-in to die');
+// Listing peers now would evict the dead stand-in and drop its mail: look at the model first.
 const second = await startInteractive('queued', { CLAUDE_PEERS_TTY: queuedTty });
-const peer2 = await registeredPeer(queuedTty);
-check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
 if (await happens(() => channelBlocks(SERVER).some((b) => b.includes(queuedText)), 30000)) {
   check(true, 'the message queued before the start reached the model as a <channel> block');
 } else {
-  failures.push('the message queued before the session started never reached the model (pushed before Claude Code registered its channel handler: issue 7 §2.1)');
+  const history = await runCli(['messages', '--to', reg.body.id, '--json']);
+  const state = JSON.parse(history.stdout || '[]').find((m) => m.text === queuedText);
+  failures.push('the message queued before the session started never reached the model (a push before Claude Code ' +
+    'registers its channel handler is dropped: issue 7 §2.1); at the broker it is ' +
+    (state === undefined ? 'gone' : state.delivered ? 'acknowledged' : 'not acknowledged'));
   console.log(`not ok - ${failures.at(-1)}`);
 }
+const peer2 = await registeredPeer(queuedTty);
+check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
 await exitInteractive(second, peer2);
 
 tm('kill-server');
