@@ -11,7 +11,7 @@
 //   and whenever Claude Code exits, its helper exits and leaves the broker.
 // Paths of the binaries come from CTest (PEERS_MCP_EXE, PEERS_BROKER_EXE, PEERS_CLI_EXE).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
@@ -79,7 +79,15 @@ const mock = await startMockAnthropic((body) => {
   return { text: 'ok' };
 });
 onCleanup(() => mock.close());
-if (process.env.PEERS_CC_DUMP) onCleanup(() => { writeFileSync(process.env.PEERS_CC_DUMP, mock.requests.map((r) => JSON.stringify(r)).join("\n")); spawnSync("sh", ["-c", `cp ${home.dir}/claude-debug-* $(dirname ${process.env.PEERS_CC_DUMP})/`]); });
+// PEERS_CC_DUMP=<dir> keeps what a failing run leaves (model requests, Claude Code debug logs).
+if (process.env.PEERS_CC_DUMP) {
+  onCleanup(() => {
+    const dir = process.env.PEERS_CC_DUMP;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'requests.jsonl'), mock.requests.map((r) => JSON.stringify(r)).join('\n'));
+    for (const f of readdirSync(home.dir).filter((n) => n.startsWith('claude-debug-'))) copyFileSync(path.join(home.dir, f), path.join(dir, f));
+  });
+}
 
 const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
 writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
