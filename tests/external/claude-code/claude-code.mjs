@@ -132,10 +132,11 @@ function run(exe, args, { env, cwd = work, timeoutMs }) {
 const runClaude = (args, timeoutMs = 120000) => run(claude, args, { env: claudeEnv, timeoutMs });
 const runCli = (args) => run(cli, args, { env: peersEnv, timeoutMs: 30000 });
 
-// Every helper seen at the broker, so that cleanup can stop one a failing run left behind.
-const helperPids = new Set();
+// Processes the test did not spawn itself (Claude Code in tmux, the tmux server, every helper
+// seen at the broker): cleanup stops any that a failing run left behind.
+const killAtEnd = new Set();
 onCleanup(() => {
-  for (const pid of helperPids) {
+  for (const pid of killAtEnd) {
     try {
       process.kill(pid, 'SIGKILL');
     } catch { /* already gone */ }
@@ -145,7 +146,7 @@ async function peers() {
   const r = await runCli(['peers', '--json']);
   if (r.code !== 0) fail(`claude-peers peers --json: exit ${r.code}: ${r.stderr}`);
   const list = JSON.parse(r.stdout);
-  for (const p of list) if (Number.isInteger(p.pid)) helperPids.add(p.pid);
+  for (const p of list) if (Number.isInteger(p.pid)) killAtEnd.add(p.pid);
   return list;
 }
 // A zombie is not alive (a container's pid 1 may never reap a helper that outlived Claude Code).
@@ -188,14 +189,7 @@ check(printed.code === 0 && printed.stdout.trim() === 'done', `claude -p exit ${
 // --- 3. interactive with channels, in tmux -----------------------------------------------------
 const sock = path.join(home.dir, 'tmux.sock');
 const tm = (...args) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
-const tmuxServerPids = new Set();
-onCleanup(() => {
-  for (const pid of tmuxServerPids) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch { /* already gone */ }
-  }
-});
+let tmuxServerPid = 0;
 
 // Starts `claude --dangerously-load-development-channels server:claude-peers` in a new tmux
 // session (a real terminal, so the helper registers with the pane's tty), accepts the warning.
@@ -206,13 +200,9 @@ async function startInteractive(name, extraEnv = {}) {
     'env', '-i', ...envArgs, claude, '--debug-file', debugLog, '--dangerously-load-development-channels', `server:${SERVER}`);
   if (started.status !== 0) fail(`tmux new-session: ${started.stderr}`);
   const [serverPid, pid, tty] = tm('display-message', '-p', '-t', name, '#{pid} #{pane_pid} #{pane_tty}').stdout.trim().split(' ');
-  tmuxServerPids.add(Number(serverPid));
   const s = { name, pid: Number(pid), paneTty: tty.replace(/^\/dev\//, '') };
-  onCleanup(() => {
-    try {
-      process.kill(s.pid, 'SIGKILL');
-    } catch { /* already gone */ }
-  });
+  tmuxServerPid = Number(serverPid);
+  killAtEnd.add(tmuxServerPid).add(s.pid);
   s.screen = () => tm('capture-pane', '-p', '-t', name).stdout ?? '';
   s.debugText = () => (existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : '');
   let accepted = false;
@@ -246,6 +236,8 @@ async function exitInteractive(s, peer) {
   await waitFor(async () => !(await peers()).some((p) => p.id === peer.id && p.pid === peer.pid), 15000,
     'the helper to leave the broker');
   check(true, `Claude Code ${s.name} exited; its helper exited and unregistered`);
+  killAtEnd.delete(s.pid); // gone: never signal a pid that may be reused
+  killAtEnd.delete(peer.pid);
 }
 
 // Like waitFor, but answers whether it happened instead of failing.
@@ -322,6 +314,8 @@ check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
 await exitInteractive(second, peer2);
 
 tm('kill-server');
+await waitFor(() => !alive(tmuxServerPid), 10000, 'the tmux server to exit');
+killAtEnd.delete(tmuxServerPid);
 if (failures.length) fail(failures.join('; '));
 console.log('# all checks passed');
 process.exit(0);
