@@ -2,7 +2,7 @@
 // real claude-peers-mcp, offline: a mock Anthropic Messages API on loopback, a scratch HOME with
 // onboarding and trust pre-accepted, everything in a loopback-only network namespace
 // (in-netns.sh). Checks:
-//   1. `claude mcp add` (the docs' form) and `claude mcp list` shows claude-peers Connected;
+//   1. `claude mcp add claude-peers -e K=V -- <helper>` and `claude mcp list` shows it Connected;
 //   2. `claude -p`: the model calls a peers tool and the tool result reaches the mock;
 //   3. interactive in tmux with the channels flag: a message sent with the claude-peers CLI
 //      reaches the model's next request as a <channel source="claude-peers" …> block;
