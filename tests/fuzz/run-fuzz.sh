@@ -18,10 +18,12 @@ log="$work/$name/last-run.log"
 dict=()
 [ -f "$src/$name.dict" ] && dict=(-dict="$src/$name.dict")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
+started=$SECONDS
 export UBSAN_OPTIONS=${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1}
 "$binary" -max_total_time="$seconds" -timeout=10 -rss_limit_mb=2048 -max_len=8192 -print_final_stats=1 \
     -artifact_prefix="$work/$name/" "${dict[@]}" "$@" "$work/$name/corpus" "$src/corpus/$name" >"$log" 2>&1
 status=$?
+elapsed=$(( SECONDS - started ))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
 if [ "$status" -ne 0 ]; then
@@ -30,4 +32,4 @@ if [ "$status" -ne 0 ]; then
     echo "full log: $log" >&2
     exit "$status"
 fi
-echo "fuzz $name: ${execs:-?} executions in ${seconds} s (${rate:-?}/s), no finding"
+echo "fuzz $name: ${execs:-?} executions in ${elapsed} s (${rate:-?}/s), no finding"
