@@ -199,6 +199,7 @@ void Api::history(Call &call)
         return;
     }
     filter.limit = int(std::clamp<qint64>(limit.value_or(20), 1, 1000));
+    filter.maxBytes = Store::maxListBytes;
     auto messages = m_service.store().history(filter);
     if (!messages) {
         replyError(call.responder, messages.error());

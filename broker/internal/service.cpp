@@ -369,7 +369,7 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
 
 Result<QList<Message>> Service::undelivered(const QString &peerId, int limit) const
 {
-    return m_store.undelivered(peerId, limit);
+    return m_store.undelivered(peerId, limit, Store::maxListBytes);
 }
 
 Result<int> Service::acknowledge(const QString &peerId, const QList<qint64> &ids)
