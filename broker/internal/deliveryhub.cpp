@@ -1,5 +1,6 @@
 #include "deliveryhub.h"
 #include "logging.h"
+#include "messagejson.h"
 #include "service.h"
 
 #include <QJsonArray>
@@ -44,12 +45,7 @@ void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &pee
 
 void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages)
 {
-    QJsonArray array;
-    for (const Message &m : messages)
-        array.append(m.toJson());
-    responder->respond(Http::Response::json(
-        200,
-        QJsonDocument(QJsonObject {{QStringLiteral("messages"), array}}).toJson(QJsonDocument::Compact)));
+    responder->respond(Http::Response::json(200, messagesAnswer(messages)));
 }
 
 void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder)
