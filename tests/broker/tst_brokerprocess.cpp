@@ -5,6 +5,7 @@
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -69,6 +70,20 @@ QList<QPair<int, QByteArray>> readAnswers(QTcpSocket &socket, int count, int tim
         }
     }
     return answers;
+}
+
+void writeConfig(const TestHome &home, const QByteArray &json)
+{
+    QFile config(home.configPath());
+    QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    config.write(json);
+}
+
+// A raw connection that sends nothing: counted against the connection cap, idle.
+bool connectIdle(QTcpSocket &socket, quint16 port)
+{
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    return socket.waitForConnected(scaled(5000));
 }
 
 } // namespace
@@ -375,6 +390,72 @@ private Q_SLOTS:
             QVERIFY2(body.size() < 2 * 1024 * 1024, qPrintable(QString::number(body.size())));
         }
         QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+    }
+
+    // Issue 7 §1.9: SIGHUP re-reads the config file, not only the token.
+    void sighupReloadsTheConfigFile()
+    {
+        TestHome home;
+        writeConfig(home, R"({"broker":{"max_body_bytes":1048576,"rate_limit_per_minute":0}})");
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const QByteArray body = "{\"scope\":\"machine\",\"pad\":\"" + QByteArray(4000, 'p') + "\"}";
+        QCOMPARE(httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token()).status, 200);
+        writeConfig(home, R"({"broker":{"max_body_bytes":2048,"rate_limit_per_minute":1}})");
+        ::kill(pid_t(broker.pid()), SIGHUP);
+        QTRY_COMPARE(httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token()).status, 413);
+        const HttpResult refused = httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token());
+        QCOMPARE(refused.object().value(QStringLiteral("error")).toString(),
+                 QStringLiteral("Request body too large (limit 2048 bytes)"));
+        const QJsonObject send {{QStringLiteral("from_id"), QStringLiteral("cli")},
+                                {QStringLiteral("to_id"), QStringLiteral("nobody00")},
+                                {QStringLiteral("text"), QStringLiteral("x")}};
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 200);
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 429);
+    }
+
+    // Issue 7 §1.9: the connection cap and idle timeout the broker configures its HTTP server
+    // with, seen from outside (the http module's own tests set them directly).
+    void configuredConnectionCapAndIdleTimeoutAreApplied()
+    {
+        TestHome home;
+        writeConfig(home, R"({"broker":{"max_connections":3,"idle_timeout_ms":1500}})");
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        QTcpSocket idle[3];
+        QElapsedTimer sinceConnected;
+        sinceConnected.start();
+        for (QTcpSocket &socket : idle)
+            QVERIFY(connectIdle(socket, home.port()));
+        QTcpSocket extra;
+        QVERIFY(connectIdle(extra, home.port()));
+        QVERIFY(extra.waitForReadyRead(scaled(5000)));
+        const QByteArray refused = extra.readAll();
+        QVERIFY2(refused.startsWith("HTTP/1.1 503"), refused.constData());
+        QVERIFY(refused.contains("Too many connections"));
+
+        // The idle ones are closed after the configured 1.5 s (not the default 60 s), and
+        // then the broker serves again.
+        for (QTcpSocket &socket : idle) {
+            QVERIFY(socket.state() == QAbstractSocket::UnconnectedState ||
+                    socket.waitForDisconnected(scaled(10000)));
+        }
+        QVERIFY2(sinceConnected.elapsed() >= 1400, qPrintable(QString::number(sinceConnected.elapsed())));
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+
+        // SIGHUP applies a new cap to the running server.
+        writeConfig(home, R"({"broker":{"max_connections":1000,"idle_timeout_ms":60000}})");
+        ::kill(pid_t(broker.pid()), SIGHUP);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QTcpSocket held[3];
+                for (QTcpSocket &socket : held) {
+                    if (!connectIdle(socket, home.port()))
+                        return false;
+                }
+                return httpGet(home.port(), QStringLiteral("/health")).status == 200;
+            }(),
+            scaled(10000));
     }
 
     void environmentAndMalformedConfigAreHonoured()
