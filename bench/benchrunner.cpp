@@ -13,6 +13,7 @@
 
 #ifdef Q_OS_LINUX
 #include <sys/prctl.h>
+#include <unistd.h>
 #endif
 
 namespace Bench {
@@ -292,6 +293,7 @@ void Runner::startPass()
     for (auto &sender : m_senders)
         sender->sent = sender->answered = 0;
     m_inThroughput = true;
+    m_tpCpuStart = brokerCpuSeconds();
     m_tpStart = m_tpLastProgress = nowNs();
     for (auto &sender : m_senders) {
         if (sender.get() != m_latSender)
@@ -387,6 +389,11 @@ QJsonObject Runner::passResult() const
     const double acceptSeconds = double(qMax<qint64>(m_tpLastAnswer - m_tpStart, 1)) / 1e9;
     const double deliverSeconds = double(qMax<qint64>(m_tpLastDelivery - m_tpStart, 1)) / 1e9;
     const qint64 wallEnd = qMax(m_tpLastAnswer, m_tpLastDelivery);
+    // The broker's CPU time per message does not depend on what else runs on the machine:
+    // its inverse is the rate one free core would sustain, if the broker is the bottleneck.
+    const double cpuEnd = brokerCpuSeconds();
+    const double cpuSeconds = (m_tpCpuStart >= 0 && cpuEnd >= 0) ? cpuEnd - m_tpCpuStart : -1;
+    const double cpuUsPerMessage = (cpuSeconds > 0 && m_delivered > 0) ? cpuSeconds * 1e6 / m_delivered : -1;
     return QJsonObject {
         {QStringLiteral("messages"), m_options.messages},
         {QStringLiteral("senders"), m_options.senders},
@@ -400,6 +407,9 @@ QJsonObject Runner::passResult() const
         {QStringLiteral("delivered_per_s"),
          m_delivered ? std::round(double(m_delivered) / deliverSeconds) : 0.0},
         {QStringLiteral("wall_ms"), round3(double(qMax<qint64>(wallEnd - m_tpStart, 0)) / 1e6)},
+        {QStringLiteral("broker_cpu_us_per_message"), round3(cpuUsPerMessage)},
+        {QStringLiteral("broker_cpu_bound_per_s"),
+         cpuUsPerMessage > 0 ? std::round(1e6 / cpuUsPerMessage) : -1.0},
     };
 }
 
@@ -409,16 +419,19 @@ QString Runner::passSummary(const QJsonObject &pass) const
     return QStringLiteral(
                "%1 senders -> %2 receivers, window %3): accepted %4/%5 (%6/s), delivered %7 (%8/s), "
                "errors %9, wall %10 ms")
-        .arg(number("senders"))
-        .arg(number("receivers"))
-        .arg(number("window"))
-        .arg(number("accepted"))
-        .arg(number("messages"))
-        .arg(number("accepted_per_s"), 0, 'f', 0)
-        .arg(number("delivered"))
-        .arg(number("delivered_per_s"), 0, 'f', 0)
-        .arg(number("errors") + number("wait_errors"))
-        .arg(number("wall_ms"), 0, 'f', 1);
+               .arg(number("senders"))
+               .arg(number("receivers"))
+               .arg(number("window"))
+               .arg(number("accepted"))
+               .arg(number("messages"))
+               .arg(number("accepted_per_s"), 0, 'f', 0)
+               .arg(number("delivered"))
+               .arg(number("delivered_per_s"), 0, 'f', 0)
+               .arg(number("errors") + number("wait_errors"))
+               .arg(number("wall_ms"), 0, 'f', 1) +
+        QStringLiteral("; broker CPU %1 us/message (%2/s on one free core)")
+            .arg(number("broker_cpu_us_per_message"), 0, 'f', 1)
+            .arg(number("broker_cpu_bound_per_s"), 0, 'f', 0);
 }
 
 // ---- receivers: hold POST /wait-messages, acknowledge with the next one ----
@@ -542,6 +555,22 @@ void Runner::measureRss()
         m_rssAfterIdle = rssMb();
         report();
     });
+}
+
+double Runner::brokerCpuSeconds() const
+{
+    if (m_options.brokerPid <= 0)
+        return -1;
+    QFile stat(QStringLiteral("/proc/%1/stat").arg(m_options.brokerPid));
+    if (!stat.open(QIODevice::ReadOnly))
+        return -1;
+    // Fields after the parenthesised command name: state is field 3, utime 14, stime 15.
+    const QByteArray line = stat.readAll();
+    const QList<QByteArray> fields = line.mid(line.lastIndexOf(')') + 2).split(' ');
+    if (fields.size() < 13)
+        return -1;
+    const double ticks = double(fields.at(11).toLongLong() + fields.at(12).toLongLong());
+    return ticks / double(sysconf(_SC_CLK_TCK));
 }
 
 double Runner::rssMb() const

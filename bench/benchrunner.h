@@ -100,6 +100,8 @@ private:
     void onMessage(Receiver &receiver, const QJsonObject &message);
     void stopReceiver(Receiver &receiver, std::function<void()> then);
     double rssMb() const;
+    // CPU time (user + system) the broker process used so far, from /proc; -1 if unknown.
+    double brokerCpuSeconds() const;
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
 
     Options m_options;
@@ -127,6 +129,7 @@ private:
     int m_window = 1; // of the current pass
     QList<QJsonObject> m_passes;
     qint64 m_tpStart = 0;
+    double m_tpCpuStart = -1;
     qint64 m_tpLastAnswer = 0;
     qint64 m_tpLastDelivery = 0;
     qint64 m_tpLastProgress = 0;

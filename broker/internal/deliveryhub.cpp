@@ -2,6 +2,7 @@
 #include "logging.h"
 #include "messagejson.h"
 #include "service.h"
+#include "store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -67,6 +68,7 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
         answer(older.responder, peerId, false);
     }
     m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer)});
+    m_stored.remove(peerId); // nothing is pending now
 
     // The client went away: forget its wait (unless a newer one took its place).
     QPointer<DeliveryHub> self(this);
@@ -77,15 +79,27 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
         auto it = self->m_waiters.find(peerId);
         if (it != self->m_waiters.end() && it->responder.get() == raw) {
             self->m_waiters.erase(it);
+            self->m_stored.remove(peerId);
             self->rearm();
         }
     });
     rearm();
 }
 
-void DeliveryHub::wake(const QString &peerId)
+void DeliveryHub::wake(const Message &message)
 {
-    if (!m_waiters.contains(peerId) || m_woken.contains(peerId))
+    const QString &peerId = message.toId;
+    if (!m_waiters.contains(peerId))
+        return;
+    Stored &stored = m_stored[peerId];
+    if (!stored.overflow) {
+        stored.messages.append(message);
+        stored.bytes += message.text.size(); // as Store::maxListBytes counts, roughly
+        stored.overflow = stored.messages.size() > maxBatch || stored.bytes > Store::maxListBytes;
+        if (stored.overflow)
+            stored.messages.clear();
+    }
+    if (m_woken.contains(peerId))
         return;
     m_woken.append(peerId);
     if (!m_flushScheduled) {
@@ -102,12 +116,18 @@ void DeliveryHub::flushWakes()
     for (const QString &peerId : woken) {
         // The wait may have been answered (superseded, released, timed out) meanwhile.
         auto it = m_waiters.find(peerId);
-        if (it == m_waiters.end())
+        if (it == m_waiters.end()) {
+            m_stored.remove(peerId);
             continue;
+        }
         const Http::ResponderPtr responder = it->responder;
         m_waiters.erase(it);
         changed = true;
-        answer(responder, peerId, true);
+        const Stored stored = m_stored.take(peerId);
+        if (stored.overflow || stored.messages.isEmpty())
+            answer(responder, peerId, true);
+        else
+            answerWith(responder, stored.messages);
     }
     if (changed)
         rearm();
@@ -120,6 +140,7 @@ void DeliveryHub::release(const QString &peerId)
         return;
     const Http::ResponderPtr responder = it->responder;
     m_waiters.erase(it);
+    m_stored.remove(peerId);
     answer(responder, peerId, false);
     rearm();
 }
@@ -127,6 +148,7 @@ void DeliveryHub::release(const QString &peerId)
 void DeliveryHub::releaseAll()
 {
     const auto waiters = std::exchange(m_waiters, {});
+    m_stored.clear();
     for (auto it = waiters.begin(); it != waiters.end(); ++it)
         answer(it->responder, it.key(), false);
     m_timer.stop();
@@ -138,6 +160,7 @@ void DeliveryHub::expire()
     for (auto it = m_waiters.begin(); it != m_waiters.end();) {
         if (it->deadline.hasExpired()) {
             due.append({it.key(), it->responder});
+            m_stored.remove(it.key());
             it = m_waiters.erase(it);
         } else {
             ++it;

@@ -32,8 +32,11 @@ public:
     // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
     // keeps the responder, answering an older wait of the same peer with an empty list.
     void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder);
-    // A message for peerId was stored: answer its wait, if any, after this event-loop pass.
-    void wake(const QString &peerId);
+    // A message was stored: answer its recipient's wait, if any, after this event-loop pass.
+    // A parked wait had nothing pending when it parked, so the messages stored since are all
+    // it needs: they are kept and answered as they are, without reading them back (unless
+    // more than one answer holds; then the store is asked, with its bounds).
+    void wake(const Message &message);
     // Answers the waits of the peers woken so far now (queued after wake(); tests may call it).
     void flushWakes();
     // The peer is gone: answer its wait with an empty list.
@@ -58,6 +61,13 @@ private:
     Service &m_service;
     QHash<QString, Waiter> m_waiters;
     QList<QString> m_woken; // peers with a held wait and a new message, in wake order
+    struct Stored
+    {
+        QList<Message> messages;
+        qsizetype bytes = 0;
+        bool overflow = false; // more than one answer's worth: read them from the store
+    };
+    QHash<QString, Stored> m_stored; // by peer: messages stored since its wait parked
     bool m_flushScheduled = false;
     QTimer m_timer;
 };

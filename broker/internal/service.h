@@ -118,10 +118,13 @@ Q_SIGNALS:
     void peerRegistered(const QString &peerId);
     void peerUpdated(const QString &peerId);
     void peerRemoved(const QString &peerId);
-    void messageStored(qint64 messageId, const QString &fromId, const QString &toId);
+    // Carries the row as /wait-messages answers it, so a held wait is answered without
+    // reading it back.
+    void messageStored(const Broker::Message &message);
     void messageDelivered(qint64 messageId);
 
 private:
+    void emitStored(qint64 id, const NewMessage &message, const QString &sentAt);
     QString staleReason(const Peer &peer) const; // empty when alive
     // Send targets found registered and alive less than liveTargetCacheMs ago skip the row
     // lookup and the kill(pid, 0) (they were a fifth of a send's cost). Registration and

@@ -3,6 +3,7 @@
 #include "brokerharness.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -241,6 +242,40 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
         QCOMPARE(messagesOf(wait).size(), 0);
         QCOMPARE(h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0)).status, 404);
+    }
+
+    // A parked wait is answered with the messages as they were stored (not read back): the
+    // answer must be the row exactly as /poll-messages reads it from the database.
+    void pushedMessageIsTheStoredRow()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("first"));
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"),
+                                          waitBody(b.id, 30000, QJsonArray {first}), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 id =
+            h.send(a.id, b.id, QStringLiteral("Grüße \"quoted\"\n\u0001 😀"),
+                   {{QStringLiteral("type"), QStringLiteral("query")},
+                    {QStringLiteral("reply_to"), first},
+                    {QStringLiteral("metadata"),
+                     QJsonObject {{QStringLiteral("n"), 1.5}, {QStringLiteral("s"), QStringLiteral("x")}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        const QByteArray pushed = wait->readAll();
+        const QByteArray polled =
+            h.post(QStringLiteral("/poll-messages"), {{QStringLiteral("id"), b.id}}).body;
+        QCOMPARE(pushed, polled); // byte for byte
+        QCOMPARE(QJsonDocument::fromJson(pushed)
+                     .object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 id);
     }
 
     void answersAtMostTwoHundredPerBatch()
