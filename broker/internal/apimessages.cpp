@@ -175,7 +175,7 @@ void Api::waitMessages(Call &call)
     }
     const int timeoutMs = int(
         std::clamp<qint64>(timeout.value_or(DeliveryHub::defaultTimeoutMs), 0, DeliveryHub::maxTimeoutMs));
-    m_hub.wait(id, timeoutMs, call.responder);
+    m_hub.wait(id, timeoutMs, call.responder, ack);
 }
 
 void Api::history(Call &call)

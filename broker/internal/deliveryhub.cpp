@@ -35,13 +35,36 @@ void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &pee
     }
     auto messages = m_service.undelivered(peerId, maxBatch);
     if (!messages) {
+        m_knownPending.remove(peerId);
         responder->respond(Http::Response::json(
             500,
             QJsonDocument(QJsonObject {{QStringLiteral("error"), messages.error().message}})
                 .toJson(QJsonDocument::Compact)));
         return;
     }
+    learn(peerId, *messages, false);
     answerWith(responder, *messages);
+}
+
+void DeliveryHub::learn(const QString &peerId, const QList<Message> &messages, bool complete)
+{
+    if (!complete) {
+        // A list read from the store is all that is pending unless the bounds cut it
+        // (counted as the store counts; metadata at its largest).
+        qsizetype bytes = 0;
+        for (const Message &m : messages)
+            bytes += 256 + m.text.size() + (m.metadata ? 10240 : 0);
+        complete = messages.size() < maxBatch && bytes < Store::maxListBytes;
+    }
+    if (!complete) {
+        m_knownPending.remove(peerId);
+        return;
+    }
+    QList<qint64> ids;
+    ids.reserve(messages.size());
+    for (const Message &m : messages)
+        ids.append(m.id);
+    m_knownPending.insert(peerId, ids);
 }
 
 void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages)
@@ -49,20 +72,32 @@ void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Me
     responder->respond(Http::Response::json(200, messagesAnswer(messages)));
 }
 
-void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder)
+void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
+                       const QList<qint64> &acknowledged)
 {
-    auto pending = m_service.undelivered(peerId, maxBatch);
-    if (!pending) {
-        responder->respond(Http::Response::json(
-            500,
-            QJsonDocument(QJsonObject {{QStringLiteral("error"), pending.error().message}})
-                .toJson(QJsonDocument::Compact)));
-        return;
+    // The usual round: the peer acknowledges its last answer with this wait, so nothing is
+    // pending and the wait parks without a SELECT.
+    const auto known = m_knownPending.constFind(peerId);
+    const bool nothingPending = known != m_knownPending.cend() && !m_stored.contains(peerId) &&
+        std::all_of(known->cbegin(), known->cend(),
+                    [&acknowledged](qint64 id) { return acknowledged.contains(id); });
+    if (!nothingPending || timeoutMs <= 0) {
+        auto pending = m_service.undelivered(peerId, maxBatch);
+        if (!pending) {
+            m_knownPending.remove(peerId);
+            responder->respond(Http::Response::json(
+                500,
+                QJsonDocument(QJsonObject {{QStringLiteral("error"), pending.error().message}})
+                    .toJson(QJsonDocument::Compact)));
+            return;
+        }
+        learn(peerId, *pending, false);
+        if (!pending->isEmpty() || timeoutMs <= 0) {
+            answerWith(responder, *pending); // the rows just read: no second SELECT
+            return;
+        }
     }
-    if (!pending->isEmpty() || timeoutMs <= 0) {
-        answerWith(responder, *pending); // the rows just read: no second SELECT
-        return;
-    }
+    m_knownPending.insert(peerId, {});
     if (auto older = m_waiters.take(peerId); older.responder) {
         qCDebug(lcDelivery).noquote() << "Newer wait supersedes the older one of" << peerId;
         answer(older.responder, peerId, false);
@@ -89,8 +124,10 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
 void DeliveryHub::wake(const Message &message)
 {
     const QString &peerId = message.toId;
-    if (!m_waiters.contains(peerId))
+    if (!m_waiters.contains(peerId)) {
+        m_knownPending.remove(peerId); // pending beyond what the hub saw
         return;
+    }
     Stored &stored = m_stored[peerId];
     if (!stored.overflow) {
         stored.messages.append(message);
@@ -124,10 +161,12 @@ void DeliveryHub::flushWakes()
         m_waiters.erase(it);
         changed = true;
         const Stored stored = m_stored.take(peerId);
-        if (stored.overflow || stored.messages.isEmpty())
+        if (stored.overflow || stored.messages.isEmpty()) {
             answer(responder, peerId, true);
-        else
+        } else {
+            learn(peerId, stored.messages, true);
             answerWith(responder, stored.messages);
+        }
     }
     if (changed)
         rearm();
@@ -141,6 +180,7 @@ void DeliveryHub::release(const QString &peerId)
     const Http::ResponderPtr responder = it->responder;
     m_waiters.erase(it);
     m_stored.remove(peerId);
+    m_knownPending.remove(peerId);
     answer(responder, peerId, false);
     rearm();
 }
@@ -149,6 +189,7 @@ void DeliveryHub::releaseAll()
 {
     const auto waiters = std::exchange(m_waiters, {});
     m_stored.clear();
+    m_knownPending.clear();
     for (auto it = waiters.begin(); it != waiters.end(); ++it)
         answer(it->responder, it.key(), false);
     m_timer.stop();

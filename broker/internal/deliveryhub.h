@@ -31,7 +31,10 @@ public:
 
     // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
     // keeps the responder, answering an older wait of the same peer with an empty list.
-    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder);
+    // acknowledged: the ids the wait has just acknowledged. When they cover everything the
+    // hub knows to be pending for the peer, it parks without reading the store.
+    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
+              const QList<qint64> &acknowledged = {});
     // A message was stored: answer its recipient's wait, if any, after this event-loop pass.
     // A parked wait had nothing pending when it parked, so the messages stored since are all
     // it needs: they are kept and answered as they are, without reading them back (unless
@@ -54,6 +57,8 @@ private:
     };
 
     void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
+    // What the peer has pending is exactly `messages` (a complete answer), or unknown.
+    void learn(const QString &peerId, const QList<Message> &messages, bool complete);
     void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
     void expire();
     void rearm();
@@ -68,6 +73,9 @@ private:
         bool overflow = false; // more than one answer's worth: read them from the store
     };
     QHash<QString, Stored> m_stored; // by peer: messages stored since its wait parked
+    // By peer, when known: the ids pending for it (all in its last answer). A message stored
+    // while it has no parked wait, or an answer cut by the bounds, makes it unknown.
+    QHash<QString, QList<qint64>> m_knownPending;
     bool m_flushScheduled = false;
     QTimer m_timer;
 };

@@ -278,6 +278,56 @@ private Q_SLOTS:
                  id);
     }
 
+    // The hub parks a wait without reading the store only when the wait acknowledged all it
+    // knows to be pending: a wait that leaves part of its last answer unacknowledged, or
+    // follows a message stored while no wait was held, is answered at once.
+    void unacknowledgedOrUnseenMessagesAreAnsweredAtOnce()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("one"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        // Not acknowledged: the same message again, at once.
+        HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 first);
+        // Stored while no wait is held, then a wait that acknowledges the first: answered at once.
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
+        r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {first}), b.secret);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 second);
+        // Everything acknowledged: the wait parks, and the next message still arrives.
+        wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {second}),
+                           b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 third = h.send(a.id, b.id, QStringLiteral("three"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(BrokerHarness::replyObject(wait)
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 third);
+    }
+
     void answersAtMostTwoHundredPerBatch()
     {
         BrokerHarness h([](Broker::Settings &s) { s.rateLimitPerMinute = 0; });
