@@ -33,6 +33,13 @@ void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &pee
         responder->respond(Http::Response::json(200, QByteArrayLiteral("{\"messages\":[]}")));
         return;
     }
+    if (const auto messages = readPending(responder, peerId))
+        answerWith(responder, *messages);
+}
+
+std::optional<QList<Message>> DeliveryHub::readPending(const Http::ResponderPtr &responder,
+                                                       const QString &peerId)
+{
     auto messages = m_service.undelivered(peerId, maxBatch);
     if (!messages) {
         m_knownPending.remove(peerId);
@@ -40,10 +47,10 @@ void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &pee
             500,
             QJsonDocument(QJsonObject {{QStringLiteral("error"), messages.error().message}})
                 .toJson(QJsonDocument::Compact)));
-        return;
+        return std::nullopt;
     }
     learn(peerId, *messages, false);
-    answerWith(responder, *messages);
+    return std::move(*messages);
 }
 
 void DeliveryHub::learn(const QString &peerId, const QList<Message> &messages, bool complete)
@@ -82,16 +89,9 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
         std::all_of(known->cbegin(), known->cend(),
                     [&acknowledged](qint64 id) { return acknowledged.contains(id); });
     if (!nothingPending || timeoutMs <= 0) {
-        auto pending = m_service.undelivered(peerId, maxBatch);
-        if (!pending) {
-            m_knownPending.remove(peerId);
-            responder->respond(Http::Response::json(
-                500,
-                QJsonDocument(QJsonObject {{QStringLiteral("error"), pending.error().message}})
-                    .toJson(QJsonDocument::Compact)));
-            return;
-        }
-        learn(peerId, *pending, false);
+        const auto pending = readPending(responder, peerId);
+        if (!pending)
+            return; // answered 500
         if (!pending->isEmpty() || timeoutMs <= 0) {
             answerWith(responder, *pending); // the rows just read: no second SELECT
             return;

@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <optional>
+
 namespace Broker {
 
 class Service;
@@ -57,6 +59,8 @@ private:
     };
 
     void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
+    // The peer's pending messages from the store (bounded), or nothing after answering 500.
+    std::optional<QList<Message>> readPending(const Http::ResponderPtr &responder, const QString &peerId);
     // What the peer has pending is exactly `messages` (a complete answer), or unknown.
     void learn(const QString &peerId, const QList<Message> &messages, bool complete);
     void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
