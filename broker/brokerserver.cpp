@@ -237,6 +237,7 @@ Result<void> BrokerServer::start()
         Q_EMIT messageStored(message.id, message.fromId, message.toId);
     });
     connect(service, &Service::messageDelivered, this, &BrokerServer::messageDelivered);
+    connect(d->commit.get(), &GroupCommit::rolledBack, hub, &DeliveryHub::forgetStored);
     connect(d->api.get(), &Api::reloadRequested, this, &BrokerServer::reload);
     connect(d->api.get(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
 

@@ -195,6 +195,12 @@ void DeliveryHub::releaseAll()
     m_timer.stop();
 }
 
+void DeliveryHub::forgetStored()
+{
+    m_stored.clear();
+    m_knownPending.clear();
+}
+
 void DeliveryHub::expire()
 {
     QList<QPair<QString, Http::ResponderPtr>> due;

@@ -48,6 +48,9 @@ public:
     void release(const QString &peerId);
     // Broker stops: answer every wait with an empty list.
     void releaseAll();
+    // The messages stored in this pass were rolled back: forget them (and what is pending),
+    // so that held waits read the store instead of answering with what does not exist.
+    void forgetStored();
 
     int waitingCount() const { return int(m_waiters.size()); }
 

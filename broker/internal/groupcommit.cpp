@@ -93,6 +93,7 @@ void GroupCommit::flush()
             qCCritical(lcApi).noquote() << "Commit failed; answering" << held.size()
                                         << "request(s) with 500:" << committed.error().message;
             m_store.rollbackBatch();
+            Q_EMIT rolledBack();
             const QByteArray body =
                 QJsonDocument(QJsonObject {{QStringLiteral("error"), committed.error().message}})
                     .toJson(QJsonDocument::Compact);

@@ -38,6 +38,10 @@ public:
     bool isHolding() const;
     void hold(const Http::ResponderPtr &responder, const Http::Response &response);
 
+Q_SIGNALS:
+    // A commit failed and the batch was rolled back: what it stored does not exist.
+    void rolledBack();
+
 private:
     Store &m_store;
     QList<QPair<Http::ResponderPtr, Http::Response>> m_held;
