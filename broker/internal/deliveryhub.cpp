@@ -27,20 +27,21 @@ DeliveryHub::~DeliveryHub()
     releaseAll();
 }
 
-void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages)
+void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages,
+                         qint64 afterId)
 {
     if (!withMessages) {
         responder->respond(Http::Response::json(200, QByteArrayLiteral("{\"messages\":[]}")));
         return;
     }
-    if (const auto messages = readPending(responder, peerId))
+    if (const auto messages = readPending(responder, peerId, afterId))
         answerWith(responder, *messages);
 }
 
 std::optional<QList<Message>> DeliveryHub::readPending(const Http::ResponderPtr &responder,
-                                                       const QString &peerId)
+                                                       const QString &peerId, qint64 afterId)
 {
-    auto messages = m_service.undelivered(peerId, maxBatch);
+    auto messages = m_service.undelivered(peerId, maxBatch, afterId);
     if (!messages) {
         m_knownPending.remove(peerId);
         responder->respond(Http::Response::json(
@@ -49,21 +50,21 @@ std::optional<QList<Message>> DeliveryHub::readPending(const Http::ResponderPtr 
                 .toJson(QJsonDocument::Compact)));
         return std::nullopt;
     }
-    learn(peerId, *messages, false);
+    if (afterId > 0)
+        m_knownPending.remove(peerId); // what is pending up to afterId was not read
+    else
+        learn(peerId, *messages);
     return std::move(*messages);
 }
 
-void DeliveryHub::learn(const QString &peerId, const QList<Message> &messages, bool complete)
+void DeliveryHub::learn(const QString &peerId, const QList<Message> &messages)
 {
-    if (!complete) {
-        // A list read from the store is all that is pending unless the bounds cut it
-        // (counted as the store counts; metadata at its largest).
-        qsizetype bytes = 0;
-        for (const Message &m : messages)
-            bytes += 256 + m.text.size() + (m.metadata ? 10240 : 0);
-        complete = messages.size() < maxBatch && bytes < Store::maxListBytes;
-    }
-    if (!complete) {
+    // A list read from the store is all that is pending unless the bounds cut it (counted as
+    // the store counts; metadata at its largest).
+    qsizetype bytes = 0;
+    for (const Message &m : messages)
+        bytes += 256 + m.text.size() + (m.metadata ? 10240 : 0);
+    if (messages.size() >= maxBatch || bytes >= Store::maxListBytes) {
         m_knownPending.remove(peerId);
         return;
     }
@@ -80,16 +81,23 @@ void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Me
 }
 
 void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
-                       const QList<qint64> &acknowledged)
+                       const QList<qint64> &acknowledged, qint64 afterId)
 {
-    // The usual round: the peer acknowledges its last answer with this wait, so nothing is
-    // pending and the wait parks without a SELECT.
+    // The usual round: the peer acknowledges its last answer with this wait (or leaves some of
+    // it below afterId), so nothing is pending above afterId and it parks without a SELECT.
     const auto known = m_knownPending.constFind(peerId);
     const bool nothingPending = known != m_knownPending.cend() && !m_stored.contains(peerId) &&
         std::all_of(known->cbegin(), known->cend(),
-                    [&acknowledged](qint64 id) { return acknowledged.contains(id); });
-    if (!nothingPending || timeoutMs <= 0) {
-        const auto pending = readPending(responder, peerId);
+                    [&](qint64 id) { return id <= afterId || acknowledged.contains(id); });
+    if (nothingPending && timeoutMs > 0) {
+        QList<qint64> left; // pending, held back by afterId
+        for (qint64 id : *known) {
+            if (!acknowledged.contains(id))
+                left.append(id);
+        }
+        m_knownPending.insert(peerId, left);
+    } else {
+        const auto pending = readPending(responder, peerId, afterId);
         if (!pending)
             return; // answered 500
         if (!pending->isEmpty() || timeoutMs <= 0) {
@@ -97,13 +105,12 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
             return;
         }
     }
-    m_knownPending.insert(peerId, {});
     if (auto older = m_waiters.take(peerId); older.responder) {
         qCDebug(lcDelivery).noquote() << "Newer wait supersedes the older one of" << peerId;
         answer(older.responder, peerId, false);
     }
-    m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer)});
-    m_stored.remove(peerId); // nothing is pending now
+    m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer), afterId});
+    m_stored.remove(peerId); // nothing is pending above afterId now
 
     // The client went away: forget its wait (unless a newer one took its place).
     QPointer<DeliveryHub> self(this);
@@ -157,15 +164,20 @@ void DeliveryHub::flushWakes()
             m_stored.remove(peerId);
             continue;
         }
-        const Http::ResponderPtr responder = it->responder;
+        const Waiter waiter = *it;
         m_waiters.erase(it);
         changed = true;
-        const Stored stored = m_stored.take(peerId);
+        Stored stored = m_stored.take(peerId);
+        stored.messages.removeIf([&waiter](const Message &m) { return m.id <= waiter.afterId; });
         if (stored.overflow || stored.messages.isEmpty()) {
-            answer(responder, peerId, true);
+            answer(waiter.responder, peerId, true, waiter.afterId);
         } else {
-            learn(peerId, stored.messages, true);
-            answerWith(responder, stored.messages);
+            // Pending now: what was left below afterId when it parked, and these.
+            if (auto known = m_knownPending.find(peerId); known != m_knownPending.end()) {
+                for (const Message &m : std::as_const(stored.messages))
+                    known->append(m.id);
+            }
+            answerWith(waiter.responder, stored.messages);
         }
     }
     if (changed)
@@ -203,10 +215,10 @@ void DeliveryHub::forgetStored()
 
 void DeliveryHub::expire()
 {
-    QList<QPair<QString, Http::ResponderPtr>> due;
+    QList<QPair<QString, Waiter>> due;
     for (auto it = m_waiters.begin(); it != m_waiters.end();) {
         if (it->deadline.hasExpired()) {
-            due.append({it.key(), it->responder});
+            due.append({it.key(), *it});
             m_stored.remove(it.key());
             it = m_waiters.erase(it);
         } else {
@@ -214,8 +226,8 @@ void DeliveryHub::expire()
         }
     }
     // Messages stored behind the broker's back (none today) still go out on expiry.
-    for (const auto &[peerId, responder] : std::as_const(due))
-        answer(responder, peerId, true);
+    for (const auto &[peerId, waiter] : std::as_const(due))
+        answer(waiter.responder, peerId, true, waiter.afterId);
     rearm();
 }
 

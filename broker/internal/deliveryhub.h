@@ -31,12 +31,14 @@ public:
     explicit DeliveryHub(Service &service, QObject *parent = nullptr);
     ~DeliveryHub() override;
 
-    // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
-    // keeps the responder, answering an older wait of the same peer with an empty list.
-    // acknowledged: the ids the wait has just acknowledged. When they cover everything the
-    // hub knows to be pending for the peer, it parks without reading the store.
+    // Answers at once when the peer has pending messages with an id above afterId (or
+    // timeoutMs is 0); otherwise keeps the responder, answering an older wait of the same peer
+    // with an empty list. afterId lets a helper leave messages it holds unacknowledged (shown
+    // to nobody yet) at the broker without being answered them again at once.
+    // acknowledged: the ids the wait has just acknowledged. When they and afterId cover
+    // everything the hub knows to be pending for the peer, it parks without reading the store.
     void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
-              const QList<qint64> &acknowledged = {});
+              const QList<qint64> &acknowledged = {}, qint64 afterId = 0);
     // A message was stored: answer its recipient's wait, if any, after this event-loop pass.
     // A parked wait had nothing pending when it parked, so the messages stored since are all
     // it needs: they are kept and answered as they are, without reading them back (unless
@@ -59,13 +61,18 @@ private:
     {
         Http::ResponderPtr responder;
         QDeadlineTimer deadline;
+        qint64 afterId = 0;
     };
 
-    void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
-    // The peer's pending messages from the store (bounded), or nothing after answering 500.
-    std::optional<QList<Message>> readPending(const Http::ResponderPtr &responder, const QString &peerId);
-    // What the peer has pending is exactly `messages` (a complete answer), or unknown.
-    void learn(const QString &peerId, const QList<Message> &messages, bool complete);
+    void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages,
+                qint64 afterId = 0);
+    // The peer's pending messages above afterId from the store (bounded), or nothing after
+    // answering 500.
+    std::optional<QList<Message>> readPending(const Http::ResponderPtr &responder, const QString &peerId,
+                                              qint64 afterId);
+    // Read from the store (no afterId): what the peer has pending is exactly `messages`,
+    // unless the bounds cut them.
+    void learn(const QString &peerId, const QList<Message> &messages);
     void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
     void expire();
     void rearm();
@@ -80,8 +87,9 @@ private:
         bool overflow = false; // more than one answer's worth: read them from the store
     };
     QHash<QString, Stored> m_stored; // by peer: messages stored since its wait parked
-    // By peer, when known: the ids pending for it (all in its last answer). A message stored
-    // while it has no parked wait, or an answer cut by the bounds, makes it unknown.
+    // By peer, when known: the ids pending for it (those of its last answers that it has not
+    // acknowledged). A message stored while it has no parked wait, an answer cut by the
+    // bounds, or a read above an afterId makes it unknown.
     QHash<QString, QList<qint64>> m_knownPending;
     bool m_flushScheduled = false;
     QTimer m_timer;
