@@ -4,6 +4,11 @@
 #
 #   bench/run-broker-bench.sh <build-dir> [peers-bench options...]
 #   e.g. bench/run-broker-bench.sh build --messages 50000 --senders 8 --receivers 8
+#
+# PEERS_BENCH_BROKER_WRAPPER runs the broker under a tool, e.g. to count instructions per
+# message independently of the machine's load:
+#   PEERS_BENCH_BROKER_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out" \
+#       bench/run-broker-bench.sh build --latency-samples 0 --messages 5000
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
@@ -63,7 +68,7 @@ env -u CLAUDE_PEERS_FEDERATION_ENABLED \
     CLAUDE_PEERS_TOKEN="$token" \
     CLAUDE_PEERS_RATE_LIMIT=0 \
     QT_QPA_PLATFORM=offscreen \
-    "$broker" >"$home/broker.log" 2>&1 &
+    ${PEERS_BENCH_BROKER_WRAPPER:-} "$broker" >"$home/broker.log" 2>&1 &
 broker_pid=$!
 
 health() {
@@ -73,7 +78,12 @@ health() {
         (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf 'GET /health HTTP/1.0\r\n\r\n' >&3 && grep -q '"status"' <&3) 2>/dev/null
     fi
 }
-for i in $(seq 100); do
+# A broker under a wrapper such as valgrind starts up to 50 times slower.
+tries=100
+if [[ -n ${PEERS_BENCH_BROKER_WRAPPER:-} ]]; then
+    tries=1200
+fi
+for i in $(seq "$tries"); do
     if health; then
         break
     fi
@@ -82,8 +92,8 @@ for i in $(seq 100); do
         cat "$home/broker.log" >&2
         exit 1
     fi
-    if [[ $i == 100 ]]; then
-        echo "run-broker-bench: the broker did not answer /health within 10 s:" >&2
+    if [[ $i == "$tries" ]]; then
+        echo "run-broker-bench: the broker did not answer /health within $((tries / 10)) s:" >&2
         cat "$home/broker.log" >&2
         exit 1
     fi
