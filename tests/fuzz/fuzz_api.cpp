@@ -147,7 +147,8 @@ struct BrokerUnderTest
             hub->release(id);
         });
         QObject::connect(s, &Service::messageStored, s,
-                         [this](qint64, const QString &, const QString &to) { hub->wake(to); });
+                         [this](const Message &message) { hub->wake(message); });
+        QObject::connect(commit.get(), &GroupCommit::rolledBack, hub.get(), &DeliveryHub::forgetStored);
     }
     ~BrokerUnderTest()
     {
