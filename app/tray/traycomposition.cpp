@@ -29,7 +29,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
-    connect(m_host->server(), &Broker::BrokerServer::shutdownRequested, this, [this] {
+    connect(m_host, &BrokerHost::shutdownRequested, this, [this] {
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
@@ -75,8 +75,7 @@ void TrayComposition::onUnixSignal(int signalNumber)
 {
     if (signalNumber == SIGHUP) {
         qCInfo(lcUi) << "SIGHUP: reloading token and config";
-        if (m_host->isRunning())
-            m_host->server()->reload();
+        m_host->reload();
         return;
     }
     qCInfo(lcUi) << "signal" << signalNumber << "- stopping the broker and quitting";

@@ -135,10 +135,12 @@ private Q_SLOTS:
         QCOMPARE(health.object().value(QStringLiteral("pid")).toInteger(),
                  QCoreApplication::applicationPid());
 
-        bool listed = false;
-        for (const Broker::Peer &peer : host.server()->peers())
-            listed = listed || peer.id == peerId;
-        QVERIFY(listed);
+        const auto listed = [&] {
+            const QList<Broker::Peer> &peers = host.snapshot().peers;
+            return std::any_of(peers.begin(), peers.end(),
+                               [&](const Broker::Peer &p) { return p.id == peerId; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(listed(), scaled(5000));
         // …and clients see it over HTTP with the same token.
         const auto list = TestSupport::httpPostJson(home.port(), QStringLiteral("/list-peers"),
                                                     {{QStringLiteral("scope"), QStringLiteral("machine")},
