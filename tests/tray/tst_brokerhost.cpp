@@ -2,6 +2,7 @@
 #include "brokerhost.h"
 #include "testsupport.h"
 #include "tokenfile.h"
+#include "traytestsupport.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -12,14 +13,9 @@
 
 using App::BrokerHost;
 using TestSupport::scaled;
+using TrayTestSupport::settingsFor;
 
 namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
 
 // Answers every request with one fixed JSON body: stands in for a broker that claims to be
 // healthy and to accept /shutdown but never lets go of its port.

@@ -6,6 +6,7 @@
 #include "peersmodel.h"
 #include "testsupport.h"
 #include "traypresenter.h"
+#include "traytestsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>
@@ -25,22 +26,10 @@ using App::BrokerHost;
 using App::PeersModel;
 using App::TrayPresenter;
 using TestSupport::scaled;
+using TrayTestSupport::registration;
+using TrayTestSupport::settingsFor;
 
 namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
-
-QJsonObject registration(qint64 pid, const QString &cwd)
-{
-    return QJsonObject {{QStringLiteral("pid"), pid},
-                        {QStringLiteral("cwd"), cwd},
-                        {QStringLiteral("git_root"), QJsonValue::Null},
-                        {QStringLiteral("tty"), QJsonValue::Null}};
-}
 
 // POST on a blocking socket: this thread's event loop does not run meanwhile (TestSupport's
 // helpers spin it, which would hide a broker that needs the GUI thread).
