@@ -7,6 +7,8 @@
 #
 # PEERS_BENCH_BROKER=<executable> runs another broker host instead of claude-peers-broker (the
 # tray's, from run-tray-bench.sh); it gets the same environment and is stopped with SIGTERM.
+# PEERS_BENCH_CPU_FILE=<path> receives the broker process's CPU time over the run (user+system
+# ms), which a loaded machine does not inflate the way it stretches wall-clock rates.
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
@@ -96,6 +98,10 @@ done
 echo "run-broker-bench: broker pid $broker_pid on port $port (home $home)" >&2
 status=0
 "$bench" --url "http://127.0.0.1:$port" --token-file "$token" --broker-pid "$broker_pid" "$@" || status=$?
+if [[ -n ${PEERS_BENCH_CPU_FILE:-} && -r /proc/$broker_pid/stat ]]; then
+    # Fields 14 and 15 (utime, stime) in clock ticks; the command name in field 2 has no spaces.
+    awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) * 1000 / hz }' "/proc/$broker_pid/stat" >"$PEERS_BENCH_CPU_FILE"
+fi
 if [[ $status != 0 ]]; then
     echo "run-broker-bench: peers-bench failed ($status); broker log:" >&2
     tail -n 50 "$home/broker.log" >&2
