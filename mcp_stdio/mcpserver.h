@@ -12,6 +12,7 @@ class BrokerLink;
 class Delivery;
 class JsonRpcDispatcher;
 class ParentWatch;
+class PushGate;
 class Session;
 class SignalWatch;
 class StdioTransport;
@@ -44,8 +45,9 @@ Q_SIGNALS:
 
 private:
     void startSession();
-    void onInitialized();
-    void onToolCalled();
+    void onClientKnown();
+    void onPushReady();
+    void updateChannelPush();
     void shutdown(const QString &reason);
     void finish();
 
@@ -59,9 +61,11 @@ private:
     JsonRpcDispatcher *m_dispatcher;
     ParentWatch *m_parentWatch;
     SignalWatch *m_signals;
-    QTimer *m_verifyTimer;
+    PushGate *m_pushGate;
+    quint64 m_helloSeq = 0;
+    bool m_pushWritten = false; // a channel notification is fully on stdout
+    bool m_pushFailed = false;
     bool m_sessionStarted = false;
-    bool m_toolCalled = false;
     bool m_shuttingDown = false;
     bool m_finished = false;
 };

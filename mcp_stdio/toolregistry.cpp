@@ -423,6 +423,8 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
             lines << QStringLiteral("Channel push: ") +
                     (m_session->channelPush().isEmpty() ? QStringLiteral("unknown")
                                                         : m_session->channelPush());
+            if (const QString why = m_delivery->clientProfile().channelReason; !why.isEmpty())
+                lines << QStringLiteral("  Why: ") + why;
             lines << QStringLiteral("Registered as: ") +
                     (m_session->isRegistered() ? m_session->peerId() : QStringLiteral("(not registered)"));
             done(textResult(lines.join(QLatin1Char('\n'))));

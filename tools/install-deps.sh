@@ -10,7 +10,8 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6)
 if [ "$what" = test ]; then
-    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
+    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth
+               tmux iproute2 util-linux)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
@@ -36,5 +37,11 @@ if [ "$what" = test ]; then
     if [ ! -d tests/external/node_modules ] || [ tests/external/package-lock.json -nt tests/external/node_modules ]; then
         npm ci --prefix tests/external --no-audit --no-fund --loglevel=error >&2
         touch tests/external/node_modules
+    fi
+    # The real Claude Code, a project of its own (tests/external/claude-code/package-lock.json).
+    cc=tests/external/claude-code
+    if [ ! -d $cc/node_modules ] || [ $cc/package-lock.json -nt $cc/node_modules ]; then
+        npm ci --prefix $cc --no-audit --no-fund --loglevel=error >&2
+        touch $cc/node_modules
     fi
 fi
