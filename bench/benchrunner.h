@@ -21,11 +21,14 @@ struct Options
     QString host = QStringLiteral("127.0.0.1");
     quint16 port = 0;
     QByteArray token;
-    int senders = 4;
-    int receivers = 4;
-    int messages = 20000;
+    // The headline run is not pipelined, as real clients (one request in flight each);
+    // a second run with pipelinedWindow requests in flight per sender follows (0: none).
+    int senders = 64;
+    int receivers = 16;
+    int messages = 40000; // per run
     int latencySamples = 2000;
-    int window = 64; // requests in flight per sender connection
+    int window = 1; // requests in flight per sender connection in the headline run
+    int pipelinedWindow = 64;
     qint64 brokerPid = 0; // 0: from GET /health
     int timeoutS = 300; // the whole run
 };
@@ -83,9 +86,12 @@ private:
     void latencyNext();
     void latencyMaybeDone();
     void startThroughput();
+    void startPass();
     void topUp(Sender &sender);
     void throughputMaybeDone();
     void finishThroughput(bool complete);
+    QJsonObject passResult() const;
+    QString passSummary(const QJsonObject &pass) const;
     void cleanUp(std::function<void()> then);
     void measureRss();
     void report();
@@ -94,6 +100,8 @@ private:
     void onMessage(Receiver &receiver, const QJsonObject &message);
     void stopReceiver(Receiver &receiver, std::function<void()> then);
     double rssMb() const;
+    // CPU time (user + system) the broker process used so far, from /proc; -1 if unknown.
+    double brokerCpuSeconds() const;
     qint64 nowNs() const { return m_clock.nsecsElapsed(); }
 
     Options m_options;
@@ -117,8 +125,11 @@ private:
     bool m_latAnswered = false;
     QList<double> m_latencyMs;
 
-    // throughput phase
+    // throughput phase: passes with m_options.window, then m_options.pipelinedWindow
+    int m_window = 1; // of the current pass
+    QList<QJsonObject> m_passes;
     qint64 m_tpStart = 0;
+    double m_tpCpuStart = -1;
     qint64 m_tpLastAnswer = 0;
     qint64 m_tpLastDelivery = 0;
     qint64 m_tpLastProgress = 0;

@@ -45,19 +45,25 @@ int main(int argc, char *argv[])
                                        QStringLiteral("url"));
     const QCommandLineOption tokenOption(QStringLiteral("token-file"),
                                          QStringLiteral("The broker's token file."), QStringLiteral("path"));
-    const QCommandLineOption sendersOption(QStringLiteral("senders"),
-                                           QStringLiteral("Sending peers (default 4)."), QStringLiteral("n"));
+    const QCommandLineOption sendersOption(
+        QStringLiteral("senders"), QStringLiteral("Sending peers (default 64)."), QStringLiteral("n"));
     const QCommandLineOption receiversOption(
-        QStringLiteral("receivers"), QStringLiteral("Receiving peers (default 4)."), QStringLiteral("n"));
-    const QCommandLineOption messagesOption(QStringLiteral("messages"),
-                                            QStringLiteral("Messages in the throughput run (default 20000)."),
-                                            QStringLiteral("n"));
+        QStringLiteral("receivers"), QStringLiteral("Receiving peers (default 16)."), QStringLiteral("n"));
+    const QCommandLineOption messagesOption(
+        QStringLiteral("messages"), QStringLiteral("Messages in each throughput run (default 40000)."),
+        QStringLiteral("n"));
     const QCommandLineOption samplesOption(QStringLiteral("latency-samples"),
                                            QStringLiteral("Sequential latency samples (default 2000)."),
                                            QStringLiteral("n"));
-    const QCommandLineOption windowOption(QStringLiteral("window"),
-                                          QStringLiteral("Requests in flight per sender (default 64)."),
-                                          QStringLiteral("n"));
+    const QCommandLineOption windowOption(
+        QStringLiteral("window"),
+        QStringLiteral("Requests in flight per sender in the headline run (default 1: not pipelined)."),
+        QStringLiteral("n"));
+    const QCommandLineOption pipelinedOption(
+        QStringLiteral("pipelined-window"),
+        QStringLiteral(
+            "Requests in flight per sender in the second, pipelined run (default 64; 0: no such run)."),
+        QStringLiteral("n"));
     const QCommandLineOption pidOption(
         QStringLiteral("broker-pid"), QStringLiteral("Broker pid for RSS (default: \"pid\" of GET /health)."),
         QStringLiteral("pid"));
@@ -67,7 +73,7 @@ int main(int argc, char *argv[])
     const QCommandLineOption jsonOption(
         QStringLiteral("json"), QStringLiteral("Only the JSON result on stdout (no summary on stderr)."));
     parser.addOptions({urlOption, tokenOption, sendersOption, receiversOption, messagesOption, samplesOption,
-                       windowOption, pidOption, timeoutOption, jsonOption});
+                       windowOption, pipelinedOption, pidOption, timeoutOption, jsonOption});
     parser.process(app);
 
     Bench::Options options;
@@ -102,8 +108,9 @@ int main(int argc, char *argv[])
         !positiveInt(parser, receiversOption, 1, options.receivers) ||
         !positiveInt(parser, messagesOption, 0, options.messages) ||
         !positiveInt(parser, samplesOption, 0, options.latencySamples) ||
-        !positiveInt(parser, windowOption, 1, options.window) || !positiveInt(parser, pidOption, 1, pid) ||
-        !positiveInt(parser, timeoutOption, 1, options.timeoutS))
+        !positiveInt(parser, windowOption, 1, options.window) ||
+        !positiveInt(parser, pipelinedOption, 0, options.pipelinedWindow) ||
+        !positiveInt(parser, pidOption, 1, pid) || !positiveInt(parser, timeoutOption, 1, options.timeoutS))
         return 2;
     options.brokerPid = pid;
     const bool jsonOnly = parser.isSet(jsonOption);

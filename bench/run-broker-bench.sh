@@ -7,8 +7,10 @@
 #
 # PEERS_BENCH_BROKER=<executable> runs another broker host instead of claude-peers-broker (the
 # tray's, from run-tray-bench.sh); it gets the same environment and is stopped with SIGTERM.
-# PEERS_BENCH_CPU_FILE=<path> receives the broker process's CPU time over the run (user+system
-# ms), which a loaded machine does not inflate the way it stretches wall-clock rates.
+# PEERS_BENCH_BROKER_WRAPPER runs the broker under a tool, e.g. to count instructions per
+# message independently of the machine's load:
+#   PEERS_BENCH_BROKER_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out" \
+#       bench/run-broker-bench.sh build --latency-samples 0 --messages 5000
 set -euo pipefail
 
 if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
@@ -68,7 +70,7 @@ env -u CLAUDE_PEERS_FEDERATION_ENABLED \
     CLAUDE_PEERS_TOKEN="$token" \
     CLAUDE_PEERS_RATE_LIMIT=0 \
     QT_QPA_PLATFORM=offscreen \
-    "$broker" >"$home/broker.log" 2>&1 &
+    ${PEERS_BENCH_BROKER_WRAPPER:-} "$broker" >"$home/broker.log" 2>&1 &
 broker_pid=$!
 
 health() {
@@ -78,7 +80,12 @@ health() {
         (exec 3<>"/dev/tcp/127.0.0.1/$port" && printf 'GET /health HTTP/1.0\r\n\r\n' >&3 && grep -q '"status"' <&3) 2>/dev/null
     fi
 }
-for i in $(seq 100); do
+# A broker under a wrapper such as valgrind starts up to 50 times slower.
+tries=100
+if [[ -n ${PEERS_BENCH_BROKER_WRAPPER:-} ]]; then
+    tries=1200
+fi
+for i in $(seq "$tries"); do
     if health; then
         break
     fi
@@ -87,8 +94,8 @@ for i in $(seq 100); do
         cat "$home/broker.log" >&2
         exit 1
     fi
-    if [[ $i == 100 ]]; then
-        echo "run-broker-bench: the broker did not answer /health within 10 s:" >&2
+    if [[ $i == "$tries" ]]; then
+        echo "run-broker-bench: the broker did not answer /health within $((tries / 10)) s:" >&2
         cat "$home/broker.log" >&2
         exit 1
     fi
@@ -98,10 +105,6 @@ done
 echo "run-broker-bench: broker pid $broker_pid on port $port (home $home)" >&2
 status=0
 "$bench" --url "http://127.0.0.1:$port" --token-file "$token" --broker-pid "$broker_pid" "$@" || status=$?
-if [[ -n ${PEERS_BENCH_CPU_FILE:-} && -r /proc/$broker_pid/stat ]]; then
-    # Fields 14 and 15 (utime, stime) in clock ticks; the command name in field 2 has no spaces.
-    awk -v hz="$(getconf CLK_TCK)" '{ print ($14 + $15) * 1000 / hz }' "/proc/$broker_pid/stat" >"$PEERS_BENCH_CPU_FILE"
-fi
 if [[ $status != 0 ]]; then
     echo "run-broker-bench: peers-bench failed ($status); broker log:" >&2
     tail -n 50 "$home/broker.log" >&2

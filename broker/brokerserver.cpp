@@ -264,12 +264,12 @@ Result<void> BrokerServer::start()
         Q_EMIT peerRemoved(peerId);
     });
     // The hot path: a stored message marks the recipient's wait, answered after this pass.
-    connect(service, &Service::messageStored, this,
-            [this, hub](qint64 messageId, const QString &fromId, const QString &toId) {
-                hub->wake(toId);
-                Q_EMIT messageStored(messageId, fromId, toId);
-            });
+    connect(service, &Service::messageStored, this, [this, hub](const Message &message) {
+        hub->wake(message);
+        Q_EMIT messageStored(message.id, message.fromId, message.toId);
+    });
     connect(service, &Service::messageDelivered, this, &BrokerServer::messageDelivered);
+    connect(d->commit.get(), &GroupCommit::rolledBack, hub, &DeliveryHub::forgetStored);
     connect(d->api.get(), &Api::reloadRequested, this, &BrokerServer::reload);
     connect(d->api.get(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
 

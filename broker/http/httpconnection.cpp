@@ -24,7 +24,8 @@ namespace {
 // meets TCP back-pressure instead of growing our memory.
 constexpr qint64 kSocketReadBufferBytes = 64 * 1024;
 // A client that pipelines requests but does not read the answers: stop parsing its requests
-// while this much is waiting to be sent, so our write buffer stays bounded too.
+// while this much is waiting to be sent (in the socket's buffer or in answers held for an
+// earlier request's), so our write buffer stays bounded too.
 constexpr qint64 kMaxUnsentBytes = 1024 * 1024;
 
 const QByteArray kInternalError = R"({"error":"Internal error"})";
@@ -116,8 +117,8 @@ void Connection::onReadyRead()
 void Connection::onBytesWritten()
 {
     m_lastActivity = m_server->now();
-    const qint64 unsent = m_socket->bytesToWrite();
-    if (m_state == State::Closing && unsent == 0) {
+    const qint64 unsent = unsentBytes();
+    if (m_state == State::Closing && m_socket->bytesToWrite() == 0) {
         halfClose();
     } else if (m_writeBlocked && unsent < kMaxUnsentBytes && m_state == State::Open && !m_inProcess) {
         m_writeBlocked = false;
@@ -134,7 +135,7 @@ void Connection::process()
     for (;;) {
         m_writeBlocked = false;
         while (m_state == State::Open && !m_stopParsing && qsizetype(m_slots.size()) < maxPipelined) {
-            if (m_socket->bytesToWrite() >= kMaxUnsentBytes) {
+            if (unsentBytes() >= kMaxUnsentBytes) {
                 m_writeBlocked = true;
                 break;
             }
@@ -147,10 +148,15 @@ void Connection::process()
             m_socket->flush();
         // Qt does not emit bytesWritten() from inside its own bytesWritten() emission, so when
         // the flush made room, go on here instead of waiting for a signal that may not come.
-        if (!m_writeBlocked || m_state != State::Open || m_socket->bytesToWrite() >= kMaxUnsentBytes)
+        if (!m_writeBlocked || m_state != State::Open || unsentBytes() >= kMaxUnsentBytes)
             break;
     }
     m_inProcess = false;
+}
+
+qint64 Connection::unsentBytes() const
+{
+    return m_socket->bytesToWrite() + m_slotAnswerBytes;
 }
 
 bool Connection::pull()
@@ -311,6 +317,7 @@ void Connection::answer(quint64 sequence, const Response &response)
     slot.answered = true;
     slot.responder.reset();
     appendResponse(slot.answer, response, slot.keepAlive, slot.http10, slot.isHead);
+    m_slotAnswerBytes += slot.answer.size();
     writeAnswered();
 }
 
@@ -331,6 +338,7 @@ void Connection::writeAnswered()
         const Slot slot = std::move(m_slots.front());
         m_slots.pop_front();
         ++m_firstSequence;
+        m_slotAnswerBytes -= slot.answer.size();
         m_socket->write(slot.answer);
         wrote = true;
         if (!slot.keepAlive) {
@@ -397,6 +405,7 @@ void Connection::reject(int status, QByteArrayView message)
     slot.answered = true;
     slot.keepAlive = false;
     appendResponse(slot.answer, Response::json(status, body), false, false, false);
+    m_slotAnswerBytes += slot.answer.size();
     m_stopParsing = true;
     m_requestStart = -1;
     writeAnswered();
@@ -459,6 +468,7 @@ void Connection::detachResponders(bool notify)
     // Callbacks may re-enter the server or drop responders: work on a list nobody else sees.
     const std::deque<Slot> slots = std::exchange(m_slots, {});
     m_firstSequence += slots.size();
+    m_slotAnswerBytes = 0;
     for (const Slot &slot : slots) {
         if (const auto responder = slot.responder.lock())
             responder->detach(notify);

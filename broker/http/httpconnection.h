@@ -87,6 +87,8 @@ private:
     void discardInput();
     void detachResponders(bool notify);
     void finish();
+    // Answers not yet taken by the socket: its buffer plus answers waiting for earlier ones.
+    qint64 unsentBytes() const;
 
     HttpServer *m_server;
     QTcpSocket *m_socket;
@@ -98,6 +100,7 @@ private:
     qsizetype m_headEnd = -1; // >= 0 once the current request's head is parsed
     RequestHead m_head;
     std::deque<Slot> m_slots; // in request order
+    qint64 m_slotAnswerBytes = 0; // answers in m_slots, waiting for an earlier request's
     quint64 m_firstSequence = 0; // sequence number of m_slots.front()
     bool m_stopParsing = false; // a request asked to close, or was refused: read no more
     bool m_continueSent = false;

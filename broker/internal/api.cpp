@@ -116,7 +116,13 @@ void Api::rotateRequestCounter()
 void Api::handle(const Http::Request &request, const Http::ResponderPtr &directResponder)
 {
     // Every answer waits for the commit of the writes made in this event-loop pass.
-    const Http::ResponderPtr responder = m_commit.wrap(directResponder);
+    route(request, m_commit.wrap(directResponder));
+    // A pass of pipelined requests with large answers must not pile them all up in memory.
+    m_commit.flushIfHeavy();
+}
+
+void Api::route(const Http::Request &request, const Http::ResponderPtr &responder)
+{
     // Reference §3.1, in its order.
     ++m_requestsThisMinute;
     if (request.path == "/health") {

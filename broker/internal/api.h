@@ -39,6 +39,10 @@ public:
 
     static QByteArray compact(const QJsonObject &object);
 
+    // A peer's summary and session name, in UTF-8 bytes: bounds every /list-peers answer
+    // (docs/divergences.md).
+    static constexpr qsizetype maxLabelBytes = 2048;
+
 Q_SIGNALS:
     // POST /shutdown was answered.
     void shutdownRequested();
@@ -62,6 +66,8 @@ private:
         bool rateLimited;
     };
     static const Route s_routes[];
+
+    void route(const Http::Request &request, const Http::ResponderPtr &responder);
 
     // Unauthenticated GETs
     void health(const Http::ResponderPtr &responder);

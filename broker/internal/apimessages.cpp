@@ -3,6 +3,7 @@
 #include "api.h"
 #include "deliveryhub.h"
 #include "jsonbody.h"
+#include "messagejson.h"
 #include "service.h"
 #include "store.h"
 
@@ -13,14 +14,6 @@
 namespace Broker {
 
 namespace {
-
-QJsonArray toJsonArray(const QList<Message> &messages)
-{
-    QJsonArray array;
-    for (const Message &m : messages)
-        array.append(m.toJson());
-    return array;
-}
 
 QJsonArray idsToJson(const QList<qint64> &ids)
 {
@@ -56,7 +49,7 @@ void Api::sendMessage(Call &call)
         replyError(call.responder, id.error());
         return;
     }
-    replyObject(call.responder, {{QStringLiteral("ok"), true}, {QStringLiteral("message_id"), *id}});
+    reply(call.responder, 200, "{\"message_id\":" + QByteArray::number(*id) + ",\"ok\":true}");
 }
 
 void Api::broadcast(Call &call)
@@ -110,7 +103,7 @@ void Api::pollMessages(Call &call)
         replyError(call.responder, messages.error());
         return;
     }
-    replyObject(call.responder, {{QStringLiteral("messages"), toJsonArray(*messages)}});
+    reply(call.responder, 200, messagesAnswer(*messages));
 }
 
 void Api::ackMessages(Call &call)
@@ -183,7 +176,7 @@ void Api::waitMessages(Call &call)
     }
     const int timeoutMs = int(
         std::clamp<qint64>(timeout.value_or(DeliveryHub::defaultTimeoutMs), 0, DeliveryHub::maxTimeoutMs));
-    m_hub.wait(id, timeoutMs, call.responder, afterId);
+    m_hub.wait(id, timeoutMs, call.responder, ack, afterId);
 }
 
 void Api::history(Call &call)
@@ -200,18 +193,14 @@ void Api::history(Call &call)
         return;
     }
     filter.limit = int(std::clamp<qint64>(limit.value_or(20), 1, 1000));
+    filter.maxBytes = Store::maxListBytes;
     auto messages = m_service.store().history(filter);
     if (!messages) {
         replyError(call.responder, messages.error());
         return;
     }
-    QJsonArray array;
-    for (const Message &m : std::as_const(*messages)) {
-        QJsonObject o = m.toJson();
-        o.insert(QStringLiteral("delivered"), m.delivered); // a boolean here (docs/protocol.md)
-        array.append(o);
-    }
-    replyObject(call.responder, {{QStringLiteral("messages"), array}});
+    // delivered is a boolean here (docs/protocol.md)
+    reply(call.responder, 200, messagesAnswer(*messages, DeliveredAs::Boolean));
 }
 
 } // namespace Broker

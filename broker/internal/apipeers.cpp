@@ -20,6 +20,8 @@ void Api::registerPeer(Call &call)
     request.sessionName = fields.optionalString("session_name");
     request.summary = fields.optionalString("summary");
     request.version = fields.optionalString("version");
+    fields.checkLength("session_name", request.sessionName, maxLabelBytes);
+    fields.checkLength("summary", request.summary, maxLabelBytes);
     if (fields.error()) {
         replyError(call.responder, *fields.error());
         return;
@@ -58,6 +60,7 @@ void Api::setSummary(Call &call)
     JsonFields fields(call.body);
     const QString id = fields.string("id");
     const QString summary = fields.string("summary");
+    fields.checkLength("summary", summary, maxLabelBytes);
     if (fields.error()) {
         replyError(call.responder, *fields.error());
         return;
@@ -75,6 +78,7 @@ void Api::setName(Call &call)
     JsonFields fields(call.body);
     const QString id = fields.string("id");
     const QString name = fields.string("session_name");
+    fields.checkLength("session_name", name, maxLabelBytes);
     if (fields.error()) {
         replyError(call.responder, *fields.error());
         return;

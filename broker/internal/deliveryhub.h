@@ -8,6 +8,8 @@
 #include <QObject>
 #include <QTimer>
 
+#include <optional>
+
 namespace Broker {
 
 class Service;
@@ -33,15 +35,24 @@ public:
     // timeoutMs is 0); otherwise keeps the responder, answering an older wait of the same peer
     // with an empty list. afterId lets a helper leave messages it holds unacknowledged (shown
     // to nobody yet) at the broker without being answered them again at once.
-    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder, qint64 afterId = 0);
-    // A message for peerId was stored: answer its wait, if any, after this event-loop pass.
-    void wake(const QString &peerId);
+    // acknowledged: the ids the wait has just acknowledged. When they and afterId cover
+    // everything the hub knows to be pending for the peer, it parks without reading the store.
+    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
+              const QList<qint64> &acknowledged = {}, qint64 afterId = 0);
+    // A message was stored: answer its recipient's wait, if any, after this event-loop pass.
+    // A parked wait had nothing pending when it parked, so the messages stored since are all
+    // it needs: they are kept and answered as they are, without reading them back (unless
+    // more than one answer holds; then the store is asked, with its bounds).
+    void wake(const Message &message);
     // Answers the waits of the peers woken so far now (queued after wake(); tests may call it).
     void flushWakes();
     // The peer is gone: answer its wait with an empty list.
     void release(const QString &peerId);
     // Broker stops: answer every wait with an empty list.
     void releaseAll();
+    // The messages stored in this pass were rolled back: forget them (and what is pending),
+    // so that held waits read the store instead of answering with what does not exist.
+    void forgetStored();
 
     int waitingCount() const { return int(m_waiters.size()); }
 
@@ -55,6 +66,13 @@ private:
 
     void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages,
                 qint64 afterId = 0);
+    // The peer's pending messages above afterId from the store (bounded), or nothing after
+    // answering 500.
+    std::optional<QList<Message>> readPending(const Http::ResponderPtr &responder, const QString &peerId,
+                                              qint64 afterId);
+    // Read from the store (no afterId): what the peer has pending is exactly `messages`,
+    // unless the bounds cut them.
+    void learn(const QString &peerId, const QList<Message> &messages);
     void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
     void expire();
     void rearm();
@@ -62,6 +80,17 @@ private:
     Service &m_service;
     QHash<QString, Waiter> m_waiters;
     QList<QString> m_woken; // peers with a held wait and a new message, in wake order
+    struct Stored
+    {
+        QList<Message> messages;
+        qsizetype bytes = 0;
+        bool overflow = false; // more than one answer's worth: read them from the store
+    };
+    QHash<QString, Stored> m_stored; // by peer: messages stored since its wait parked
+    // By peer, when known: the ids pending for it (those of its last answers that it has not
+    // acknowledged). A message stored while it has no parked wait, an answer cut by the
+    // bounds, or a read above an afterId makes it unknown.
+    QHash<QString, QList<qint64>> m_knownPending;
     bool m_flushScheduled = false;
     QTimer m_timer;
 };

@@ -69,6 +69,13 @@ bool GroupCommit::isHolding() const
 void GroupCommit::hold(const Http::ResponderPtr &responder, const Http::Response &response)
 {
     m_held.append({responder, response});
+    m_heldBytes += response.body.size();
+}
+
+void GroupCommit::flushIfHeavy()
+{
+    if (m_heldBytes >= maxHeldBytes)
+        flush();
 }
 
 Http::ResponderPtr GroupCommit::wrap(const Http::ResponderPtr &responder)
@@ -80,11 +87,13 @@ void GroupCommit::flush()
 {
     m_scheduled = false;
     auto held = std::exchange(m_held, {});
+    m_heldBytes = 0;
     if (m_store.inBatch()) {
         if (auto committed = m_store.commitBatch(); !committed) {
             qCCritical(lcApi).noquote() << "Commit failed; answering" << held.size()
                                         << "request(s) with 500:" << committed.error().message;
             m_store.rollbackBatch();
+            Q_EMIT rolledBack();
             const QByteArray body =
                 QJsonDocument(QJsonObject {{QStringLiteral("error"), committed.error().message}})
                     .toJson(QJsonDocument::Compact);

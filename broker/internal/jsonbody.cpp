@@ -32,19 +32,40 @@ Result<QJsonObject> parseJsonBody(const QByteArray &body)
     return doc.object();
 }
 
-bool isInteger(const QJsonValue &value)
+std::optional<qint64> integerValue(const QJsonValue &value)
 {
+    if (value.isString()) {
+        bool ok = false;
+        const qint64 n = value.toString().trimmed().toLongLong(&ok, 10);
+        if (ok && n >= -maxSafeInteger && n <= maxSafeInteger)
+            return n;
+        return std::nullopt;
+    }
     if (!value.isDouble())
-        return false;
+        return std::nullopt;
     const double d = value.toDouble();
-    return std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= double(maxSafeInteger);
+    if (std::isfinite(d) && std::trunc(d) == d && std::fabs(d) <= double(maxSafeInteger))
+        return qint64(d);
+    return std::nullopt;
 }
 
 void JsonFields::failField(const char *name, const char *expectation)
 {
+    failField(name, QLatin1String(expectation));
+}
+
+void JsonFields::failField(const char *name, const QString &expectation)
+{
     if (!m_error)
-        m_error = badRequest(
-            QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), QLatin1String(expectation)));
+        m_error = badRequest(QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), expectation));
+}
+
+void JsonFields::checkLength(const char *name, const QString &value, qsizetype maxUtf8Bytes)
+{
+    // A UTF-16 unit is at most 3 UTF-8 bytes: short strings need no conversion.
+    if (value.size() * 3 <= maxUtf8Bytes || value.toUtf8().size() <= maxUtf8Bytes)
+        return;
+    failField(name, QStringLiteral("a string of at most %1 bytes (UTF-8)").arg(maxUtf8Bytes));
 }
 
 bool JsonFields::present(const char *name) const
@@ -77,13 +98,13 @@ QString JsonFields::optionalString(const char *name, const QString &fallback)
 
 qint64 JsonFields::integer(const char *name, qint64 min)
 {
-    const QJsonValue v = m_object.value(QLatin1String(name));
-    if (!isInteger(v) || qint64(v.toDouble()) < min) {
+    const std::optional<qint64> v = integerValue(m_object.value(QLatin1String(name)));
+    if (!v || *v < min) {
         failField(name,
                   min > 0 ? "a positive integer" : (min == 0 ? "a non-negative integer" : "an integer"));
         return 0;
     }
-    return qint64(v.toDouble());
+    return *v;
 }
 
 std::optional<qint64> JsonFields::optionalInteger(const char *name, qint64 min)
@@ -107,11 +128,12 @@ QList<qint64> JsonFields::integerList(const char *name)
     const QJsonArray array = v.toArray();
     result.reserve(array.size());
     for (const QJsonValue &item : array) {
-        if (!isInteger(item)) {
+        const std::optional<qint64> n = integerValue(item);
+        if (!n) {
             failField(name, "an array of integers");
             return {};
         }
-        result.append(qint64(item.toDouble()));
+        result.append(*n);
     }
     return result;
 }

@@ -17,7 +17,8 @@ Result<QJsonObject> parseJsonBody(const QByteArray &body);
 
 // Reads typed fields from a request object. The first failure is kept (as the 400 answer
 // 'Field "<name>" must be …') and later reads return defaults, so a handler reads all its
-// fields and checks error() once.
+// fields and checks error() once. An integer may also come as a string of decimal digits
+// ("123"), which the reference accepted through SQLite's type coercion (docs/divergences.md).
 class JsonFields
 {
 public:
@@ -29,6 +30,8 @@ public:
     std::optional<qint64> optionalInteger(const char *name, qint64 min = -(qint64(1) << 53));
     QList<qint64> integerList(const char *name); // required
     QList<qint64> optionalIntegerList(const char *name);
+    // Fails when the value, read as `name`, is longer than maxUtf8Bytes in UTF-8.
+    void checkLength(const char *name, const QString &value, qsizetype maxUtf8Bytes);
     bool present(const char *name) const; // present and not null
     QJsonValue value(const char *name) const { return m_object.value(QLatin1String(name)); }
 
@@ -36,12 +39,14 @@ public:
 
 private:
     void failField(const char *name, const char *expectation);
+    void failField(const char *name, const QString &expectation);
 
     const QJsonObject &m_object;
     std::optional<Error> m_error;
 };
 
-// true when the value is a JSON number holding a whole number that a double represents exactly.
-bool isInteger(const QJsonValue &value);
+// The whole number a JSON number holds (exactly representable as a double), or that a string
+// of decimal digits spells (optional sign, surrounding blanks): 7, 7.0, "7", " -7 ".
+std::optional<qint64> integerValue(const QJsonValue &value);
 
 } // namespace Broker

@@ -261,11 +261,12 @@ Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, 
     message.type = content.type;
     message.metadata = content.metadata;
     message.replyTo = replyTo;
-    auto id = m_store.insertMessage(message, nowIso());
+    const QString sentAt = nowIso();
+    auto id = m_store.insertMessage(message, sentAt);
     if (!id)
         return std::unexpected(id.error());
     qCDebug(lcApi).noquote() << "Stored message" << *id << fromId << "->" << toId;
-    Q_EMIT messageStored(*id, fromId, toId);
+    emitStored(*id, message, sentAt);
     return *id;
 }
 
@@ -301,10 +302,11 @@ Result<qint64> Service::storeRelayed(const QString &fromId, const QString &toId,
     message.type = content->type;
     message.metadata = content->metadata;
     message.replyTo = replyTo; // refers to the sender's database: not checked here
-    auto id = m_store.insertMessage(message, nowIso());
+    const QString sentAt = nowIso();
+    auto id = m_store.insertMessage(message, sentAt);
     if (!id)
         return std::unexpected(id.error());
-    Q_EMIT messageStored(*id, fromId, toId);
+    emitStored(*id, message, sentAt);
     return *id;
 }
 
@@ -336,14 +338,15 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
     auto result = std::make_shared<BroadcastResult>();
     result->recipients = int(local.size() + remote.size());
     if (!local.isEmpty()) {
-        auto ids = m_store.insertMessages(local, nowIso());
+        const QString sentAt = nowIso();
+        auto ids = m_store.insertMessages(local, sentAt);
         if (!ids) {
             done(std::unexpected(ids.error()));
             return;
         }
         result->messageIds = *ids;
         for (qsizetype i = 0; i < ids->size() && i < local.size(); ++i)
-            Q_EMIT messageStored(ids->at(i), fromId, local.at(i).toId);
+            emitStored(ids->at(i), local.at(i), sentAt);
     }
     qCInfo(lcApi).noquote() << "Broadcast from" << fromId << "to" << result->recipients << "peer(s) in scope"
                             << scope
@@ -376,7 +379,7 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
 
 Result<QList<Message>> Service::undelivered(const QString &peerId, int limit, qint64 afterId) const
 {
-    return m_store.undelivered(peerId, limit, afterId);
+    return m_store.undelivered(peerId, limit, afterId, Store::maxListBytes);
 }
 
 Result<int> Service::acknowledge(const QString &peerId, const QList<qint64> &ids)
@@ -426,6 +429,20 @@ QString Service::staleReason(const Peer &peer) const
     return {};
 }
 
+void Service::emitStored(qint64 id, const NewMessage &stored, const QString &sentAt)
+{
+    Message message;
+    message.id = id;
+    message.fromId = stored.fromId;
+    message.toId = stored.toId;
+    message.text = stored.text;
+    message.type = stored.type.isEmpty() ? QStringLiteral("text") : stored.type;
+    message.metadata = stored.metadata;
+    message.replyTo = stored.replyTo;
+    message.sentAt = sentAt;
+    Q_EMIT messageStored(message);
+}
+
 bool Service::isGone(const Peer &peer) const
 {
     return !staleReason(peer).isEmpty();
@@ -447,12 +464,13 @@ Result<void> Service::storeBounce(const Message &original, const QString &target
     bounce.text = Bounce::text(original.id, target, original.text);
     bounce.type = QStringLiteral("text");
     bounce.replyTo = original.id;
-    auto id = m_store.insertMessage(bounce, nowIso());
+    const QString sentAt = nowIso();
+    auto id = m_store.insertMessage(bounce, sentAt);
     if (!id)
         return std::unexpected(id.error());
     qCInfo(lcMaintenance).noquote() << "Bounced message" << original.id << "to" << original.fromId << "as"
                                     << *id;
-    Q_EMIT messageStored(*id, bounce.fromId, bounce.toId);
+    emitStored(*id, bounce, sentAt);
     return {};
 }
 

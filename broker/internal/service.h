@@ -101,6 +101,7 @@ public:
                    const QString &cwd, const QString &gitRoot,
                    std::function<void(Result<BroadcastResult>)> done);
 
+    // For an answer: bounded by Store::maxListBytes; only ids above afterId.
     Result<QList<Message>> undelivered(const QString &peerId, int limit = -1, qint64 afterId = 0) const;
     // Marks the peer's own pending messages delivered and emits messageDelivered for them (when
     // some ids were not pending, an id acknowledged twice may be reported again).
@@ -123,10 +124,13 @@ Q_SIGNALS:
     void peerRegistered(const QString &peerId);
     void peerUpdated(const QString &peerId);
     void peerRemoved(const QString &peerId);
-    void messageStored(qint64 messageId, const QString &fromId, const QString &toId);
+    // Carries the row as /wait-messages answers it, so a held wait is answered without
+    // reading it back.
+    void messageStored(const Broker::Message &message);
     void messageDelivered(qint64 messageId);
 
 private:
+    void emitStored(qint64 id, const NewMessage &message, const QString &sentAt);
     QString staleReason(const Peer &peer) const; // empty when alive
     // Send targets found registered and alive less than liveTargetCacheMs ago skip the row
     // lookup and the kill(pid, 0) (they were a fifth of a send's cost). Registration and

@@ -23,6 +23,8 @@ using StoreSchema::databaseError;
 
 namespace {
 QAtomicInteger<quint64> connectionCounter;
+// A message's JSON beyond its text and metadata: ids, type, timestamps, keys.
+constexpr qsizetype kRowAllowanceBytes = 256;
 
 // Outside the versioned schema on purpose: an older claude-peers (or a reference broker)
 // opening the file ignores this table instead of refusing a newer schema version.
@@ -96,13 +98,17 @@ public:
         return id;
     }
 
-    Result<QList<Message>> messages(QSqlQuery &q, const char *what)
+    Result<QList<Message>> messages(QSqlQuery &q, const char *what, qsizetype maxBytes = -1)
     {
         if (auto r = run(q, what); !r)
             return std::unexpected(r.error());
         QList<Message> list;
-        while (q.next())
+        qsizetype bytes = 0;
+        while ((maxBytes < 0 || bytes < maxBytes) && q.next()) {
             list.append(messageFromRow(q));
+            if (maxBytes >= 0) // metadata counted as stored (column 5), not re-serialised
+                bytes += kRowAllowanceBytes + list.last().text.size() + q.value(5).toString().size();
+        }
         q.finish();
         return list;
     }
@@ -511,7 +517,8 @@ Result<std::optional<Message>> Store::message(qint64 id) const
     return std::optional<Message>(list->first());
 }
 
-Result<QList<Message>> Store::undelivered(const QString &toId, int limit, qint64 afterId) const
+Result<QList<Message>> Store::undelivered(const QString &toId, int limit, qint64 afterId,
+                                          qsizetype maxBytes) const
 {
     if (!d->ready())
         return std::unexpected(notOpen());
@@ -519,7 +526,7 @@ Result<QList<Message>> Store::undelivered(const QString &toId, int limit, qint64
     q.bindValue(0, text(toId));
     q.bindValue(1, afterId);
     q.bindValue(2, limit < 0 ? -1 : limit); // LIMIT -1 = no limit
-    return d->messages(q, "Reading undelivered messages");
+    return d->messages(q, "Reading undelivered messages", maxBytes);
 }
 
 Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
@@ -566,7 +573,7 @@ Result<QList<Message>> Store::history(const HistoryFilter &filter) const
     }
     q.bindValue(i++, text(since)); // '' is <= every timestamp
     q.bindValue(i++, qBound(1, filter.limit, 1000));
-    return d->messages(q, "Reading the message history");
+    return d->messages(q, "Reading the message history", filter.maxBytes);
 }
 
 Result<QList<Message>> Store::orphans() const

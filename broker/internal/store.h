@@ -43,6 +43,7 @@ struct HistoryFilter
     QString since; // ISO-8601; sent_at >= since
     QString search; // substring of text
     int limit = 20;
+    qsizetype maxBytes = -1; // see Store::maxListBytes; -1 = no bound
 };
 
 struct Counts
@@ -99,8 +100,10 @@ public:
                                          const QString &now); // one transaction
     Result<bool> messageExists(qint64 id) const;
     Result<std::optional<Message>> message(qint64 id) const;
-    // By id ascending; only ids above afterId.
-    Result<QList<Message>> undelivered(const QString &toId, int limit = -1, qint64 afterId = 0) const;
+    // By id ascending; only ids above afterId; maxBytes bounds the list as maxListBytes says
+    // (-1: all).
+    Result<QList<Message>> undelivered(const QString &toId, int limit = -1, qint64 afterId = 0,
+                                       qsizetype maxBytes = -1) const;
     // Marks toId's undelivered rows among ids delivered; returns how many changed (others'
     // ids, unknown and already delivered ids count 0). Many ids: one statement.
     Result<int> acknowledge(const QString &toId, const QList<qint64> &ids);
@@ -108,6 +111,11 @@ public:
     // % and _ escaped); since accepts any ISO-8601 form (no offset = UTC), else "invalid";
     // limit clamped to 1..1000.
     Result<QList<Message>> history(const HistoryFilter &filter) const;
+
+    // Lists read for one answer stop once the messages read so far hold about this many bytes
+    // (text, metadata and a fixed allowance per row; always at least one message), so that
+    // every answer is bounded; the rest comes with the next poll or wait.
+    static constexpr qsizetype maxListBytes = 1024 * 1024;
 
     // Maintenance (reference §11.8–11.10)
     Result<QList<Message>> orphans() const; // undelivered, to_id without peer row, from_id != 'system'

@@ -43,7 +43,7 @@ private Q_SLOTS:
         QTest::newRow("register empty")
             << "/register" << QByteArray("{}") << field("pid", "a positive integer");
         QTest::newRow("register pid string")
-            << "/register" << QByteArray(R"({"pid":"1","cwd":"/"})") << field("pid", "a positive integer");
+            << "/register" << QByteArray(R"({"pid":"one","cwd":"/"})") << field("pid", "a positive integer");
         QTest::newRow("register pid zero")
             << "/register" << QByteArray(R"({"pid":0,"cwd":"/"})") << field("pid", "a positive integer");
         QTest::newRow("register no cwd")
@@ -56,6 +56,22 @@ private Q_SLOTS:
         QTest::newRow("register name array")
             << "/register" << QByteArray(R"({"pid":1,"cwd":"/","session_name":[]})")
             << field("session_name", "a string or null");
+        // Summary and session name are bounded (docs/divergences.md): 2048 UTF-8 bytes.
+        const QByteArray tooLong(2049, 'x');
+        const QByteArray tooLongUtf8 = QString(1100, QChar(0x00e9)).toUtf8(); // 1100 characters, 2200 bytes
+        const QString bounded = QStringLiteral("a string of at most 2048 bytes (UTF-8)");
+        QTest::newRow("register summary too long")
+            << "/register" << QByteArray("{\"pid\":1,\"cwd\":\"/\",\"summary\":\"" + tooLong + "\"}")
+            << field("summary", "") + bounded;
+        QTest::newRow("register name too long")
+            << "/register" << QByteArray("{\"pid\":1,\"cwd\":\"/\",\"session_name\":\"" + tooLong + "\"}")
+            << field("session_name", "") + bounded;
+        QTest::newRow("set-summary too long")
+            << "/set-summary" << QByteArray("{\"id\":\"a\",\"summary\":\"" + tooLong + "\"}")
+            << field("summary", "") + bounded;
+        QTest::newRow("set-name too long (UTF-8 bytes)")
+            << "/set-name" << QByteArray("{\"id\":\"a\",\"session_name\":\"" + tooLongUtf8 + "\"}")
+            << field("session_name", "") + bounded;
         QTest::newRow("heartbeat no id") << "/heartbeat" << QByteArray("{}") << field("id", "a string");
         QTest::newRow("heartbeat id number")
             << "/heartbeat" << QByteArray(R"({"id":5})") << field("id", "a string");
@@ -77,7 +93,7 @@ private Q_SLOTS:
             << "/send-message" << QByteArray(R"({"from_id":"a","to_id":"b","text":"x","type":5})")
             << field("type", "a string or null");
         QTest::newRow("send reply_to string")
-            << "/send-message" << QByteArray(R"({"from_id":"a","to_id":"b","text":"x","reply_to":"1"})")
+            << "/send-message" << QByteArray(R"({"from_id":"a","to_id":"b","text":"x","reply_to":"1st"})")
             << field("reply_to", "an integer");
         QTest::newRow("send reply_to fraction")
             << "/send-message" << QByteArray(R"({"from_id":"a","to_id":"b","text":"x","reply_to":1.5})")
@@ -90,22 +106,22 @@ private Q_SLOTS:
         QTest::newRow("poll no id") << "/poll-messages" << QByteArray("{}") << field("id", "a string");
         QTest::newRow("ack not array") << "/ack-messages" << QByteArray(R"({"id":"a","message_ids":"1"})")
                                        << field("message_ids", "an array of integers");
-        QTest::newRow("ack strings") << "/ack-messages" << QByteArray(R"({"id":"a","message_ids":[1,"2"]})")
+        QTest::newRow("ack strings") << "/ack-messages" << QByteArray(R"({"id":"a","message_ids":[1,"two"]})")
                                      << field("message_ids", "an array of integers");
         QTest::newRow("ack missing") << "/ack-messages" << QByteArray(R"({"id":"a"})")
                                      << field("message_ids", "an array of integers");
         QTest::newRow("status no id")
             << "/message-status" << QByteArray("{}") << field("message_id", "an integer");
         QTest::newRow("status string")
-            << "/message-status" << QByteArray(R"({"message_id":"4"})") << field("message_id", "an integer");
+            << "/message-status" << QByteArray(R"({"message_id":"4a"})") << field("message_id", "an integer");
         QTest::newRow("unregister no id") << "/unregister" << QByteArray("{}") << field("id", "a string");
         QTest::newRow("wait no id") << "/wait-messages" << QByteArray("{}") << field("id", "a string");
         QTest::newRow("wait bad ack") << "/wait-messages" << QByteArray(R"({"id":"a","ack":[true]})")
                                       << field("ack", "an array of integers");
-        QTest::newRow("wait bad timeout") << "/wait-messages" << QByteArray(R"({"id":"a","timeout_ms":"5"})")
+        QTest::newRow("wait bad timeout") << "/wait-messages" << QByteArray(R"({"id":"a","timeout_ms":"5s"})")
                                           << field("timeout_ms", "an integer");
         QTest::newRow("messages bad limit")
-            << "/messages" << QByteArray(R"({"limit":"5"})") << field("limit", "an integer");
+            << "/messages" << QByteArray(R"({"limit":"five"})") << field("limit", "an integer");
         QTest::newRow("messages bad search")
             << "/messages" << QByteArray(R"({"search":3})") << field("search", "a string or null");
     }
@@ -121,6 +137,51 @@ private Q_SLOTS:
             QVERIFY2(message.startsWith(QLatin1String("Invalid JSON body: ")), qPrintable(message));
         else
             QCOMPARE(message, error);
+    }
+
+    // The reference stored request fields in SQLite, whose type coercion turned "123" into 123;
+    // clients that quote numbers keep working (docs/divergences.md).
+    void numericStringsAreAcceptedLikeTheReference()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const qint64 pid = h.spawnSession();
+        const HttpResult registered =
+            h.postRaw(QStringLiteral("/register"),
+                      "{\"pid\":\"" + QByteArray::number(pid) + "\",\"cwd\":\"/w\"}", h.token());
+        QCOMPARE(registered.status, 200);
+        const QString id = registered.object().value(QStringLiteral("id")).toString();
+        QVERIFY(h.hasPeer(id));
+        const qint64 message = h.send(QStringLiteral("cli"), id, QStringLiteral("hi"));
+        QVERIFY(message > 0);
+        const QByteArray quoted = '"' + QByteArray::number(message) + '"';
+        const HttpResult status =
+            h.postRaw(QStringLiteral("/message-status"), "{\"message_id\":" + quoted + "}", h.token());
+        QCOMPARE(status.object().value(QStringLiteral("id")).toInteger(), message);
+        const HttpResult acked =
+            h.postRaw(QStringLiteral("/ack-messages"),
+                      "{\"id\":\"" + id.toLatin1() + "\",\"message_ids\":[" + quoted + "]}", h.token());
+        QCOMPARE(acked.status, 200);
+        QVERIFY(h.poll(id).isEmpty());
+    }
+
+    void summaryAndNameOfTheBoundAreAccepted()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer peer = h.registerPeer();
+        const QString atBound = QString(1024, QChar(0x00e9)); // 2048 bytes in UTF-8
+        QCOMPARE(h.post(QStringLiteral("/set-summary"),
+                        {{QStringLiteral("id"), peer.id}, {QStringLiteral("summary"), atBound}})
+                     .status,
+                 200);
+        QCOMPARE(h.post(QStringLiteral("/set-name"),
+                        {{QStringLiteral("id"), peer.id}, {QStringLiteral("session_name"), atBound}})
+                     .status,
+                 200);
+        const QJsonObject listed = h.listPeers().at(0).toObject();
+        QCOMPARE(listed.value(QStringLiteral("summary")).toString(), atBound);
+        QCOMPARE(listed.value(QStringLiteral("session_name")).toString(), atBound);
     }
 
     void sessionCredentialActsOnlyAsItsPeer()

@@ -7,10 +7,13 @@
 #include <QCoreApplication>
 #include <QCryptographicHash>
 #include <QDeadlineTimer>
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QJsonDocument>
 #include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QScopeGuard>
 #include <QSqlDatabase>
 #include <QSqlQuery>
 #include <QTcpServer>
@@ -52,6 +55,48 @@ QByteArray fileHash(const QString &path)
 bool waitForExit(QProcess &process, int ms)
 {
     return process.state() == QProcess::NotRunning || process.waitForFinished(scaled(ms));
+}
+
+// Reads pipelined HTTP/1.1 answers (each with Content-Length) until `count` arrived or the
+// deadline passes; returns the status and body of each, in order.
+QList<QPair<int, QByteArray>> readAnswers(QTcpSocket &socket, int count, int timeoutMs)
+{
+    QList<QPair<int, QByteArray>> answers;
+    QByteArray buffer;
+    QDeadlineTimer deadline(timeoutMs);
+    while (answers.size() < count && !deadline.hasExpired()) {
+        if (socket.bytesAvailable() == 0 && !socket.waitForReadyRead(100))
+            continue;
+        buffer += socket.readAll();
+        for (;;) {
+            const qsizetype headEnd = buffer.indexOf("\r\n\r\n");
+            if (headEnd < 0)
+                break;
+            const QByteArray head = buffer.left(headEnd).toLower();
+            const qsizetype at = head.indexOf("content-length:");
+            const qint64 length =
+                at < 0 ? 0 : head.mid(at + 15, head.indexOf('\r', at) - at - 15).trimmed().toLongLong();
+            if (buffer.size() < headEnd + 4 + length)
+                break;
+            answers.append({head.mid(9, 3).toInt(), buffer.mid(headEnd + 4, length)});
+            buffer.remove(0, headEnd + 4 + length);
+        }
+    }
+    return answers;
+}
+
+void writeConfig(const TestHome &home, const QByteArray &json)
+{
+    QFile config(home.configPath());
+    QVERIFY(config.open(QIODevice::WriteOnly | QIODevice::Truncate));
+    config.write(json);
+}
+
+// A raw connection that sends nothing: counted against the connection cap, idle.
+bool connectIdle(QTcpSocket &socket, quint16 port)
+{
+    socket.connectToHost(QHostAddress::LocalHost, port);
+    return socket.waitForConnected(scaled(5000));
 }
 
 } // namespace
@@ -378,6 +423,142 @@ private Q_SLOTS:
         qInfo() << "broker VmHWM before" << before << "KiB, after" << after << "KiB";
         QVERIFY2(after < 60 * 1024, qPrintable(QString::number(after)));
         QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+    }
+
+    // Issue 7 §1.4: group commit holds the answers of a pass, so 64 pipelined requests with
+    // large answers were all built in memory at once (and each answer was unbounded). One
+    // authenticated client pipelining /messages (limit 1000) and /poll-messages over ~4 MB of
+    // stored text must leave the broker's peak RSS far below 64 answers' worth (~256 MB).
+    void pipelinedLargeAnswersStayWithinAMemoryBound()
+    {
+        TestHome home;
+        QProcessEnvironment extra;
+        extra.insert(QStringLiteral("CLAUDE_PEERS_RATE_LIMIT"), QStringLiteral("0"));
+        BrokerProcess broker(home, extra);
+        QVERIFY(broker.start());
+        QProcess session;
+        session.start(QStringLiteral("sleep"), {QStringLiteral("120")});
+        QVERIFY(session.waitForStarted());
+        const auto killSession = qScopeGuard([&session] {
+            session.kill();
+            session.waitForFinished();
+        });
+        const QString target = httpPostJson(home.port(), QStringLiteral("/register"),
+                                            {{QStringLiteral("pid"), session.processId()},
+                                             {QStringLiteral("cwd"), QStringLiteral("/a")}},
+                                            home.token())
+                                   .object()
+                                   .value(QStringLiteral("id"))
+                                   .toString();
+        QVERIFY(!target.isEmpty());
+        const QString text(10000, QLatin1Char('m')); // the most a message may carry
+        for (int i = 0; i < 400; ++i) {
+            const HttpResult sent = httpPostJson(home.port(), QStringLiteral("/send-message"),
+                                                 {{QStringLiteral("from_id"), QStringLiteral("cli")},
+                                                  {QStringLiteral("to_id"), target},
+                                                  {QStringLiteral("text"), text}},
+                                                 home.token(), scaled(10000));
+            QCOMPARE(sent.object().value(QStringLiteral("ok")), QJsonValue(true));
+        }
+        const qint64 before = peakRssKiB(broker.pid());
+        QVERIFY(before > 0);
+
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, home.port());
+        QVERIFY(socket.waitForConnected(scaled(5000)));
+        const QByteArray history = R"({"limit":1000})";
+        const QByteArray poll = "{\"id\":\"" + target.toLatin1() + "\"}";
+        QByteArray requests;
+        for (int i = 0; i < 64; ++i) {
+            const QByteArray &body = i % 2 ? poll : history;
+            requests += QByteArray(i % 2 ? "POST /poll-messages" : "POST /messages") +
+                " HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + home.token() +
+                "\r\nContent-Type: application/json\r\nContent-Length: " + QByteArray::number(body.size()) +
+                "\r\n\r\n" + body;
+        }
+        socket.write(requests); // all in one segment: the broker parses them in one pass
+        QVERIFY(socket.waitForBytesWritten(scaled(5000)));
+        const auto answers = readAnswers(socket, 64, scaled(60000));
+        QCOMPARE(answers.size(), 64);
+        const qint64 after = peakRssKiB(broker.pid());
+        qInfo() << "broker VmHWM before" << before << "KiB, after" << after << "KiB";
+        QVERIFY2(after - before < 64 * 1024,
+                 qPrintable(QStringLiteral("%1 -> %2 KiB").arg(before).arg(after)));
+        for (const auto &[status, body] : answers) {
+            QCOMPARE(status, 200);
+            const QJsonArray messages =
+                QJsonDocument::fromJson(body).object().value(QStringLiteral("messages")).toArray();
+            QVERIFY(!messages.isEmpty());
+            // Every answer is bounded: about 1 MiB, never the whole 4 MB.
+            QVERIFY2(body.size() < 2 * 1024 * 1024, qPrintable(QString::number(body.size())));
+        }
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+    }
+
+    // Issue 7 §1.9: SIGHUP re-reads the config file, not only the token.
+    void sighupReloadsTheConfigFile()
+    {
+        TestHome home;
+        writeConfig(home, R"({"broker":{"max_body_bytes":1048576,"rate_limit_per_minute":0}})");
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const QByteArray body = "{\"scope\":\"machine\",\"pad\":\"" + QByteArray(4000, 'p') + "\"}";
+        QCOMPARE(httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token()).status, 200);
+        writeConfig(home, R"({"broker":{"max_body_bytes":2048,"rate_limit_per_minute":1}})");
+        ::kill(pid_t(broker.pid()), SIGHUP);
+        QTRY_COMPARE(httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token()).status, 413);
+        const HttpResult refused = httpPost(home.port(), QStringLiteral("/list-peers"), body, home.token());
+        QCOMPARE(refused.object().value(QStringLiteral("error")).toString(),
+                 QStringLiteral("Request body too large (limit 2048 bytes)"));
+        const QJsonObject send {{QStringLiteral("from_id"), QStringLiteral("cli")},
+                                {QStringLiteral("to_id"), QStringLiteral("nobody00")},
+                                {QStringLiteral("text"), QStringLiteral("x")}};
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 200);
+        QCOMPARE(httpPostJson(home.port(), QStringLiteral("/send-message"), send, home.token()).status, 429);
+    }
+
+    // Issue 7 §1.9: the connection cap and idle timeout the broker configures its HTTP server
+    // with, seen from outside (the http module's own tests set them directly).
+    void configuredConnectionCapAndIdleTimeoutAreApplied()
+    {
+        TestHome home;
+        writeConfig(home, R"({"broker":{"max_connections":3,"idle_timeout_ms":1500}})");
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        QTcpSocket idle[3];
+        QElapsedTimer sinceConnected;
+        sinceConnected.start();
+        for (QTcpSocket &socket : idle)
+            QVERIFY(connectIdle(socket, home.port()));
+        QTcpSocket extra;
+        QVERIFY(connectIdle(extra, home.port()));
+        QVERIFY(extra.waitForReadyRead(scaled(5000)));
+        const QByteArray refused = extra.readAll();
+        QVERIFY2(refused.startsWith("HTTP/1.1 503"), refused.constData());
+        QVERIFY(refused.contains("Too many connections"));
+
+        // The idle ones are closed after the configured 1.5 s (not the default 60 s), and
+        // then the broker serves again.
+        for (QTcpSocket &socket : idle) {
+            QVERIFY(socket.state() == QAbstractSocket::UnconnectedState ||
+                    socket.waitForDisconnected(scaled(10000)));
+        }
+        QVERIFY2(sinceConnected.elapsed() >= 1400, qPrintable(QString::number(sinceConnected.elapsed())));
+        QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
+
+        // SIGHUP applies a new cap to the running server.
+        writeConfig(home, R"({"broker":{"max_connections":1000,"idle_timeout_ms":60000}})");
+        ::kill(pid_t(broker.pid()), SIGHUP);
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                QTcpSocket held[3];
+                for (QTcpSocket &socket : held) {
+                    if (!connectIdle(socket, home.port()))
+                        return false;
+                }
+                return httpGet(home.port(), QStringLiteral("/health")).status == 200;
+            }(),
+            scaled(10000));
     }
 
     void environmentAndMalformedConfigAreHonoured()

@@ -373,6 +373,74 @@ private Q_SLOTS:
         QCOMPARE(r.status, 200);
         QCOMPARE(r.body, QByteArray("claude-peers broker"));
         QCOMPARE(h.post(QStringLiteral("/federation/status"), {}).status, 404);
+        // The route is looked up before the body is parsed (the reference: 500 for bad JSON).
+        r = h.postRaw(QStringLiteral("/no-such-route"), "{not json", h.token());
+        QCOMPARE(r.status, 404);
+        QCOMPARE(r.body, QByteArray("{\"error\":\"not found\"}"));
+    }
+
+    // docs/divergences.md: an empty tty or git_root is stored and listed as null (the
+    // reference stored and listed "").
+    void emptyTtyAndGitRootAreListedAsNull()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const qint64 pid = h.spawnSession();
+        const HttpResult r = h.post(QStringLiteral("/register"),
+                                    {{QStringLiteral("pid"), pid},
+                                     {QStringLiteral("cwd"), QStringLiteral("/w")},
+                                     {QStringLiteral("tty"), QString()},
+                                     {QStringLiteral("git_root"), QString()}});
+        QCOMPARE(r.status, 200);
+        const QJsonObject listed = h.listPeers().at(0).toObject();
+        QCOMPARE(listed.value(QStringLiteral("id")).toString(), str(r.object(), "id"));
+        QCOMPARE(listed.value(QStringLiteral("tty")), QJsonValue(QJsonValue::Null));
+        QCOMPARE(listed.value(QStringLiteral("git_root")), QJsonValue(QJsonValue::Null));
+    }
+
+    // docs/divergences.md: /poll-messages lists by id, i.e. in the order the broker stored
+    // them, even when the wall clock stepped back in between (the reference: by sent_at).
+    void pollListsInStoreOrderWhenTheClockStepsBack()
+    {
+        BrokerHarness h({}, /*manualClock*/ true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("first"));
+        h.clock().advance(-60000);
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("second"));
+        const QJsonArray messages = h.poll(b.id);
+        QCOMPARE(messages.size(), 2);
+        QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
+        QCOMPARE(messages.at(1).toObject().value(QStringLiteral("id")).toInteger(), second);
+        QVERIFY(str(messages.at(1).toObject(), "sent_at") < str(messages.at(0).toObject(), "sent_at"));
+    }
+
+    // docs/divergences.md: object keys come in alphabetical order (the reference: insertion
+    // order). JSON objects are unordered; this pins what clients see.
+    void answerKeysAreInAlphabeticalOrder()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/9"));
+        const RegisteredPeer b = h.registerPeer();
+        const HttpResult sent = h.post(QStringLiteral("/send-message"),
+                                       {{QStringLiteral("from_id"), a.id},
+                                        {QStringLiteral("to_id"), b.id},
+                                        {QStringLiteral("text"), QStringLiteral("t")}});
+        QVERIFY2(sent.body.startsWith("{\"message_id\":") && sent.body.endsWith(",\"ok\":true}"),
+                 sent.body.constData());
+        const HttpResult polled = h.post(QStringLiteral("/poll-messages"), {{QStringLiteral("id"), b.id}});
+        qsizetype at = 0;
+        for (const char *key : {"messages", "delivered", "from_id", "id", "metadata", "reply_to", "sent_at",
+                                "text", "to_id", "type"}) {
+            const qsizetype next = polled.body.indexOf(QByteArray('"' + QByteArray(key) + "\":"), at);
+            QVERIFY2(next >= at, key);
+            at = next;
+        }
+        const HttpResult listed =
+            h.post(QStringLiteral("/list-peers"), {{QStringLiteral("scope"), QStringLiteral("machine")}});
+        QVERIFY2(listed.body.startsWith("[{\"channel_push\":"), listed.body.constData());
     }
 
     // §12.11

@@ -3,6 +3,7 @@
 #include "brokerharness.h"
 
 #include <QElapsedTimer>
+#include <QJsonDocument>
 #include <QSet>
 #include <QSignalSpy>
 #include <QTest>
@@ -66,6 +67,34 @@ private Q_SLOTS:
         QCOMPARE(messages.size(), 1);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), fresh);
         QCOMPARE(h.poll(b.id).size(), 2); // both still undelivered
+    }
+
+    // A message left pending below after_id stays known to the hub: a later wait without
+    // after_id (and without acknowledging it) gets it at once instead of parking.
+    void messagesHeldBelowAfterIdComeBackWithoutIt()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("one"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(messagesOf(wait).at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
+        QJsonObject holding = waitBody(b.id, 30000);
+        holding.insert(QStringLiteral("after_id"), first);
+        wait = h.postAsync(QStringLiteral("/wait-messages"), holding, b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1); // parked: nothing above `first`
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(messagesOf(wait).at(0).toObject().value(QStringLiteral("id")).toInteger(), second);
+        // Acknowledges the second only: the first is still pending and comes at once.
+        const HttpResult r =
+            h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {second}), b.secret);
+        const QJsonArray messages = r.object().value(QStringLiteral("messages")).toArray();
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
     }
 
     // Wake-ups are answered after the event-loop pass: messages stored together share one
@@ -264,6 +293,90 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
         QCOMPARE(messagesOf(wait).size(), 0);
         QCOMPARE(h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0)).status, 404);
+    }
+
+    // A parked wait is answered with the messages as they were stored (not read back): the
+    // answer must be the row exactly as /poll-messages reads it from the database.
+    void pushedMessageIsTheStoredRow()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("first"));
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"),
+                                          waitBody(b.id, 30000, QJsonArray {first}), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 id =
+            h.send(a.id, b.id, QStringLiteral("Grüße \"quoted\"\n\u0001 😀"),
+                   {{QStringLiteral("type"), QStringLiteral("query")},
+                    {QStringLiteral("reply_to"), first},
+                    {QStringLiteral("metadata"),
+                     QJsonObject {{QStringLiteral("n"), 1.5}, {QStringLiteral("s"), QStringLiteral("x")}}}});
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        const QByteArray pushed = wait->readAll();
+        const QByteArray polled =
+            h.post(QStringLiteral("/poll-messages"), {{QStringLiteral("id"), b.id}}).body;
+        QCOMPARE(pushed, polled); // byte for byte
+        QCOMPARE(QJsonDocument::fromJson(pushed)
+                     .object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 id);
+    }
+
+    // The hub parks a wait without reading the store only when the wait acknowledged all it
+    // knows to be pending: a wait that leaves part of its last answer unacknowledged, or
+    // follows a message stored while no wait was held, is answered at once.
+    void unacknowledgedOrUnseenMessagesAreAnsweredAtOnce()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 first = h.send(a.id, b.id, QStringLiteral("one"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        // Not acknowledged: the same message again, at once.
+        HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 first);
+        // Stored while no wait is held, then a wait that acknowledges the first: answered at once.
+        const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
+        r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {first}), b.secret);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 second);
+        // Everything acknowledged: the wait parks, and the next message still arrives.
+        wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {second}),
+                           b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        const qint64 third = h.send(a.id, b.id, QStringLiteral("three"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        QCOMPARE(BrokerHarness::replyObject(wait)
+                     .value(QStringLiteral("messages"))
+                     .toArray()
+                     .at(0)
+                     .toObject()
+                     .value(QStringLiteral("id"))
+                     .toInteger(),
+                 third);
     }
 
     void answersAtMostTwoHundredPerBatch()

@@ -54,6 +54,32 @@ private Q_SLOTS:
         QVERIFY(!f.error());
     }
 
+    void acceptsNumericStringsLikeTheReference()
+    {
+        const QJsonObject o =
+            QJsonDocument::fromJson(R"({"n":"123","neg":" -7 ","list":["1",2,"3"],"big":"9007199254740993"})")
+                .object();
+        JsonFields f(o);
+        QCOMPARE(f.integer("n", 1), 123);
+        QCOMPARE(f.integer("neg"), -7);
+        QCOMPARE(f.integerList("list"), (QList<qint64> {1, 2, 3}));
+        QVERIFY(!f.error());
+        f.integer("big"); // beyond 2^53, like a JSON number there
+        QVERIFY(f.error());
+    }
+
+    void checksLengthInUtf8Bytes()
+    {
+        const QJsonObject o;
+        JsonFields f(o);
+        f.checkLength("s", QString(4, QChar(0x00e9)), 8);
+        QVERIFY(!f.error());
+        f.checkLength("s", QString(5, QChar(0x00e9)), 8);
+        QVERIFY(f.error());
+        QCOMPARE(f.error()->message,
+                 QStringLiteral("Field \"s\" must be a string of at most 8 bytes (UTF-8)"));
+    }
+
     void reportsTheFirstBadField_data()
     {
         QTest::addColumn<QByteArray>("json");
@@ -69,13 +95,15 @@ private Q_SLOTS:
                                   << QStringLiteral("Field \"n\" must be a positive integer");
         QTest::newRow("zero") << QByteArray(R"({"s":"a","n":0})")
                               << QStringLiteral("Field \"n\" must be a positive integer");
-        QTest::newRow("string number")
-            << QByteArray(R"({"s":"a","n":"5"})") << QStringLiteral("Field \"n\" must be a positive integer");
+        QTest::newRow("string not a number") << QByteArray(R"({"s":"a","n":"5x"})")
+                                             << QStringLiteral("Field \"n\" must be a positive integer");
+        QTest::newRow("string number zero")
+            << QByteArray(R"({"s":"a","n":"0"})") << QStringLiteral("Field \"n\" must be a positive integer");
         QTest::newRow("too big") << QByteArray(R"({"s":"a","n":1e300})")
                                  << QStringLiteral("Field \"n\" must be a positive integer");
         QTest::newRow("list not array") << QByteArray(R"({"s":"a","n":1,"l":5})")
                                         << QStringLiteral("Field \"l\" must be an array of integers");
-        QTest::newRow("list with string") << QByteArray(R"({"s":"a","n":1,"l":[1,"2"]})")
+        QTest::newRow("list with string") << QByteArray(R"({"s":"a","n":1,"l":[1,"2nd"]})")
                                           << QStringLiteral("Field \"l\" must be an array of integers");
     }
     void reportsTheFirstBadField()

@@ -154,6 +154,7 @@ private Q_SLOTS:
     void keepsAliveSequentialRequests();
     void answersPipelinedRequestsInOrder();
     void stopsParsingWhileClientDoesNotRead();
+    void countsAnswersHeldBehindAnEarlierOne();
     void closesOnConnectionClose();
     void closesHttp10UnlessKeepAlive();
     void parsesRequestSplitByteByByte();
@@ -419,6 +420,34 @@ void tst_HttpServer::stopsParsingWhileClientDoesNotRead()
         scaled(30000)));
     QCOMPARE(answers, count);
     QCOMPARE(m_handler->requests.size(), count);
+}
+
+void tst_HttpServer::countsAnswersHeldBehindAnEarlierOne()
+{
+    // A long-poll pipelined before 63 requests with 128 KiB answers: those answers wait in
+    // the connection for the first one. They count against the connection's 1 MiB budget,
+    // so the server stops taking its requests instead of holding 8 MB (issue 7 §1.4).
+    HttpServer::Limits limits;
+    limits.maxPipelinedRequests = 64;
+    m_server->setLimits(limits);
+    RawClient client(m_port);
+    QByteArray requests = "GET /defer HTTP/1.1\r\n\r\n";
+    for (int i = 0; i < 63; ++i)
+        requests += "GET /big HTTP/1.1\r\n\r\n";
+    client.send(requests);
+    QTRY_VERIFY_WITH_TIMEOUT(m_handler->requests.size() > 1, scaled(5000));
+    QTest::qWait(300); // give an unbounded server the time to take them all
+    QVERIFY2(m_handler->requests.size() <= 1 + 9, qPrintable(QString::number(m_handler->requests.size())));
+    QVERIFY(client.data.isEmpty()); // still in request order
+
+    m_handler->deferred.takeFirst()->respond(Response::json(200, "{}"));
+    QVERIFY(client.next());
+    for (int i = 0; i < 63; ++i) {
+        const auto response = client.next();
+        QVERIFY(response);
+        QCOMPARE(response->body.size(), 128 * 1024);
+    }
+    QCOMPARE(m_handler->requests.size(), 64);
 }
 
 void tst_HttpServer::closesOnConnectionClose()
