@@ -5,6 +5,8 @@
 #   bench/run-broker-bench.sh <build-dir> [peers-bench options...]
 #   e.g. bench/run-broker-bench.sh build --messages 50000 --senders 8 --receivers 8
 #
+# PEERS_BENCH_BROKER=<executable> runs another broker host instead of claude-peers-broker (the
+# tray's, from run-tray-bench.sh); it gets the same environment and is stopped with SIGTERM.
 # PEERS_BENCH_BROKER_WRAPPER runs the broker under a tool, e.g. to count instructions per
 # message independently of the machine's load:
 #   PEERS_BENCH_BROKER_WRAPPER="valgrind --tool=callgrind --callgrind-out-file=/tmp/cg.out" \
@@ -17,7 +19,7 @@ if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
 fi
 build=$(cd "$1" && pwd)
 shift
-broker="$build/app/broker/claude-peers-broker"
+broker="${PEERS_BENCH_BROKER:-$build/app/broker/claude-peers-broker}"
 bench="$build/bench/peers-bench"
 for exe in "$broker" "$bench"; do
     if [[ ! -x $exe ]]; then

@@ -1,6 +1,8 @@
 #include "brokerhost.h"
 
 #include "brokerclient.h"
+#include "brokerthread.h"
+#include "snapshotpublisher.h"
 #include "traylogging.h"
 
 #include <QJsonObject>
@@ -14,22 +16,44 @@ using Broker::Error;
 
 BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
     : QObject(parent),
-      m_server(new Broker::BrokerServer(settings, this)),
-      m_client(new Broker::BrokerClient(settings.location, this))
+      m_thread(std::make_unique<BrokerThread>(settings)),
+      m_client(new Broker::BrokerClient(settings.location, this)),
+      m_port(settings.location.port)
 {
+    qRegisterMetaType<App::BrokerSnapshot>();
     m_retryTimer.setSingleShot(true);
     connect(&m_retryTimer, &QTimer::timeout, this, &BrokerHost::retryStart);
+    // Emitted on the broker thread: queued to this (GUI) thread.
+    connect(m_thread.get(), &BrokerThread::snapshotPublished, this, &BrokerHost::onSnapshot);
+    connect(m_thread.get(), &BrokerThread::shutdownRequested, this, [this] {
+        if (m_state == State::Running)
+            Q_EMIT shutdownRequested();
+    });
+    m_thread->launch();
 }
 
 BrokerHost::~BrokerHost()
 {
     const QSignalBlocker blocker(this); // receivers may be half torn down with us
     stop();
+    m_thread.reset(); // ends the loop; the server is destroyed on its thread
 }
 
 quint16 BrokerHost::port() const
 {
-    return m_server->settings().location.port;
+    return m_port;
+}
+
+void BrokerHost::setTiming(const Timing &timing)
+{
+    m_timing = timing;
+    m_thread->post(
+        [ms = timing.snapshotIntervalMs](HostedBroker &broker) { broker.publisher().setIntervalMs(ms); });
+}
+
+QThread *BrokerHost::brokerThread() const
+{
+    return m_thread.get();
 }
 
 void BrokerHost::start()
@@ -39,24 +63,77 @@ void BrokerHost::start()
     m_lastError = {};
     m_previousPid = 0;
     setState(State::Starting);
-    if (const auto result = m_server->start(); result)
-        succeed();
-    else if (result.error().code == u"locked" || result.error().code == u"port_in_use")
-        onStartRefused(result.error());
-    else
-        fail(result.error());
+    attemptStart();
+}
+
+void BrokerHost::attemptStart()
+{
+    const quint64 attempt = ++m_attempt;
+    m_thread->post([this, attempt](HostedBroker &broker) {
+        const Broker::Result<void> result = broker.start();
+        // Back to the GUI thread. The host outlives this job: its destructor waits for the thread.
+        QMetaObject::invokeMethod(
+            this, [this, attempt, result] { onStartAnswer(attempt, result); }, Qt::QueuedConnection);
+    });
+}
+
+void BrokerHost::onStartAnswer(quint64 attempt, const Broker::Result<void> &result)
+{
+    if (attempt != m_attempt) // stop() came in between and has stopped what this started
+        return;
+    const bool busy = !result && (result.error().code == u"locked" || result.error().code == u"port_in_use");
+    if (m_state == State::Starting) {
+        if (result)
+            succeed();
+        else if (busy)
+            onStartRefused(result.error());
+        else
+            fail(result.error());
+    } else if (m_state == State::HandingOver) {
+        if (result) {
+            qCInfo(lcHost).noquote() << QStringLiteral(
+                                            "took the port over from the broker with pid %1 in %2 ms")
+                                            .arg(m_previousPid)
+                                            .arg(m_handoverClock.elapsed());
+            succeed();
+        } else if (busy) {
+            onRetryRefused(result.error());
+        } else {
+            fail(result.error());
+        }
+    }
 }
 
 void BrokerHost::stop()
 {
     m_retryTimer.stop();
     m_client->abortAll(); // their callbacks must not run after this
-    if (m_server->isRunning()) {
-        qCInfo(lcHost) << "stopping the broker on port" << port();
-        m_server->stop();
-    }
+    ++m_attempt;
+    m_thread->postAndWait([port = port()](HostedBroker &broker) {
+        if (broker.server().isRunning())
+            qCInfo(lcHost) << "stopping the broker on port" << port;
+        broker.stop();
+    });
     m_lastError = {};
     setState(State::Stopped);
+}
+
+void BrokerHost::reload()
+{
+    m_thread->post([](HostedBroker &broker) { broker.server().reload(); });
+}
+
+void BrokerHost::runOnBrokerThread(std::function<void(Broker::BrokerServer &)> job)
+{
+    m_thread->post([job = std::move(job)](HostedBroker &broker) { job(broker.server()); });
+}
+
+void BrokerHost::onSnapshot(const BrokerSnapshot &snapshot)
+{
+    if (m_state != State::Running) // computed before a stop(); the GUI has already cleared it
+        return;
+    m_snapshot = snapshot;
+    Q_EMIT snapshotChanged(m_snapshot);
 }
 
 // Someone holds the database lock or the port. If it is a broker that answers, ask it to
@@ -120,25 +197,18 @@ void BrokerHost::askToHandOver()
 
 void BrokerHost::retryStart()
 {
-    if (m_state != State::HandingOver)
-        return;
-    const auto result = m_server->start();
-    if (result) {
-        qCInfo(lcHost).noquote() << QStringLiteral("took the port over from the broker with pid %1 in %2 ms")
-                                        .arg(m_previousPid)
-                                        .arg(m_handoverClock.elapsed());
-        succeed();
-        return;
-    }
-    const bool busy = result.error().code == u"locked" || result.error().code == u"port_in_use";
-    if (!busy) {
-        fail(result.error());
-    } else if (m_handoverDeadline.hasExpired()) {
+    if (m_state == State::HandingOver)
+        attemptStart();
+}
+
+void BrokerHost::onRetryRefused(const Error &error)
+{
+    if (m_handoverDeadline.hasExpired()) {
         fail({QStringLiteral("handover_timeout"),
               QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
                   .arg(port())
                   .arg(m_timing.handoverTimeoutMs / 1000.0)
-                  .arg(result.error().message)});
+                  .arg(error.message)});
     } else {
         m_nextRetryMs = std::min(m_nextRetryMs * 2, m_timing.retryIntervalMs);
         m_retryTimer.start(m_nextRetryMs);
@@ -166,7 +236,12 @@ void BrokerHost::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
+    const bool cleared = state != State::Running && m_snapshot != BrokerSnapshot {};
+    if (cleared)
+        m_snapshot = {};
     Q_EMIT stateChanged(state);
+    if (cleared)
+        Q_EMIT snapshotChanged(m_snapshot);
 }
 
 } // namespace App

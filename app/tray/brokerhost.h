@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokerserver.h"
+#include "brokersnapshot.h"
 #include "result.h"
 
 #include <QDeadlineTimer>
@@ -8,15 +9,27 @@
 #include <QObject>
 #include <QTimer>
 
+#include <functional>
+#include <memory>
+
 namespace Broker {
 class BrokerClient;
 }
 
 namespace App {
 
-// Runs the broker library in-process for the tray and takes the port over from a broker that
-// already serves it (a headless claude-peers-broker, or another tray). GUI-free so the
-// hand-over is tested without a display.
+class BrokerThread;
+class HostedBroker;
+
+// Runs the broker library in-process for the tray, on a thread of its own, and takes the port
+// over from a broker that already serves it (a headless claude-peers-broker, or another tray).
+// GUI-free so the hand-over is tested without a display.
+//
+// Threads: the host lives on the GUI thread; the BrokerServer, its SQLite connection and its
+// sockets live on the broker thread (BrokerThread), created and destroyed there. The host
+// reaches them only by posting jobs; what the GUI shows comes back as BrokerSnapshot values in
+// queued signals, coalesced on the broker thread (at most one per Timing::snapshotIntervalMs,
+// none when nothing changed). Only stop() waits for the broker thread.
 //
 // start(): if BrokerServer::start() answers "locked" or "port_in_use" and a broker answers
 // GET /health on our port, it is asked to POST /shutdown (main token) and start() is retried
@@ -42,14 +55,14 @@ public:
         int retryIntervalMs = 100;
         int handoverTimeoutMs = 10000; // give up when the port is still busy after this
         int requestTimeoutMs = 3000; // /health and /shutdown of the old broker
+        int snapshotIntervalMs = 500; // at most two snapshots a second reach the GUI
     };
 
     explicit BrokerHost(Broker::Settings settings, QObject *parent = nullptr);
-    ~BrokerHost() override; // stops the broker
+    ~BrokerHost() override; // stops the broker and ends its thread
 
-    Broker::BrokerServer *server() const { return m_server; }
     quint16 port() const;
-    void setTiming(const Timing &timing) { m_timing = timing; }
+    void setTiming(const Timing &timing);
 
     State state() const { return m_state; }
     bool isRunning() const { return m_state == State::Running; }
@@ -57,27 +70,50 @@ public:
     const Broker::Error &lastError() const { return m_lastError; }
     // Pid of the broker we took over from (0 when we started without a hand-over).
     qint64 previousBrokerPid() const { return m_previousPid; }
+    // The broker as of its last snapshot (peers, pending messages); empty unless Running.
+    const BrokerSnapshot &snapshot() const { return m_snapshot; }
 
     // Async; does nothing while Starting, HandingOver or Running.
     void start();
-    // Stops the broker (if running) and any hand-over in progress.
+    // Stops the broker (if running) and any hand-over in progress. Waits for the broker thread
+    // (it finishes the request it is in, commits, closes the database, releases port and lock).
     void stop();
+    // SIGHUP: the broker re-reads its token and config file. Async.
+    void reload();
+
+    // Runs job on the broker thread with the server (for a composition root wiring modules in
+    // before start(), and for tests). Async; the only way to touch the server.
+    void runOnBrokerThread(std::function<void(Broker::BrokerServer &)> job);
+    QThread *brokerThread() const;
 
 Q_SIGNALS:
     void stateChanged(App::BrokerHost::State state);
     void started();
     void failed(const Broker::Error &error);
+    // A new snapshot (also when it is cleared because the broker stopped).
+    void snapshotChanged(const App::BrokerSnapshot &snapshot);
+    // POST /shutdown was accepted and answered (`claude-peers kill-broker`, another tray taking
+    // over): the host's owner decides what stopping means.
+    void shutdownRequested();
 
 private:
     void setState(State state);
+    // One server start() on the broker thread; the answer comes back to onStartAnswer().
+    void attemptStart();
+    void onStartAnswer(quint64 attempt, const Broker::Result<void> &result);
     void onStartRefused(const Broker::Error &error);
     void askToHandOver();
     void retryStart();
+    void onRetryRefused(const Broker::Error &error);
     void succeed();
     void fail(const Broker::Error &error);
+    void onSnapshot(const BrokerSnapshot &snapshot);
 
-    Broker::BrokerServer *m_server;
+    std::unique_ptr<BrokerThread> m_thread;
     Broker::BrokerClient *m_client;
+    quint16 m_port;
+    quint64 m_attempt = 0; // answers of earlier attempts (before a stop()) are ignored
+    BrokerSnapshot m_snapshot;
     QTimer m_retryTimer;
     QDeadlineTimer m_handoverDeadline;
     int m_nextRetryMs = 0;

@@ -5,7 +5,6 @@
 #include <QDateTime>
 #include <QHash>
 #include <QSet>
-#include <QTimer>
 
 namespace App {
 
@@ -49,31 +48,16 @@ PeersModel::PeersModel(QObject *parent) : QAbstractTableModel(parent) { }
 void PeersModel::attach(BrokerHost *host)
 {
     m_host = host;
-    Broker::BrokerServer *server = host->server();
-    connect(server, &Broker::BrokerServer::peerRegistered, this, &PeersModel::scheduleSync);
-    connect(server, &Broker::BrokerServer::peerUpdated, this, &PeersModel::scheduleSync);
-    connect(server, &Broker::BrokerServer::peerRemoved, this, &PeersModel::scheduleSync);
+    connect(host, &BrokerHost::snapshotChanged, this, &PeersModel::syncFromHost);
     connect(host, &BrokerHost::stateChanged, this, &PeersModel::syncFromHost);
     syncFromHost();
 }
 
 // A diff of the whole (small) list rather than per-signal bookkeeping: the broker's
 // liveness prune can drop peers without a per-peer signal, and a diff catches that too.
-void PeersModel::scheduleSync()
-{
-    if (m_syncScheduled)
-        return;
-    m_syncScheduled = true;
-    QTimer::singleShot(0, this, &PeersModel::syncFromHost);
-}
-
 void PeersModel::syncFromHost()
 {
-    m_syncScheduled = false;
-    if (m_host && m_host->isRunning())
-        sync(m_host->server()->peers());
-    else
-        sync({});
+    sync(m_host ? m_host->snapshot().peers : QList<Peer> {});
 }
 
 void PeersModel::sync(const QList<Peer> &peers)

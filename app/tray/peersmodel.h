@@ -9,7 +9,7 @@ namespace App {
 
 class BrokerHost;
 
-// The local peers as a table, kept in step with the broker by diffing its read model:
+// The local peers as a table, kept in step with the broker by diffing its snapshots:
 // a registration inserts one row, a heartbeat or rename changes the cells that differ, an
 // unregister or liveness prune removes one row. Never a full reset while the broker runs, so
 // views keep selection and scroll position.
@@ -34,7 +34,7 @@ public:
 
     explicit PeersModel(QObject *parent = nullptr);
 
-    // Follows the host's broker: rows appear and change with its signals, clear when it stops.
+    // Follows the host's broker: rows appear and change with its snapshots, clear when it stops.
     void attach(BrokerHost *host);
 
     // Brings the rows in line with peers (matched by id) with incremental model signals.
@@ -49,13 +49,11 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
-    void scheduleSync();
     void syncFromHost();
     static QVariant displayValue(const Broker::Peer &peer, int column);
 
     BrokerHost *m_host = nullptr;
     QList<Broker::Peer> m_peers;
-    bool m_syncScheduled = false;
 };
 
 } // namespace App

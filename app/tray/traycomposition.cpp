@@ -24,7 +24,10 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_model(new PeersModel(this))
 {
     // The tray hosts the broker: its local token lives in the OS keychain where one answers.
-    m_host->server()->setSecretStore(std::make_shared<KeychainSecretStore>());
+    // Set on the broker thread before any start() (jobs run in order): the keychain's jobs and
+    // answers then live on the broker's event loop, as in the headless broker.
+    m_host->runOnBrokerThread(
+        [](Broker::BrokerServer &server) { server.setSecretStore(std::make_shared<KeychainSecretStore>()); });
     m_model->attach(m_host);
     m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
     m_window->setWindowIcon(applicationIcon());
@@ -32,7 +35,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
-    connect(m_host->server(), &Broker::BrokerServer::shutdownRequested, this, [this] {
+    connect(m_host, &BrokerHost::shutdownRequested, this, [this] {
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
@@ -78,8 +81,7 @@ void TrayComposition::onUnixSignal(int signalNumber)
 {
     if (signalNumber == SIGHUP) {
         qCInfo(lcUi) << "SIGHUP: reloading token and config";
-        if (m_host->isRunning())
-            m_host->server()->reload();
+        m_host->reload();
         return;
     }
     qCInfo(lcUi) << "signal" << signalNumber << "- stopping the broker and quitting";

@@ -1,18 +1,11 @@
 #include "traypresenter.h"
 
-#include <QTimer>
-
 namespace App {
 
 TrayPresenter::TrayPresenter(BrokerHost *host, QObject *parent) : QObject(parent), m_host(host)
 {
-    Broker::BrokerServer *server = host->server();
-    // Heartbeats and message bursts arrive in groups: one recount per event-loop turn.
-    connect(server, &Broker::BrokerServer::peerRegistered, this, &TrayPresenter::scheduleRefresh);
-    connect(server, &Broker::BrokerServer::peerUpdated, this, &TrayPresenter::scheduleRefresh);
-    connect(server, &Broker::BrokerServer::peerRemoved, this, &TrayPresenter::scheduleRefresh);
-    connect(server, &Broker::BrokerServer::messageStored, this, &TrayPresenter::scheduleRefresh);
-    connect(server, &Broker::BrokerServer::messageDelivered, this, &TrayPresenter::scheduleRefresh);
+    // Snapshots come already coalesced and throttled from the broker thread.
+    connect(host, &BrokerHost::snapshotChanged, this, &TrayPresenter::refresh);
     connect(host, &BrokerHost::stateChanged, this, &TrayPresenter::refresh);
     connect(host, &BrokerHost::failed, this, [this](const Broker::Error &error) {
         Q_EMIT notificationRequested(tr("claude-peers: broker not running"), error.message);
@@ -20,17 +13,8 @@ TrayPresenter::TrayPresenter(BrokerHost *host, QObject *parent) : QObject(parent
     refresh();
 }
 
-void TrayPresenter::scheduleRefresh()
-{
-    if (m_refreshScheduled)
-        return;
-    m_refreshScheduled = true;
-    QTimer::singleShot(0, this, &TrayPresenter::refresh);
-}
-
 void TrayPresenter::refresh()
 {
-    m_refreshScheduled = false;
     const quint16 port = m_host->port();
     const BrokerHost::State state = m_host->state();
 
@@ -40,8 +24,8 @@ void TrayPresenter::refresh()
     IconState icon = IconState::Stopped;
     switch (state) {
     case BrokerHost::State::Running: {
-        peers = int(m_host->server()->peers().size());
-        pending = m_host->server()->pendingMessageCount();
+        peers = int(m_host->snapshot().peers.size());
+        pending = m_host->snapshot().pendingMessages;
         const QString peerText = peers == 1 ? tr("1 peer") : tr("%1 peers").arg(peers);
         status = tr("Broker running on port %1 — %2, %3 pending").arg(port).arg(peerText).arg(pending);
         icon = IconState::Running;

@@ -26,7 +26,7 @@ public:
     int peerCount() const { return m_peerCount; }
     qint64 pendingCount() const { return m_pendingCount; }
 
-    // Recomputes everything now (normally coalesced after broker signals).
+    // Recomputes everything from the host's state and snapshot (done on each of their signals).
     void refresh();
 
 Q_SIGNALS:
@@ -37,8 +37,6 @@ Q_SIGNALS:
     void notificationRequested(const QString &title, const QString &message);
 
 private:
-    void scheduleRefresh();
-
     BrokerHost *m_host;
     QString m_statusText;
     QString m_toolTip;
@@ -46,7 +44,6 @@ private:
     bool m_canRetry = false;
     int m_peerCount = 0;
     qint64 m_pendingCount = 0;
-    bool m_refreshScheduled = false;
 };
 
 } // namespace App

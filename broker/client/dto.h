@@ -29,6 +29,7 @@ struct Peer
 
     QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }
     bool isRemote() const { return id.contains(QLatin1Char(':')); }
+    bool operator==(const Peer &) const = default;
 
     QJsonObject toJson() const;
     static Result<Peer> fromJson(const QJsonObject &object);

@@ -133,12 +133,13 @@ class tst_Keychain : public QObject
         }
     };
 
-    // A claude-peers-broker process; up when /health answers.
-    bool startBroker(Broker &broker, const QProcessEnvironment &env, quint16 port)
+    // A claude-peers-broker process (or another broker host); up when /health answers.
+    bool startBroker(Broker &broker, const QProcessEnvironment &env, quint16 port,
+                     const QString &exe = brokerExe())
     {
         broker.process->setProcessEnvironment(env);
         broker.process->setProcessChannelMode(QProcess::ForwardedErrorChannel);
-        broker.process->start(brokerExe(), {});
+        broker.process->start(exe, {});
         if (!broker.process->waitForStarted(scaled(5000)))
             return false;
         QDeadlineTimer deadline(scaled(10000));
@@ -303,6 +304,39 @@ private Q_SLOTS:
         QVERIFY2(item.contains("schema = org.qt.keychain"), item.constData());
         QVERIFY2(item.contains(QByteArray("secret = " + fresh)), item.constData());
         stopBroker(second);
+    }
+
+    // The tray's broker runs on a thread of its own: the keychain's jobs and answers live on
+    // that thread's event loop (docs/decisions.md), and work there as in the headless broker.
+    void theTrayKeepsItsTokenInTheKeychainFromItsBrokerThread()
+    {
+        if (trayExe().isEmpty())
+            QSKIP("claude-peers-tray is not built");
+        QTemporaryDir home;
+        const quint16 port = freePort();
+        QProcessEnvironment env = environment(home.path(), port);
+        env.insert(u"QT_QPA_PLATFORM"_s, u"offscreen"_s);
+        const QString tokenPath = home.filePath(u".claude-peers-token"_s);
+        const QByteArray original(64, 'b');
+        writeToken(tokenPath, original);
+
+        Broker tray;
+        QVERIFY(startBroker(tray, env, port, trayExe()));
+        QTRY_COMPARE_WITH_TIMEOUT(lookupToken(), original, scaled(10000));
+        QCOMPARE(localTokenStatus(env).value(u"store"_s).toString(), u"keychain"_s);
+
+        const RunResult rotated = run(cliExe(), {u"rotate-token"_s}, env);
+        QVERIFY2(rotated.exitCode == 0, rotated.err.constData());
+        QVERIFY2(rotated.out.startsWith("Token rotated in the OS keychain (Secret Service)."),
+                 rotated.out.constData());
+        const QByteArray fresh = readToken(tokenPath);
+        QCOMPARE(fresh.size(), 64);
+        QVERIFY(fresh != original);
+        QCOMPARE(lookupToken(), fresh);
+        QCOMPARE(httpPostJson(port, u"/list-peers"_s, {{u"scope"_s, u"machine"_s}}, fresh).status, 200);
+        stopBroker(tray);
+        QCOMPARE(tray.process->exitStatus(), QProcess::NormalExit);
+        QCOMPARE(tray.process->exitCode(), 0);
     }
 
     void rotateTokenWithoutARunningBrokerStartsOne()

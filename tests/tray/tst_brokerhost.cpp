@@ -2,6 +2,7 @@
 #include "brokerhost.h"
 #include "testsupport.h"
 #include "tokenfile.h"
+#include "traytestsupport.h"
 
 #include <QCoreApplication>
 #include <QJsonDocument>
@@ -12,14 +13,9 @@
 
 using App::BrokerHost;
 using TestSupport::scaled;
+using TrayTestSupport::settingsFor;
 
 namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
 
 // Answers every request with one fixed JSON body: stands in for a broker that claims to be
 // healthy and to accept /shutdown but never lets go of its port.
@@ -135,10 +131,12 @@ private Q_SLOTS:
         QCOMPARE(health.object().value(QStringLiteral("pid")).toInteger(),
                  QCoreApplication::applicationPid());
 
-        bool listed = false;
-        for (const Broker::Peer &peer : host.server()->peers())
-            listed = listed || peer.id == peerId;
-        QVERIFY(listed);
+        const auto listed = [&] {
+            const QList<Broker::Peer> &peers = host.snapshot().peers;
+            return std::any_of(peers.begin(), peers.end(),
+                               [&](const Broker::Peer &p) { return p.id == peerId; });
+        };
+        QTRY_VERIFY_WITH_TIMEOUT(listed(), scaled(5000));
         // …and clients see it over HTTP with the same token.
         const auto list = TestSupport::httpPostJson(home.port(), QStringLiteral("/list-peers"),
                                                     {{QStringLiteral("scope"), QStringLiteral("machine")},

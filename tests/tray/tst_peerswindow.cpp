@@ -4,6 +4,7 @@
 #include "peerswindow.h"
 #include "testsupport.h"
 #include "traypresenter.h"
+#include "traytestsupport.h"
 
 #include <QApplication>
 #include <QHeaderView>
@@ -22,14 +23,9 @@ using App::PeersModel;
 using App::PeersWindow;
 using App::TrayPresenter;
 using TestSupport::scaled;
+using TrayTestSupport::settingsFor;
 
 namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
 
 Broker::Peer peer(const QString &id, const QString &name, const QString &cwd, const QString &summary)
 {

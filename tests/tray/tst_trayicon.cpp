@@ -4,6 +4,7 @@
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traypresenter.h"
+#include "traytestsupport.h"
 
 #include <QAction>
 #include <QMenu>
@@ -14,14 +15,9 @@ using App::BrokerHost;
 using App::TrayIcon;
 using App::TrayPresenter;
 using TestSupport::scaled;
+using TrayTestSupport::settingsFor;
 
 namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
 
 QAction *action(QMenu *menu, const QString &text)
 {

@@ -3,6 +3,7 @@
 #include "peersmodel.h"
 #include "testsupport.h"
 #include "traypresenter.h"
+#include "traytestsupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>
@@ -17,25 +18,8 @@ using App::BrokerHost;
 using App::PeersModel;
 using App::TrayPresenter;
 using TestSupport::scaled;
-
-namespace {
-
-Broker::Settings settingsFor(const TestSupport::TestHome &home)
-{
-    const QProcessEnvironment env = home.environment();
-    return Broker::Settings::load(Broker::Location::fromEnvironment(env), env);
-}
-
-QJsonObject registration(qint64 pid, const QString &cwd)
-{
-    return QJsonObject {{QStringLiteral("pid"), pid},
-                        {QStringLiteral("cwd"), cwd},
-                        {QStringLiteral("git_root"), QJsonValue::Null},
-                        {QStringLiteral("tty"), QJsonValue::Null},
-                        {QStringLiteral("summary"), QString()}};
-}
-
-} // namespace
+using TrayTestSupport::registration;
+using TrayTestSupport::settingsFor;
 
 class tst_TrayPresenter : public QObject
 {

@@ -1,0 +1,12 @@
+#include "brokersnapshot.h"
+
+#include "brokerserver.h"
+
+namespace App {
+
+BrokerSnapshot BrokerSnapshot::of(const Broker::BrokerServer &server)
+{
+    return {server.peers(), server.pendingMessageCount()};
+}
+
+} // namespace App

@@ -1,0 +1,29 @@
+#pragma once
+
+#include "dto.h"
+
+#include <QList>
+#include <QMetaType>
+
+namespace Broker {
+class BrokerServer;
+}
+
+namespace App {
+
+// What the GUI shows of the broker, as a value: computed on the broker thread (where SQLite
+// is) and handed to the GUI thread in a queued signal, so the GUI never reads the broker.
+struct BrokerSnapshot
+{
+    QList<Broker::Peer> peers; // local peers, liveness-pruned, in the broker's order
+    qint64 pendingMessages = 0; // stored and not yet acknowledged
+
+    bool operator==(const BrokerSnapshot &) const = default;
+
+    // On the broker thread only: a peers SELECT with a kill(pid, 0) per peer and the counts.
+    static BrokerSnapshot of(const Broker::BrokerServer &server);
+};
+
+} // namespace App
+
+Q_DECLARE_METATYPE(App::BrokerSnapshot)
