@@ -20,6 +20,7 @@ home = tempfile.mkdtemp(prefix="peers-probe-")
 env = {
     "HOME": home,
     "PATH": "/usr/bin:/bin",  # no broker to start: the probe is about the protocol only
+    "CLAUDE_PEERS_BROKER_EXE": os.path.join(home, "no-broker"),  # not the one beside the helper
     "CLAUDE_PEERS_PORT": "1",  # nothing listens there
     "CLAUDE_PEERS_TOKEN": os.path.join(home, "token"),
     "CLAUDE_PEERS_DB": os.path.join(home, "db"),
