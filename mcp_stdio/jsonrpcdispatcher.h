@@ -38,6 +38,7 @@ Q_SIGNALS:
     void initializeAnswered(const QString &protocolVersion, const QString &clientName);
     void initialized();
     void toolCalled(const QString &name); // before the tool runs (channel_push "working")
+    void logLevelSet(const QString &level); // logging/setLevel with a valid level
 
 private:
     struct Request
@@ -68,6 +69,7 @@ private:
     void onToolsCall(const Request &request, const Reply &reply);
     void onInitialized(const Request &request, const Reply &reply);
     void onCancelled(const Request &request, const Reply &reply);
+    void onSetLogLevel(const Request &request, const Reply &reply);
 
     ToolHost *m_tools;
     QString m_protocolVersion;

@@ -8,6 +8,7 @@ class QTimer;
 namespace Mcp {
 
 class BrokerLink;
+class ClientLog;
 
 class Delivery;
 class JsonRpcDispatcher;
@@ -60,6 +61,7 @@ private:
     ParentWatch *m_parentWatch;
     SignalWatch *m_signals;
     QTimer *m_verifyTimer;
+    ClientLog *m_log;
     bool m_sessionStarted = false;
     bool m_toolCalled = false;
     bool m_shuttingDown = false;

@@ -36,7 +36,7 @@ bool McpClient::initialize(bool sendInit, const QString &protocolVersion)
              QJsonObject {{QStringLiteral("protocolVersion"), protocolVersion},
                           {QStringLiteral("capabilities"), QJsonObject()},
                           {QStringLiteral("clientInfo"),
-                           QJsonObject {{QStringLiteral("name"), QStringLiteral("tst")},
+                           QJsonObject {{QStringLiteral("name"), m_clientName},
                                         {QStringLiteral("version"), QStringLiteral("1")}}}});
     if (!answer.contains(QLatin1String("result")))
         return false;

@@ -26,6 +26,8 @@ public:
     bool initialize(bool sendInitialized = true,
                     const QString &protocolVersion = QStringLiteral("2025-11-25"));
     void sendInitialized();
+    // clientInfo.name that initialize sends; "claude-code" unless a test plays another client.
+    void setClientName(const QString &name) { m_clientName = name; }
 
     void sendRaw(const QByteArray &line); // a "\n" is appended
     int request(const QString &method, const QJsonObject &params = {});
@@ -64,4 +66,5 @@ private:
     QList<QJsonArray> m_batches;
     QList<QByteArray> m_nonJson;
     int m_nextId = 1;
+    QString m_clientName = QStringLiteral("claude-code");
 };

@@ -108,7 +108,7 @@ private Q_SLOTS:
                      QLatin1String("Not registered with broker yet. Try /mcp reconnect, or check "
                                    "if broker is running: claude-peers status")),
                  qPrintable(McpClient::text(send)));
-        QVERIFY2(McpClient::text(send).contains(QLatin1String("claude-peers-broker was found neither")),
+        QVERIFY2(McpClient::text(send).contains(QLatin1String("CLAUDE_PEERS_BROKER_EXE=")),
                  qPrintable(McpClient::text(send)));
         // whoami and channel_health work regardless.
         const QJsonObject who = c.callTool(QStringLiteral("whoami"));
