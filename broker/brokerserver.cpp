@@ -2,8 +2,9 @@
 #include "clock.h"
 #include "federationlink.h"
 #include "logging.h"
-#include "tokenfile.h"
+#include "secretstore.h"
 
+#include "http/fdlimit.h"
 #include "http/httpserver.h"
 #include "internal/api.h"
 #include "internal/auth.h"
@@ -12,6 +13,7 @@
 #include "internal/ratelimiter.h"
 #include "internal/service.h"
 #include "internal/store.h"
+#include "internal/tokenkeeper.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -29,9 +31,11 @@ public:
     Settings settings;
     std::shared_ptr<Clock> clock = systemClock();
     std::shared_ptr<FederationLink> federation;
+    std::shared_ptr<SecretStore> keychain;
 
     std::unique_ptr<QLockFile> lock;
     Store store;
+    std::unique_ptr<TokenKeeper> tokens;
     std::unique_ptr<Authenticator> auth;
     std::unique_ptr<RateLimiter> rateLimiter;
     std::unique_ptr<Service> service;
@@ -43,15 +47,19 @@ public:
     QTimer purgeTimer;
     QTimer tokenTimer;
     QTimer statsTimer;
+    QTimer clockTimer; // lets an idle broker notice a clock jump or its own pause
     bool running = false;
     bool pidFileWritten = false;
+    qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
+
+    int connectionCap() const { return Http::connectionCapForFdLimit(fdLimit, settings.maxConnections); }
 
     Http::ServerLimits limits() const
     {
         Http::ServerLimits l;
         l.maxBodyBytes = settings.maxBodyBytes;
         l.maxHeaderBytes = settings.maxHeaderBytes;
-        l.maxConnections = settings.maxConnections;
+        l.maxConnections = connectionCap();
         l.idleTimeoutMs = settings.idleTimeoutMs;
         l.requestTimeoutMs = settings.requestTimeoutMs;
         // Answers wait for the group commit: take a client's pipelined requests in one pass so
@@ -99,18 +107,7 @@ public:
             qCWarning(lcServer).noquote() << "Cannot write pid file" << settings.location.pidPath();
     }
 
-    void rereadToken()
-    {
-        auto token = TokenFile::read(settings.location.tokenPath);
-        if (!token) {
-            qCWarning(lcServer).noquote() << token.error().message << "Keeping the current token.";
-            return;
-        }
-        if (*token != auth->token()) {
-            auth->setToken(*token);
-            qCInfo(lcServer) << "Token changed; now accepting the new one";
-        }
-    }
+    void rereadToken() { tokens->rereadFile(); }
 
     void runSweeps()
     {
@@ -118,6 +115,20 @@ public:
             qCWarning(lcMaintenance).noquote() << "Stale-peer sweep failed:" << stale.error().message;
         if (auto orphans = service->sweepOrphans(); !orphans)
             qCWarning(lcMaintenance).noquote() << "Orphan sweep failed:" << orphans.error().message;
+    }
+
+    // A look at the clocks a few times per heartbeat timeout; a gap of more than two looks
+    // (plus a second of slack for a loaded machine) means the broker itself was not running.
+    void scheduleClockChecks()
+    {
+        const int timeout = settings.heartbeatTimeoutMs;
+        if (timeout <= 0) {
+            clockTimer.stop();
+            return;
+        }
+        const int interval = qBound(250, timeout / 4, 5000);
+        service->setPauseThresholdMs(2 * interval + 1000);
+        clockTimer.start(interval);
     }
 
     void runPurge()
@@ -132,6 +143,7 @@ public:
         purgeTimer.stop();
         tokenTimer.stop();
         statsTimer.stop();
+        clockTimer.stop();
         if (hub)
             hub->releaseAll();
         if (commit)
@@ -145,6 +157,7 @@ public:
         service.reset();
         rateLimiter.reset();
         auth.reset();
+        tokens.reset();
         store.close();
         if (pidFileWritten) {
             QFile::remove(settings.location.pidPath());
@@ -163,6 +176,8 @@ BrokerServer::BrokerServer(Settings settings, QObject *parent)
     d->sweepTimer.callOnTimeout(this, [this] { d->runSweeps(); });
     d->purgeTimer.callOnTimeout(this, [this] { d->runPurge(); });
     d->tokenTimer.callOnTimeout(this, [this] { d->rereadToken(); });
+    d->clockTimer.setTimerType(Qt::CoarseTimer);
+    d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
     d->statsTimer.callOnTimeout(this, [this] {
         d->api->rotateRequestCounter();
         d->rateLimiter->collectGarbage(d->clock->msecsSinceEpoch());
@@ -187,6 +202,20 @@ void BrokerServer::setFederationLink(std::shared_ptr<FederationLink> link)
     d->federation = std::move(link);
 }
 
+void BrokerServer::setSecretStore(std::shared_ptr<SecretStore> keychain)
+{
+    Q_ASSERT(!d->running);
+    d->keychain = std::move(keychain);
+}
+
+SecretsStatus BrokerServer::secretsStatus() const
+{
+    if (!d->tokens)
+        return {SecretLocation {SecretLocation::Kind::File, d->settings.location.tokenPath},
+                d->settings.location.tokenPath, QStringLiteral("The broker is not running.")};
+    return d->tokens->status();
+}
+
 Result<void> BrokerServer::start()
 {
     if (d->running)
@@ -195,7 +224,8 @@ Result<void> BrokerServer::start()
     if (auto locked = d->takeLock(); !locked)
         return locked;
 
-    auto token = TokenFile::readOrCreate(location.tokenPath);
+    d->tokens = std::make_unique<TokenKeeper>(location, d->keychain, d->settings.keychainRetryMs);
+    auto token = d->tokens->start();
     if (!token) {
         d->teardown();
         return fail(QStringLiteral("token"), token.error().message);
@@ -209,13 +239,15 @@ Result<void> BrokerServer::start()
 
     d->auth = std::make_unique<Authenticator>(d->store);
     d->auth->setToken(*token);
+    connect(d->tokens.get(), &TokenKeeper::tokenChanged, this,
+            [auth = d->auth.get()](const QByteArray &fresh) { auth->setToken(fresh); });
     d->rateLimiter = std::make_unique<RateLimiter>(d->settings.rateLimitPerMinute);
     d->service = std::make_unique<Service>(d->store, *d->clock, *d->federation);
     d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
     d->hub = std::make_unique<DeliveryHub>(*d->service);
     d->commit = std::make_unique<GroupCommit>(d->store);
-    d->api =
-        std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation, *d->commit);
+    d->api = std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation,
+                                   *d->commit, *d->tokens);
 
     Service *service = d->service.get();
     DeliveryHub *hub = d->hub.get();
@@ -245,6 +277,14 @@ Result<void> BrokerServer::start()
     d->runSweeps();
     d->runPurge();
 
+    d->fdLimit = Http::raiseFileDescriptorLimit();
+    if (d->connectionCap() < d->settings.maxConnections)
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("At most %1 connections (not %2): the open-file limit is %3. Raise it with "
+                              "`ulimit -n` or the unit's LimitNOFILE for more.")
+                   .arg(d->connectionCap())
+                   .arg(d->settings.maxConnections)
+                   .arg(d->fdLimit);
     d->http = std::make_unique<Http::HttpServer>(d->api.get(), d->limits());
     if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
         const Error error = listening.error();
@@ -263,6 +303,7 @@ Result<void> BrokerServer::start()
     d->purgeTimer.start(d->settings.purgeIntervalMs);
     d->tokenTimer.start(d->settings.tokenRereadMs);
     d->statsTimer.start(d->settings.statsIntervalMs);
+    d->scheduleClockChecks();
     d->running = true;
     qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
                                       .arg(d->http->serverPort())
@@ -308,6 +349,7 @@ void BrokerServer::reload()
         d->settings.idleTimeoutMs = fresh.idleTimeoutMs;
         d->settings.maxBodyBytes = fresh.maxBodyBytes;
         d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
+        d->scheduleClockChecks();
         d->rateLimiter->setLimit(d->settings.rateLimitPerMinute);
         d->http->setLimits(d->limits());
     }

@@ -15,6 +15,8 @@ namespace Broker {
 
 class Clock;
 class FederationLink;
+class SecretStore;
+struct SecretsStatus;
 
 // Tunables with the reference's defaults; the host fills them from config file + environment.
 struct Settings
@@ -28,6 +30,7 @@ struct Settings
     int maxHeaderBytes = 16 * 1024;
     int requestTimeoutMs = 10000; // a request must arrive in full this long after its first byte
     int tokenRereadMs = 60000;
+    int keychainRetryMs = 10000; // the one retry when the keychain does not answer at start
     int sweepIntervalMs = 30000; // stale peers + orphan bounce (reference §11.8, §11.9)
     int purgeIntervalMs = 60000; // delivered messages older than the retention
     qint64 deliveredRetentionMs = qint64(7) * 24 * 3600 * 1000;
@@ -55,6 +58,9 @@ public:
     // (default: disabled; the federation module provides the real one).
     void setClock(std::shared_ptr<Clock> clock);
     void setFederationLink(std::shared_ptr<FederationLink> link);
+    // Before start(): the OS keychain that keeps the local token (default: none, the token
+    // file alone). Only the broker hosts give one; see TokenKeeper.
+    void setSecretStore(std::shared_ptr<SecretStore> keychain);
 
     // Takes the lock beside the database, opens/migrates it, loads or creates the token,
     // listens on 127.0.0.1:<port>. Error codes: "locked" (another broker holds the
@@ -83,6 +89,9 @@ public:
     Result<qint64> storeRelayedMessage(const QString &fromId, const QString &toId, const QString &text,
                                        const QString &type, const QJsonValue &metadata,
                                        std::optional<qint64> replyTo);
+
+    // Where the local token is kept (keychain or file), and why; also POST /secrets.
+    SecretsStatus secretsStatus() const;
 
     // Peers holding an open delivery stream (/wait-messages) right now: they get pushes.
     int waitingPeerCount() const;

@@ -1,5 +1,7 @@
 #include "clock.h"
 
+#include <chrono>
+
 namespace Broker {
 
 QString Clock::toIso(const QDateTime &time)
@@ -13,6 +15,12 @@ QDateTime Clock::fromIso(const QString &iso)
     if (!t.isValid())
         t = QDateTime::fromString(iso, Qt::ISODate);
     return t.toUTC();
+}
+
+qint64 SystemClock::monotonicMs() const
+{
+    using namespace std::chrono;
+    return duration_cast<milliseconds>(steady_clock::now().time_since_epoch()).count();
 }
 
 std::shared_ptr<Clock> systemClock()

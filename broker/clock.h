@@ -7,13 +7,18 @@
 
 namespace Broker {
 
-// Wall-clock time as the broker sees it: timestamps stored in the database, heartbeat age,
-// purge cut-off and rate-limit windows. Tests inject a fake to move time without waiting.
+// Time as the broker sees it. Wall-clock time for timestamps stored in the database, the purge
+// cut-off and rate-limit windows; monotonic time for how long a peer has been silent, so that an
+// NTP step or a changed date cannot make a live peer look dead. Tests inject a fake to move time
+// without waiting.
 class Clock
 {
 public:
     virtual ~Clock() = default;
     virtual QDateTime now() const = 0; // UTC
+    // Milliseconds from an arbitrary origin, never stepped; like Linux's CLOCK_MONOTONIC it
+    // stands still while the machine is suspended.
+    virtual qint64 monotonicMs() const = 0;
 
     qint64 msecsSinceEpoch() const { return now().toMSecsSinceEpoch(); }
     // "2026-03-27T12:00:00.000Z", the reference's timestamp format.
@@ -26,6 +31,7 @@ class SystemClock final : public Clock
 {
 public:
     QDateTime now() const override { return QDateTime::currentDateTimeUtc(); }
+    qint64 monotonicMs() const override; // std::chrono::steady_clock (CLOCK_MONOTONIC)
 };
 
 // A clock that only moves when told to (tests, benchmarks).
@@ -34,11 +40,21 @@ class ManualClock final : public Clock
 public:
     explicit ManualClock(QDateTime start = QDateTime::currentDateTimeUtc()) : m_now(start.toUTC()) { }
     QDateTime now() const override { return m_now; }
-    void advance(qint64 ms) { m_now = m_now.addMSecs(ms); }
+    qint64 monotonicMs() const override { return m_monotonicMs; }
+    // Time passes: both clocks move.
+    void advance(qint64 ms)
+    {
+        m_now = m_now.addMSecs(ms);
+        m_monotonicMs += ms;
+    }
+    // The wall clock is set (an NTP step, the user changing the date): monotonic time stays.
     void set(const QDateTime &time) { m_now = time.toUTC(); }
+    // The machine sleeps for ms: the wall clock moves on, monotonic time does not.
+    void suspend(qint64 ms) { m_now = m_now.addMSecs(ms); }
 
 private:
     QDateTime m_now;
+    qint64 m_monotonicMs = 1'000'000;
 };
 
 std::shared_ptr<Clock> systemClock();

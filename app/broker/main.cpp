@@ -1,5 +1,6 @@
 // claude-peers-broker: composition root of the headless broker.
 #include "brokerserver.h"
+#include "keychainsecretstore.h"
 #include "location.h"
 #include "unixsignalnotifier.h"
 
@@ -25,6 +26,9 @@ int main(int argc, char *argv[])
     parser.setApplicationDescription(QStringLiteral(
         "The claude-peers broker without a GUI: peer registry and message queue on "
         "127.0.0.1:$CLAUDE_PEERS_PORT (default 7899).\n\n"
+        "The local token is kept in the OS keychain where one answers, and written to the token "
+        "file for helpers and the CLI; CLAUDE_PEERS_TOKEN (a file path) makes that file the source "
+        "of truth.\n\n"
         "Environment: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN, "
         "CLAUDE_PEERS_RATE_LIMIT, CLAUDE_PEERS_HEARTBEAT_TIMEOUT_MS.\n"
         "Signals: SIGHUP re-reads the token and the config file; SIGTERM/SIGINT stop cleanly."));
@@ -34,6 +38,7 @@ int main(int argc, char *argv[])
 
     Broker::UnixSignalNotifier signalNotifier({SIGHUP, SIGTERM, SIGINT});
     Broker::BrokerServer server(Broker::Settings::load(Broker::Location::fromEnvironment()));
+    server.setSecretStore(std::make_shared<App::KeychainSecretStore>());
 
     auto started = server.start();
     if (!started) {

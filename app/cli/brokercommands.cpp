@@ -40,39 +40,102 @@ void reload(Context &ctx, BrokerControl *control, const BrokerControl::Health &h
 
 } // namespace
 
+namespace {
+
+// The 0.7 way, and ours where the token file is the source of truth: write a fresh token file,
+// then have the broker re-read it (authenticated with the old token).
+void rotateInFile(Context &ctx, BrokerControl *control, const BrokerControl::Health &health)
+{
+    const QString path = ctx.location().tokenPath;
+    const auto oldToken = Broker::TokenFile::read(path);
+    const QByteArray fresh = Broker::TokenFile::generate();
+    if (auto written = Broker::TokenFile::write(path, fresh); !written) {
+        ctx.fail(written.error());
+        return;
+    }
+    const QString rotated = QStringLiteral("Token rotated. New token written to %1.").arg(path);
+    if (!health.up) {
+        ctx.out(rotated +
+                QStringLiteral(" The broker is not running; it will use the new token when it starts."));
+        ctx.finish(ExitOk);
+        return;
+    }
+    ctx.client().setToken(oldToken ? *oldToken : QByteArray());
+    reload(ctx, control, health, [&ctx, rotated](int peers, const QString &how) {
+        if (peers < 0) {
+            ctx.out(rotated + QStringLiteral(" Broker will pick it up within 60 seconds."));
+            ctx.err(QStringLiteral("Warning: ") + how);
+        } else if (how == QLatin1String("sighup")) {
+            ctx.out(rotated + QStringLiteral(" The broker picked it up (SIGHUP sent)."));
+        } else {
+            ctx.out(rotated +
+                    QStringLiteral(" The broker picked it up; sessions switch to it on their next "
+                                   "request."));
+        }
+        ctx.finish(ExitOk);
+    });
+}
+
+// Our broker rotates where the token lives (OS keychain and token file); a broker without
+// POST /rotate-token (0.7, or older) gets the file way.
+void rotateInBroker(Context &ctx, BrokerControl *control, const BrokerControl::Health &health)
+{
+    ctx.client().post(
+        QStringLiteral("/rotate-token"), QJsonObject {},
+        [&ctx, control, health](Broker::Result<QJsonValue> answer) {
+            if (!answer && answer.error().httpStatus == 404) {
+                rotateInFile(ctx, control, health);
+                return;
+            }
+            if (!answer) {
+                ctx.fail(answer.error());
+                return;
+            }
+            const QJsonObject local = answer->toObject().value(QStringLiteral("local_token")).toObject();
+            const QString file = local.value(QStringLiteral("token_file")).toString(ctx.location().tokenPath);
+            const QString in = local.value(QStringLiteral("store")).toString() == u"keychain"
+                ? QStringLiteral(" in the OS keychain (%1)")
+                      .arg(local.value(QStringLiteral("where")).toString())
+                : QString();
+            ctx.out(
+                QStringLiteral("Token rotated%1. New token written to %2. The broker picked it up; sessions "
+                               "switch to it on their next request.")
+                    .arg(in, file));
+            ctx.finish(ExitOk);
+        });
+}
+
+} // namespace
+
 void rotateToken(Context &ctx, const Invocation &)
 {
     auto *control = new BrokerControl(ctx, &ctx);
     control->probe([&ctx, control](BrokerControl::Health health) {
-        const QString path = ctx.location().tokenPath;
-        // The running broker still knows only the old token: /reload must be authenticated
-        // with it, after the new file is in place, so that the broker re-reads the file.
-        const auto oldToken = Broker::TokenFile::read(path);
-        const QByteArray fresh = Broker::TokenFile::generate();
-        if (auto written = Broker::TokenFile::write(path, fresh); !written) {
-            ctx.fail(written.error());
+        if (health.up) {
+            rotateInBroker(ctx, control, health);
             return;
         }
-        const QString rotated = QStringLiteral("Token rotated. New token written to %1.").arg(path);
-        if (!health.up) {
-            ctx.out(rotated +
-                    QStringLiteral(" The broker is not running; it will use the new token when it starts."));
-            ctx.finish(ExitOk);
+        if (ctx.location().tokenPathExplicit) {
+            rotateInFile(ctx, control, health);
             return;
         }
-        ctx.client().setToken(oldToken ? *oldToken : QByteArray());
-        reload(ctx, control, health, [&ctx, rotated](int peers, const QString &how) {
-            if (peers < 0) {
-                ctx.out(rotated + QStringLiteral(" Broker will pick it up within 60 seconds."));
-                ctx.err(QStringLiteral("Warning: ") + how);
-            } else if (how == QLatin1String("sighup")) {
-                ctx.out(rotated + QStringLiteral(" The broker picked it up (SIGHUP sent)."));
-            } else {
-                ctx.out(rotated +
-                        QStringLiteral(" The broker picked it up; sessions switch to it on their next "
-                                       "request."));
+        // The token may live in the OS keychain, which only the broker reaches (the CLI links
+        // no keychain); a new token file alone would be replaced by the keychain's at the next
+        // start. So start the broker and let it rotate.
+        ctx.out(
+            QStringLiteral("The broker is not running; starting it to rotate the token where it is kept."));
+        control->start([&ctx, control](int code) {
+            if (code != ExitOk) {
+                ctx.finish(code);
+                return;
             }
-            ctx.finish(ExitOk);
+            control->probe([&ctx, control](BrokerControl::Health started) {
+                if (!started.up) {
+                    ctx.fail(started.error);
+                    return;
+                }
+                rotateInBroker(ctx, control, started);
+            });
         });
     });
 }

@@ -74,7 +74,10 @@ const std::array kCommands {
     Command {"rotate-token",
              "",
              "Rotate the auth token",
-             "Writes a new token to the token file and makes a running broker re-read it (POST /reload). "
+             "Asks the broker for a new token (POST /rotate-token): it stores it where the token is kept, "
+             "the OS keychain or the token file, and rewrites the token file. A broker that is not running "
+             "is started for it, unless CLAUDE_PEERS_TOKEN names the token file (then the file is rotated "
+             "directly); a broker without /rotate-token (0.7) gets a new token file and POST /reload. "
              "Sessions switch to the new token on their next request.",
              {},
              false,

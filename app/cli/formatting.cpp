@@ -73,6 +73,28 @@ QStringList statusHeader(const QJsonObject &health, const QString &url)
     return lines;
 }
 
+QStringList statusSecrets(const QJsonObject &secrets, const QString &tokenPath)
+{
+    const QJsonObject local = secrets.value(QStringLiteral("local_token")).toObject();
+    if (secrets.contains(QStringLiteral("error")))
+        return {
+            QStringLiteral("Secrets: unknown (%1)").arg(secrets.value(QStringLiteral("error")).toString())};
+    if (local.isEmpty())
+        return {QStringLiteral(
+                    "Secrets: not reported by this broker (a 0.7 broker keeps the token in the file %1)")
+                    .arg(tokenPath)};
+    const QString where = local.value(QStringLiteral("where")).toString();
+    const QString file = local.value(QStringLiteral("token_file")).toString();
+    QStringList lines {
+        local.value(QStringLiteral("store")).toString() == u"keychain"
+            ? QStringLiteral("Secrets: local token in the OS keychain (%1); token file %2").arg(where, file)
+            : QStringLiteral("Secrets: local token in the file %1").arg(where)};
+    const QString note = local.value(QStringLiteral("note")).toString();
+    if (!note.isEmpty())
+        lines << QStringLiteral("         ") + note;
+    return lines;
+}
+
 QStringList statusPeers(const QJsonArray &peers)
 {
     QStringList lines {QString(), QStringLiteral("Peers:")};

@@ -13,6 +13,10 @@ namespace Cli::Format {
 
 // "Broker: ok (3 peer(s) registered)", "URL: <url>"
 QStringList statusHeader(const QJsonObject &health, const QString &url);
+// Where the broker keeps its secrets (answer of POST /secrets; an empty object when the broker
+// does not say, {"error"} when asking failed): "Secrets: local token in the OS keychain (Secret Service);
+// token file <path>", or "Secrets: local token in the file <path>" + an indented note.
+QStringList statusSecrets(const QJsonObject &secrets, const QString &tokenPath);
 // "\nPeers:" and per peer "  <id>[ [<name>]]  PID:<pid>  <cwd>" + indented details.
 QStringList statusPeers(const QJsonArray &peers);
 // "No peers registered." or per peer "<id>[ [<name>]]  PID:<pid>  <cwd>" + "  Summary: <s>".

@@ -38,6 +38,31 @@ void brokerDown(Context &ctx, const Broker::Error &error, bool json)
     ctx.fail(error);
 }
 
+void listStatusPeers(Context &ctx, bool json, const QJsonObject &h, const QJsonValue &secrets)
+{
+    ctx.client().post(QStringLiteral("/list-peers"), machineScope(),
+                      [&ctx, json, h, secrets](Broker::Result<QJsonValue> peers) {
+                          QJsonObject status {{QStringLiteral("running"), true},
+                                              {QStringLiteral("url"), ctx.url()},
+                                              {QStringLiteral("health"), h},
+                                              {QStringLiteral("secrets"), secrets}};
+                          if (!peers) {
+                              if (json)
+                                  ctx.outRaw(Format::prettyJson(status));
+                              ctx.fail(peers.error());
+                              return;
+                          }
+                          const QJsonArray list = peers->toArray();
+                          if (json) {
+                              status.insert(QStringLiteral("peers"), list);
+                              ctx.outRaw(Format::prettyJson(status));
+                          } else {
+                              ctx.out(Format::statusPeers(list).join(QLatin1Char('\n')));
+                          }
+                          ctx.finish(ExitOk);
+                      });
+}
+
 QString joined(const QStringList &words)
 {
     return words.join(QLatin1Char(' '));
@@ -56,34 +81,24 @@ void status(Context &ctx, const Invocation &inv)
                 return;
             }
             const QJsonObject h = health->toObject();
-            if (!json) {
-                ctx.out(Format::statusHeader(h, ctx.url()).join(QLatin1Char('\n')));
-                if (h.value(QStringLiteral("peers")).toInt() <= 0) {
-                    ctx.finish(ExitOk);
-                    return;
-                }
-            }
+            // Where the secrets live: only our broker says (POST /secrets, main token).
             ctx.client().post(
-                QStringLiteral("/list-peers"), machineScope(),
-                [&ctx, json, h](Broker::Result<QJsonValue> peers) {
-                    if (!peers) {
-                        if (json)
-                            ctx.outRaw(Format::prettyJson(QJsonObject {{QStringLiteral("running"), true},
-                                                                       {QStringLiteral("url"), ctx.url()},
-                                                                       {QStringLiteral("health"), h}}));
-                        ctx.fail(peers.error());
-                        return;
+                QStringLiteral("/secrets"), QJsonObject {},
+                [&ctx, json, h](Broker::Result<QJsonValue> secretsAnswer) {
+                    QJsonObject secrets = secretsAnswer ? secretsAnswer->toObject() : QJsonObject {};
+                    if (!secretsAnswer && secretsAnswer.error().httpStatus != 404) // 404: a 0.7 broker
+                        secrets.insert(QStringLiteral("error"), secretsAnswer.error().message);
+                    const QJsonValue secretsJson = secrets.isEmpty() ? QJsonValue(QJsonValue::Null) : secrets;
+                    if (!json) {
+                        ctx.out(Format::statusHeader(h, ctx.url()).join(QLatin1Char('\n')));
+                        ctx.out(
+                            Format::statusSecrets(secrets, ctx.location().tokenPath).join(QLatin1Char('\n')));
+                        if (h.value(QStringLiteral("peers")).toInt() <= 0) {
+                            ctx.finish(ExitOk);
+                            return;
+                        }
                     }
-                    const QJsonArray list = peers->toArray();
-                    if (json) {
-                        ctx.outRaw(Format::prettyJson(QJsonObject {{QStringLiteral("running"), true},
-                                                                   {QStringLiteral("url"), ctx.url()},
-                                                                   {QStringLiteral("health"), h},
-                                                                   {QStringLiteral("peers"), list}}));
-                    } else {
-                        ctx.out(Format::statusPeers(list).join(QLatin1Char('\n')));
-                    }
-                    ctx.finish(ExitOk);
+                    listStatusPeers(ctx, json, h, secretsJson);
                 });
         },
         HealthTimeoutMs);

@@ -1,6 +1,7 @@
 #include "traycomposition.h"
 
 #include "brokerhost.h"
+#include "keychainsecretstore.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -22,6 +23,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this))
 {
+    // The tray hosts the broker: its local token lives in the OS keychain where one answers.
+    m_host->server()->setSecretStore(std::make_shared<KeychainSecretStore>());
     m_model->attach(m_host);
     m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
     m_window->setWindowIcon(applicationIcon());

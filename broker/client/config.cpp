@@ -1,11 +1,11 @@
 #include "config.h"
 
 #include "clientlogging.h"
+#include "secretfile.h"
 
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QSaveFile>
 
 #include <cmath>
 #include <limits>
@@ -267,16 +267,10 @@ QByteArray ConfigFile::toJson() const
 
 Result<void> ConfigFile::save(const QString &path) const
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
+    // Owner-only from creation like every file that may hold a secret (federation settings).
+    if (auto written = SecretFile::write(path, toJson()); !written)
         return fail(QStringLiteral("config_unwritable"),
-                    QStringLiteral("Cannot write config file %1: %2").arg(path, file.errorString()));
-    // Restrict the temporary file before anything is written; the rename keeps the mode.
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(toJson());
-    if (!file.commit())
-        return fail(QStringLiteral("config_unwritable"),
-                    QStringLiteral("Cannot write config file %1: %2").arg(path, file.errorString()));
+                    QStringLiteral("Cannot write config file: %1").arg(written.error().message));
     return {};
 }
 

@@ -1,8 +1,8 @@
 #include "tokenfile.h"
 
-#include <QFile>
+#include "secretfile.h"
+
 #include <QRandomGenerator>
-#include <QSaveFile>
 
 namespace Broker::TokenFile {
 
@@ -16,16 +16,15 @@ QByteArray generate()
 
 Result<QByteArray> read(const QString &path)
 {
-    QFile file(path);
-    if (!file.exists())
+    auto content = SecretFile::read(path, 4096);
+    if (!content && content.error().code == QLatin1String("missing"))
         return fail(QStringLiteral("token_missing"),
                     QStringLiteral("Token file %1 does not exist. Start the broker once (it creates it) "
                                    "or set CLAUDE_PEERS_TOKEN to the right file.")
                         .arg(path));
-    if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("token_unreadable"),
-                    QStringLiteral("Cannot read token file %1: %2").arg(path, file.errorString()));
-    const QByteArray token = file.read(4096).trimmed();
+    if (!content)
+        return fail(QStringLiteral("token_unreadable"), content.error().message);
+    const QByteArray token = content->trimmed();
     if (token.isEmpty())
         return fail(QStringLiteral("token_empty"), QStringLiteral("Token file %1 is empty.").arg(path));
     return token;
@@ -33,16 +32,8 @@ Result<QByteArray> read(const QString &path)
 
 Result<void> write(const QString &path, const QByteArray &token)
 {
-    QSaveFile file(path);
-    if (!file.open(QIODevice::WriteOnly))
-        return fail(QStringLiteral("token_unwritable"),
-                    QStringLiteral("Cannot write token file %1: %2").arg(path, file.errorString()));
-    // QSaveFile writes a temporary file first; restrict it before the secret goes in.
-    file.setPermissions(QFileDevice::ReadOwner | QFileDevice::WriteOwner);
-    file.write(token + '\n');
-    if (!file.commit())
-        return fail(QStringLiteral("token_unwritable"),
-                    QStringLiteral("Cannot write token file %1: %2").arg(path, file.errorString()));
+    if (auto written = SecretFile::write(path, token + '\n'); !written)
+        return fail(QStringLiteral("token_unwritable"), written.error().message);
     return {};
 }
 

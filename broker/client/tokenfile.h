@@ -11,9 +11,10 @@ namespace Broker::TokenFile {
 QByteArray generate();
 
 // The token with surrounding whitespace trimmed; an error when missing, unreadable or empty.
+// Warns when the file is open to others or owned by someone else (SecretFile::read).
 Result<QByteArray> read(const QString &path);
 
-// Writes token + "\n" atomically; the file is created with mode 0600 and stays 0600.
+// Writes token + "\n" atomically, owner-only from creation (SecretFile::write).
 Result<void> write(const QString &path, const QByteArray &token);
 
 // Reads the token, creating the file with a fresh one when it is missing or empty.

@@ -17,6 +17,12 @@ HttpServer::HttpServer(RequestHandler *handler, Limits limits, QObject *parent)
     m_sweepTimer.setTimerType(Qt::CoarseTimer);
     connect(&m_sweepTimer, &QTimer::timeout, this, &HttpServer::sweep);
     updateSweepInterval();
+    m_acceptRetryTimer.setSingleShot(true);
+    m_acceptRetryTimer.setInterval(kAcceptRetryMs);
+    connect(&m_acceptRetryTimer, &QTimer::timeout, this, [this] {
+        if (m_tcpServer)
+            m_tcpServer->resumeAccepting();
+    });
 }
 
 HttpServer::~HttpServer()
@@ -63,6 +69,7 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
     // pendingConnectionAvailable, not newConnection: QSslServer emits it only after the
     // handshake, when nextPendingConnection() has a socket to give.
     connect(server, &QTcpServer::pendingConnectionAvailable, this, &HttpServer::acceptPending);
+    connect(server, &QTcpServer::acceptError, this, &HttpServer::onAcceptError);
     qCDebug(lcHttp) << "listening on" << address << server->serverPort();
     return {};
 }
@@ -85,6 +92,7 @@ void HttpServer::close()
         m_tcpServer = nullptr;
     }
     m_sweepTimer.stop();
+    m_acceptRetryTimer.stop();
     m_active = 0;
     // Callbacks may re-enter the server: work on a list nobody else sees.
     for (Connection *connection : std::exchange(m_connections, {}))
@@ -113,6 +121,10 @@ void HttpServer::acceptPending()
 {
     if (!m_tcpServer)
         return;
+    if (m_acceptRecoveryUnlogged) {
+        m_acceptRecoveryUnlogged = false;
+        qCInfo(lcHttp) << "Accepting connections again";
+    }
     while (QTcpSocket *socket = m_tcpServer->nextPendingConnection()) {
         auto *connection = new Connection(this, socket);
         connection->index = int(m_connections.size());
@@ -127,6 +139,35 @@ void HttpServer::acceptPending()
         connection->counted = true;
         connection->start();
     }
+}
+
+void HttpServer::onAcceptError(QAbstractSocket::SocketError error)
+{
+    if (!m_tcpServer)
+        return;
+    // QTcpServer has paused accepting. Resuming at once would spin on the same error (EMFILE
+    // lasts until some connection closes); the clients meanwhile wait in the listen backlog.
+    constexpr qint64 warnEveryMs = 60000;
+    if (m_acceptWarnedAt >= 0 && now() - m_acceptWarnedAt < warnEveryMs) {
+        ++m_acceptFailuresUnlogged;
+    } else {
+        qCWarning(lcHttp).noquote()
+            << QStringLiteral("Cannot accept connections (%1)%2; retrying every %3 ms%4")
+                   .arg(int(error))
+                   .arg(error == QAbstractSocket::SocketResourceError
+                            ? QStringLiteral(": out of file descriptors or memory (raise `ulimit -n` "
+                                             "or LimitNOFILE, or lower broker.max_connections)")
+                            : QString())
+                   .arg(kAcceptRetryMs)
+                   .arg(m_acceptFailuresUnlogged > 0
+                            ? QStringLiteral(" (%1 more failures since the last warning)")
+                                  .arg(m_acceptFailuresUnlogged)
+                            : QString());
+        m_acceptWarnedAt = now();
+        m_acceptFailuresUnlogged = 0;
+        m_acceptRecoveryUnlogged = true;
+    }
+    m_acceptRetryTimer.start();
 }
 
 void HttpServer::removeConnection(Connection *connection)

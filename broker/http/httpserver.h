@@ -3,6 +3,7 @@
 #include "httptypes.h"
 #include "result.h"
 
+#include <QAbstractSocket>
 #include <QElapsedTimer>
 #include <QHostAddress>
 #include <QObject>
@@ -47,11 +48,15 @@ struct ServerLimits
 //   connection closes; onClosed runs (once) in the latter case only. A responder dropped
 //   without an answer answers 500, so a request can never hang forever.
 // - Every wait is bounded by ServerLimits; one coarse sweep timer enforces the timeouts.
+// - When accept() fails (EMFILE and the like) the clients wait in the kernel's backlog and
+//   accepting resumes every kAcceptRetryMs until it works again: no busy loop, one warning a
+//   minute at most.
 class HttpServer : public QObject
 {
     Q_OBJECT
 public:
     using Limits = ServerLimits;
+    static constexpr int kAcceptRetryMs = 100;
 
     // The handler is not owned and must outlive the server.
     explicit HttpServer(RequestHandler *handler, Limits limits = {}, QObject *parent = nullptr);
@@ -83,6 +88,7 @@ private:
     friend class Internal::Connection;
 
     void acceptPending();
+    void onAcceptError(QAbstractSocket::SocketError error);
     void sweep();
     void updateSweepInterval();
     void removeConnection(Internal::Connection *connection);
@@ -94,6 +100,10 @@ private:
     std::vector<Internal::Connection *> m_connections; // all, including closing ones
     int m_active = 0; // counted against maxConnections
     QTimer m_sweepTimer;
+    QTimer m_acceptRetryTimer; // QTcpServer pauses accepting after an error; this resumes it
+    qint64 m_acceptWarnedAt = -1; // at most one warning a minute, however often accept() fails
+    int m_acceptFailuresUnlogged = 0;
+    bool m_acceptRecoveryUnlogged = false; // a warning went out; say once when it works again
     QElapsedTimer m_clock;
 };
 

@@ -36,6 +36,8 @@ const Api::Route Api::s_routes[] = {
     {"/messages", &Api::history, Access::MainTokenOnly, false},
     {"/shutdown", &Api::shutdown, Access::MainTokenOnly, false},
     {"/reload", &Api::reload, Access::MainTokenOnly, false},
+    {"/secrets", &Api::secrets, Access::MainTokenOnly, false},
+    {"/rotate-token", &Api::rotateToken, Access::MainTokenOnly, false},
     {"/federation/connect", &Api::federationConnect, Access::MainTokenOnly, false},
     {"/federation/disconnect", &Api::federationDisconnect, Access::MainTokenOnly, false},
     // A helper relays its own messages with its session credential (bound by from_id).
@@ -43,14 +45,15 @@ const Api::Route Api::s_routes[] = {
 };
 
 Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
-         FederationLink &federation, GroupCommit &commit, QObject *parent)
+         FederationLink &federation, GroupCommit &commit, TokenKeeper &tokens, QObject *parent)
     : QObject(parent),
       m_service(service),
       m_auth(auth),
       m_rateLimiter(rateLimiter),
       m_hub(hub),
       m_federation(federation),
-      m_commit(commit)
+      m_commit(commit),
+      m_tokens(tokens)
 {
     m_uptime.start();
     connect(&m_service, &Service::peerRemoved, this,

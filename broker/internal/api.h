@@ -16,6 +16,8 @@ class FederationLink;
 class GroupCommit;
 class RateLimiter;
 class Service;
+class TokenKeeper;
+struct SecretsStatus;
 
 // The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and a
 // static table path → handler. Handlers validate fields (400 'Field "x" must be …'), call
@@ -25,7 +27,7 @@ class Api : public QObject, public Http::RequestHandler
     Q_OBJECT
 public:
     Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
-        FederationLink &federation, GroupCommit &commit, QObject *parent = nullptr);
+        FederationLink &federation, GroupCommit &commit, TokenKeeper &tokens, QObject *parent = nullptr);
 
     void handle(const Http::Request &request, const Http::ResponderPtr &responder) override;
 
@@ -85,6 +87,9 @@ private:
     // Admin and federation (apiadmin.cpp)
     void shutdown(Call &call);
     void reload(Call &call);
+    void secrets(Call &call);
+    void rotateToken(Call &call);
+    static QJsonObject secretsJson(const SecretsStatus &status);
     void federationConnect(Call &call);
     void federationDisconnect(Call &call);
     void federationSendToRemote(Call &call);
@@ -112,6 +117,7 @@ private:
     DeliveryHub &m_hub;
     FederationLink &m_federation;
     GroupCommit &m_commit;
+    TokenKeeper &m_tokens;
     QElapsedTimer m_uptime;
     qint64 m_requestsThisMinute = 0;
     qint64 m_requestsLastMinute = 0;

@@ -1,4 +1,5 @@
-// Api handlers that need the main token: /shutdown, /reload and the federation POSTs
+// Api handlers that need the main token: /shutdown, /reload, /secrets, /rotate-token and the
+// federation POSTs
 // (send-to-remote is open to session credentials for their own messages).
 #include "api.h"
 #include "federationlink.h"
@@ -6,6 +7,7 @@
 #include "logging.h"
 #include "service.h"
 #include "store.h"
+#include "tokenkeeper.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -30,6 +32,37 @@ void Api::reload(Call &call)
         return;
     }
     replyObject(call.responder, {{QStringLiteral("ok"), true}, {QStringLiteral("peers"), counts->peers}});
+}
+
+QJsonObject Api::secretsJson(const SecretsStatus &status)
+{
+    QJsonObject localToken {
+        {QStringLiteral("store"),
+         status.localToken.isKeychain() ? QStringLiteral("keychain") : QStringLiteral("file")},
+        {QStringLiteral("where"), status.localToken.name},
+        {QStringLiteral("token_file"), status.tokenFile},
+    };
+    if (!status.note.isEmpty())
+        localToken.insert(QStringLiteral("note"), status.note);
+    return {{QStringLiteral("local_token"), localToken}};
+}
+
+void Api::secrets(Call &call)
+{
+    replyObject(call.responder, secretsJson(m_tokens.status()));
+}
+
+void Api::rotateToken(Call &call)
+{
+    m_tokens.rotate([responder = call.responder](Result<SecretsStatus> rotated) {
+        if (!rotated) {
+            replyError(responder, Error {rotated.error().code, rotated.error().message, 503});
+            return;
+        }
+        QJsonObject answer = secretsJson(*rotated);
+        answer.insert(QStringLiteral("ok"), true);
+        replyObject(responder, answer);
+    });
 }
 
 void Api::federationConnect(Call &call)

@@ -26,11 +26,16 @@ std::unexpected<Error> rejected(const QString &message)
 } // namespace
 
 Service::Service(Store &store, const Clock &clock, FederationLink &federation, QObject *parent)
-    : QObject(parent), m_store(store), m_clock(clock), m_federation(federation), m_startedAt(clock.now())
+    : QObject(parent), m_store(store), m_clock(clock), m_federation(federation), m_silence(clock)
 {
-    const auto forget = [this](const QString &peerId) { m_liveTargets.remove(peerId); };
-    connect(this, &Service::peerRegistered, this, forget);
-    connect(this, &Service::peerRemoved, this, forget);
+    connect(this, &Service::peerRegistered, this, [this](const QString &peerId) {
+        m_liveTargets.remove(peerId);
+        m_silence.heard(peerId);
+    });
+    connect(this, &Service::peerRemoved, this, [this](const QString &peerId) {
+        m_liveTargets.remove(peerId);
+        m_silence.forget(peerId);
+    });
 }
 
 QString Service::nowIso() const
@@ -49,7 +54,7 @@ bool Service::isKnownLiveTarget(const QString &peerId) const
     auto it = m_liveTargets.constFind(peerId);
     if (it == m_liveTargets.cend())
         return false;
-    const qint64 age = m_clock.msecsSinceEpoch() - *it;
+    const qint64 age = m_clock.monotonicMs() - *it;
     return age >= 0 && age < liveTargetCacheMs;
 }
 
@@ -142,8 +147,10 @@ Result<Service::Registered> Service::registerPeer(const Registration &request)
 Result<bool> Service::touch(const QString &peerId)
 {
     auto touched = m_store.touchPeer(peerId, nowIso());
-    if (touched && *touched)
+    if (touched && *touched) {
+        m_silence.heard(peerId);
         Q_EMIT peerUpdated(peerId);
+    }
     return touched;
 }
 
@@ -288,7 +295,7 @@ Result<qint64> Service::sendMessage(const QString &fromId, const QString &toId, 
         }
         if (m_liveTargets.size() >= 4096) // bounded: entries of long-gone peers
             m_liveTargets.clear();
-        m_liveTargets.insert(toId, m_clock.msecsSinceEpoch());
+        m_liveTargets.insert(toId, m_clock.monotonicMs());
     }
 
     NewMessage message;
@@ -455,11 +462,8 @@ QString Service::staleReason(const Peer &peer) const
     if (!Liveness::isProcessAlive(peer.pid))
         return QStringLiteral("PID %1 dead").arg(peer.pid);
     if (m_heartbeatTimeoutMs > 0) {
-        const QDateTime lastSeen = Clock::fromIso(peer.lastSeen);
-        QDateTime since = m_startedAt;
-        if (lastSeen.isValid() && (!since.isValid() || lastSeen > since))
-            since = lastSeen;
-        const qint64 silentMs = since.isValid() ? since.msecsTo(m_clock.now()) : 0;
+        // Not last_seen: that is wall-clock time, which jumps (issue 7 §1.6).
+        const qint64 silentMs = m_silence.silentMs(peer.id);
         if (silentMs > m_heartbeatTimeoutMs)
             return QStringLiteral("no heartbeat for %1 s").arg(silentMs / 1000);
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "dto.h"
+#include "peersilence.h"
 #include "result.h"
 
 #include <QDateTime>
@@ -30,10 +31,15 @@ public:
     Service(Store &store, const Clock &clock, FederationLink &federation, QObject *parent = nullptr);
 
     // Liveness beyond the PID: a peer silent longer than this is gone (0 = PID only). Silence
-    // is counted from the later of its last_seen and the broker start, so peers survive a
-    // broker restart or hand-over that took longer than the timeout.
+    // is measured on monotonic time from the later of the peer's last request and the broker
+    // start, a wall-clock jump or a pause of the broker (PeerSilence), so peers survive a
+    // restart or hand-over, a suspend and an NTP step that took longer than the timeout.
     void setHeartbeatTimeoutMs(qint64 ms) { m_heartbeatTimeoutMs = ms; }
-    void setStartTime(const QDateTime &time) { m_startedAt = time; }
+    qint64 heartbeatTimeoutMs() const { return m_heartbeatTimeoutMs; }
+    // Looks at the clocks now (the host runs it on a timer) and sets how long the broker's own
+    // event loop may stand still before that counts as a pause.
+    void observeClocks() { m_silence.observe(); }
+    void setPauseThresholdMs(qint64 ms) { m_silence.setPauseThresholdMs(ms); }
     // How long a send target found alive is trusted (see isKnownLiveTarget()).
     static constexpr qint64 liveTargetCacheMs = 1000;
 
@@ -143,8 +149,8 @@ private:
     const Clock &m_clock;
     FederationLink &m_federation;
     qint64 m_heartbeatTimeoutMs = 60000;
-    QDateTime m_startedAt;
-    QHash<QString, qint64> m_liveTargets; // peer id → clock ms when found alive
+    mutable PeerSilence m_silence;
+    QHash<QString, qint64> m_liveTargets; // peer id → monotonic ms when found alive
     mutable QString m_isoCache;
     mutable qint64 m_isoCacheMs = 0;
 };

@@ -110,6 +110,28 @@ Store::~Store()
     close();
 }
 
+namespace {
+
+// PRAGMA quick_check: every page and index entry readable, in one pass over the file.
+Result<void> quickCheck(QSqlDatabase &db, const QString &path)
+{
+    QSqlQuery check(db);
+    if (!check.exec(QStringLiteral("PRAGMA quick_check(5)")))
+        return std::unexpected(
+            databaseError(QStringLiteral("Checking the database %1").arg(path), check.lastError()));
+    QStringList problems;
+    while (check.next())
+        problems << check.value(0).toString().simplified();
+    if (problems == QStringList {QStringLiteral("ok")})
+        return {};
+    return fail(QStringLiteral("database"),
+                QStringLiteral("The database %1 is damaged (%2). It was left as it is: move it away to "
+                               "start with a fresh one, or restore it from a backup.")
+                    .arg(path, problems.join(QStringLiteral("; "))));
+}
+
+} // namespace
+
 Result<void> Store::open(const QString &path)
 {
     close();
@@ -140,6 +162,12 @@ Result<void> Store::open(const QString &path)
             if (!pragma.exec(QString::fromLatin1(sql)))
                 return std::unexpected(
                     databaseError(QStringLiteral("Opening the database %1").arg(path), pragma.lastError()));
+        }
+        // A damaged file is refused before anything writes to it: serving from it would fail
+        // request by request, and no fresh database may replace the user's data.
+        if (!created) {
+            if (auto intact = quickCheck(db, path); !intact)
+                return intact;
         }
         // Refuse a newer schema before anything writes to the file (WAL switch included).
         auto found = StoreSchema::userVersion(db);

@@ -208,12 +208,47 @@ Result<void> runStep(QSqlDatabase &db, int target, const std::function<Result<vo
 
 } // namespace
 
+QString whatToDo(const QSqlError &error)
+{
+    // QSQLITE reports sqlite3_errcode(), possibly an extended code: the low byte is the primary.
+    bool ok = false;
+    const int code = error.nativeErrorCode().toInt(&ok) & 0xff;
+    if (!ok)
+        return {};
+    switch (code) {
+    case 5: // SQLITE_BUSY
+    case 6: // SQLITE_LOCKED
+        return QStringLiteral("Another program holds a lock on the database (an sqlite3 shell, a backup "
+                              "tool, a claude-peers 0.7 broker?): close it and try again.");
+    case 8: // SQLITE_READONLY
+        return QStringLiteral("The database cannot be written: check the permissions of the file and "
+                              "its directory.");
+    case 10: // SQLITE_IOERR
+        return QStringLiteral("The disk reported an error: check it and its free space.");
+    case 11: // SQLITE_CORRUPT
+    case 26: // SQLITE_NOTADB
+        return QStringLiteral("The file is damaged or is not a claude-peers database. It was left as it "
+                              "is: move it away to start with a fresh one, restore it from a backup, or "
+                              "set CLAUDE_PEERS_DB.");
+    case 13: // SQLITE_FULL
+        return QStringLiteral("The disk holding the database is full: free some space. Nothing of this "
+                              "request was saved; the broker goes on once there is room.");
+    case 14: // SQLITE_CANTOPEN
+        return QStringLiteral("Check that the directory exists and is writable, or set CLAUDE_PEERS_DB.");
+    default:
+        return {};
+    }
+}
+
 Error databaseError(const QString &what, const QSqlError &error)
 {
     // databaseText() is SQLite's own words ("database is locked"); driverText() only Qt's
     // generic "Unable to fetch row".
     const QString text = error.databaseText().isEmpty() ? error.driverText() : error.databaseText();
-    Error e {QStringLiteral("database"), QStringLiteral("%1 failed: %2").arg(what, text)};
+    const QString hint = whatToDo(error);
+    Error e {QStringLiteral("database"),
+             QStringLiteral("%1 failed: %2").arg(what, text) +
+                 (hint.isEmpty() ? QString() : QStringLiteral(". ") + hint)};
     qCWarning(lcStore).noquote() << e.message;
     return e;
 }

@@ -33,7 +33,8 @@ private Q_SLOTS:
         for (const char *path :
              {"/register", "/heartbeat", "/set-summary", "/set-name", "/set-channel-push", "/list-peers",
               "/send-message", "/broadcast", "/poll-messages", "/ack-messages", "/message-status",
-              "/unregister", "/wait-messages", "/messages", "/shutdown", "/reload", "/federation/connect"}) {
+              "/unregister", "/wait-messages", "/messages", "/shutdown", "/reload", "/secrets",
+              "/rotate-token", "/federation/connect"}) {
             QTest::addRow("%s truncated", path)
                 << QString::fromLatin1(path) << QByteArray("{\"id\":") << QString();
             QTest::addRow("%s array", path) << QString::fromLatin1(path) << QByteArray("[]")
@@ -179,8 +180,8 @@ private Q_SLOTS:
         }
         for (const QString &path :
              {QStringLiteral("/register"), QStringLiteral("/shutdown"), QStringLiteral("/reload"),
-              QStringLiteral("/messages"), QStringLiteral("/federation/connect"),
-              QStringLiteral("/federation/disconnect")}) {
+              QStringLiteral("/secrets"), QStringLiteral("/rotate-token"), QStringLiteral("/messages"),
+              QStringLiteral("/federation/connect"), QStringLiteral("/federation/disconnect")}) {
             r = as(path, {{QStringLiteral("pid"), 1}, {QStringLiteral("cwd"), QStringLiteral("/")}});
             QCOMPARE(r.status, 403);
             QCOMPARE(r.object().value(QStringLiteral("error")).toString(),

@@ -1,13 +1,18 @@
 // claude-peers-broker as a real process: start-up errors and exit codes, signals (SIGHUP
-// reload, SIGTERM clean exit), POST /shutdown, the lock beside the database, and a 300 MB
-// declared body that must not grow the process.
+// reload, SIGTERM clean exit), POST /shutdown, the lock beside the database, a damaged or
+// locked database (refused, never replaced), and a 300 MB declared body that must not grow the
+// process.
 #include "testsupport.h"
 
 #include <QCoreApplication>
+#include <QCryptographicHash>
 #include <QDeadlineTimer>
 #include <QFile>
 #include <QJsonArray>
+#include <QRandomGenerator>
 #include <QRegularExpression>
+#include <QSqlDatabase>
+#include <QSqlQuery>
 #include <QTcpServer>
 #include <QTcpSocket>
 #include <QTest>
@@ -34,6 +39,14 @@ qint64 peakRssKiB(qint64 pid)
             return line.mid(6).trimmed().split(' ').value(0).toLongLong();
     }
     return -1;
+}
+
+QByteArray fileHash(const QString &path)
+{
+    QFile file(path);
+    if (!file.open(QIODevice::ReadOnly))
+        return {};
+    return QCryptographicHash::hash(file.readAll(), QCryptographicHash::Sha256);
 }
 
 bool waitForExit(QProcess &process, int ms)
@@ -161,6 +174,96 @@ private Q_SLOTS:
         const RunResult r = run(brokerExe(), {}, env);
         QCOMPARE(r.exitCode, 1);
         QVERIFY(r.err.contains("claude-peers-broker: "));
+    }
+
+    void damagedDatabaseIsRefusedAndKept_data()
+    {
+        QTest::addColumn<QString>("damage");
+        QTest::newRow("not a database") << QStringLiteral("garbage");
+        QTest::newRow("a damaged page") << QStringLiteral("page");
+    }
+
+    // Issue 8 §2: a clear message and exit code, never a fresh database over the user's data
+    // (a damaged page went unnoticed: the broker served from the file and failed request by
+    // request).
+    void damagedDatabaseIsRefusedAndKept()
+    {
+        QFETCH(QString, damage);
+        TestHome home;
+        QFile db(home.databasePath());
+        if (damage == QLatin1String("garbage")) {
+            QVERIFY(db.open(QIODevice::WriteOnly));
+            QByteArray bytes(8192, Qt::Uninitialized);
+            QRandomGenerator::global()->fillRange(reinterpret_cast<quint32 *>(bytes.data()),
+                                                  bytes.size() / 4);
+            db.write(bytes);
+            db.close();
+        } else {
+            {
+                BrokerProcess broker(home);
+                QVERIFY(broker.start());
+                for (int i = 0; i < 50; ++i)
+                    httpPostJson(home.port(), QStringLiteral("/send-message"),
+                                 {{QStringLiteral("from_id"), QStringLiteral("cli")},
+                                  {QStringLiteral("to_id"), QStringLiteral("nobody00")},
+                                  {QStringLiteral("text"), QString(500, QLatin1Char('t'))}},
+                                 home.token());
+                broker.terminate(); // clean close: everything checkpointed into the file
+            }
+            QVERIFY(db.size() > 3 * 4096);
+            QVERIFY(db.open(QIODevice::ReadWrite));
+            db.seek(db.size() - 4096); // the last page: table or index content
+            db.write(QByteArray(2048, '\xde'));
+            db.close();
+        }
+        const QByteArray before = fileHash(home.databasePath());
+        const RunResult r = run(brokerExe(), {}, home.environment());
+        QCOMPARE(r.exitCode, 1);
+        const QString err = QString::fromUtf8(r.err);
+        qInfo().noquote() << damage << "->" << err.trimmed().section(QLatin1Char('\n'), -1);
+        QVERIFY2(
+            err.contains(QStringLiteral("claude-peers-broker: ")) && err.contains(home.databasePath()) &&
+                (err.contains(QLatin1String("damaged")) || err.contains(QLatin1String("not a database"))) &&
+                err.contains(QLatin1String("move it away")),
+            qPrintable(err));
+        QCOMPARE(fileHash(home.databasePath()), before);
+        QVERIFY(!QFile::exists(pidFilePath(home)));
+    }
+
+    void databaseLockedByAnotherProgramIsRefusedAndKept()
+    {
+        TestHome home;
+        {
+            BrokerProcess broker(home);
+            QVERIFY(broker.start());
+            broker.terminate();
+        }
+        const QByteArray before = fileHash(home.databasePath());
+        // Another program (here: this test) holds an exclusive SQLite lock on the file.
+        {
+            QSqlDatabase other =
+                QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), QStringLiteral("holder"));
+            other.setDatabaseName(home.databasePath());
+            QVERIFY(other.open());
+            QSqlQuery lock(other);
+            QVERIFY(lock.exec(QStringLiteral("PRAGMA locking_mode = EXCLUSIVE")));
+            QVERIFY(lock.exec(QStringLiteral("BEGIN EXCLUSIVE")));
+            const RunResult r = run(brokerExe(), {}, home.environment(), 20000);
+            QVERIFY(!r.timedOut);
+            QCOMPARE(r.exitCode, 1);
+            const QString err = QString::fromUtf8(r.err);
+            qInfo().noquote() << "locked ->" << err.trimmed().section(QLatin1Char('\n'), -1);
+            QVERIFY2(err.contains(QLatin1String("locked")) &&
+                         err.contains(QLatin1String("close it and try again")),
+                     qPrintable(err));
+            QVERIFY(lock.exec(QStringLiteral("ROLLBACK")));
+            lock.finish();
+            other.close();
+        }
+        QSqlDatabase::removeDatabase(QStringLiteral("holder"));
+        QCOMPARE(fileHash(home.databasePath()), before);
+        BrokerProcess after(home); // released: the broker starts on the same data
+        QVERIFY(after.start());
     }
 
     void sigtermExitsCleanlyAndRemovesThePidFile()

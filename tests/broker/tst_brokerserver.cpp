@@ -1,7 +1,9 @@
 // The broker in-process over real loopback HTTP: the reference's own checklist (§12 items
 // 1–12) plus lifecycle, health/metrics, federation-disabled answers and GUI signals.
 #include "brokerharness.h"
+#include "fakesecretstore.h"
 #include "internal/service.h"
+#include "secretstore.h"
 
 #include <QCoreApplication>
 #include <QFile>
@@ -661,6 +663,65 @@ private Q_SLOTS:
         QVERIFY(QFile::remove(h.home().tokenPath()));
         h.server().reload();
         QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, newToken).status, 200);
+    }
+
+    void secretsSaysTheExplicitTokenFileIsTheSourceOfTruth()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const HttpResult r = h.post(QStringLiteral("/secrets"), {});
+        QCOMPARE(r.status, 200);
+        const QJsonObject local = r.object().value(QStringLiteral("local_token")).toObject();
+        QCOMPARE(local.value(QStringLiteral("store")).toString(), QStringLiteral("file"));
+        QCOMPARE(local.value(QStringLiteral("where")).toString(), h.home().tokenPath());
+        QCOMPARE(local.value(QStringLiteral("token_file")).toString(), h.home().tokenPath());
+        QVERIFY(
+            local.value(QStringLiteral("note")).toString().contains(QStringLiteral("CLAUDE_PEERS_TOKEN")));
+        QCOMPARE(h.server().secretsStatus().localToken.name, h.home().tokenPath());
+    }
+
+    void keychainTokenIsServedSaidAndRotated()
+    {
+        auto keychain = std::make_shared<TestSupport::FakeSecretStore>();
+        const QByteArray kept(64, 'k');
+        keychain->secrets.insert(Broker::SecretStore::localTokenKey, kept);
+        BrokerHarness h([](Broker::Settings &s) { s.location.tokenPathExplicit = false; });
+        h.server().setSecretStore(keychain);
+        QVERIFY(h.start());
+        // The keychain's token replaces the file's as soon as the keychain answers.
+        QTRY_COMPARE(h.home().token(), kept);
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, kept).status, 200);
+        HttpResult r = h.post(QStringLiteral("/secrets"), {}, kept);
+        QCOMPARE(r.status, 200);
+        QJsonObject local = r.object().value(QStringLiteral("local_token")).toObject();
+        QCOMPARE(local.value(QStringLiteral("store")).toString(), QStringLiteral("keychain"));
+        QCOMPARE(local.value(QStringLiteral("where")).toString(),
+                 TestSupport::FakeSecretStore::location().name);
+        QCOMPARE(local.value(QStringLiteral("token_file")).toString(), h.home().tokenPath());
+        QVERIFY(!local.contains(QStringLiteral("note")));
+
+        r = h.post(QStringLiteral("/rotate-token"), {}, kept);
+        QCOMPARE(r.status, 200);
+        QCOMPARE(r.object().value(QStringLiteral("ok")).toBool(), true);
+        QCOMPARE(r.object()
+                     .value(QStringLiteral("local_token"))
+                     .toObject()
+                     .value(QStringLiteral("store"))
+                     .toString(),
+                 QStringLiteral("keychain"));
+        const QByteArray fresh = keychain->secrets.value(Broker::SecretStore::localTokenKey);
+        QVERIFY(fresh != kept);
+        QCOMPARE(h.home().token(), fresh);
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, kept).status, 401);
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, fresh).status, 200);
+
+        // A keychain that refuses the next token: 503, and the token stays what it was.
+        keychain->failures = {Broker::SecretError::Kind::Denied};
+        r = h.post(QStringLiteral("/rotate-token"), {}, fresh);
+        QCOMPARE(r.status, 503);
+        QVERIFY(r.object().value(QStringLiteral("error")).toString().contains(QStringLiteral("not rotated")));
+        QCOMPARE(h.post(QStringLiteral("/list-peers"), {}, fresh).status, 200);
+        QCOMPARE(h.home().token(), fresh);
     }
 
     void tokenIsReReadPeriodically()

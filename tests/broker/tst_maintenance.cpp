@@ -176,6 +176,63 @@ private Q_SLOTS:
         QVERIFY(!h.hasPeer(a.id));
     }
 
+    // Issue 7 §1.6: silence was measured on the wall clock, so a step forward evicted every
+    // live peer at the next sweep and bounced its mail.
+    void wallClockStepForwardEvictsNobody()
+    {
+        BrokerHarness h({}, true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        h.send(a.id, b.id, QStringLiteral("still there?"));
+        h.clock().advance(10'000);
+        h.clock().set(h.clock().now().addSecs(2 * 3600)); // NTP step or the date set by hand
+        h.server().runMaintenance();
+        QVERIFY(h.hasPeer(a.id));
+        QVERIFY(h.hasPeer(b.id));
+        QCOMPARE(h.poll(a.id).size(), 0); // nothing bounced
+        QCOMPARE(h.poll(b.id).size(), 1);
+    }
+
+    void wallClockStepBackwardStillTimesSilentPeersOut()
+    {
+        BrokerHarness h({}, true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        h.clock().set(h.clock().now().addSecs(-3600));
+        h.clock().advance(30'000);
+        h.server().runMaintenance();
+        QVERIFY(h.hasPeer(a.id));
+        h.clock().advance(61'000); // silent for a full timeout after the step's grace
+        h.server().runMaintenance();
+        QVERIFY(!h.hasPeer(a.id));
+    }
+
+    void suspendAndResumeGiveEveryPeerAFullTimeout()
+    {
+        BrokerHarness h({}, true);
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        h.send(a.id, b.id, QStringLiteral("before the lid closed"));
+        h.clock().advance(50'000); // both silent for 50 s
+        h.clock().suspend(3600'000); // an hour asleep: the wall clock moves, monotonic time not
+        h.server().runMaintenance(); // the first sweep after the resume
+        QVERIFY(h.hasPeer(a.id));
+        QVERIFY(h.hasPeer(b.id));
+        h.clock().advance(30'000); // the helpers take their time to reconnect
+        h.server().runMaintenance();
+        QVERIFY(h.hasPeer(a.id)); // 80 s of silence in all, but 30 s since the resume
+        QVERIFY(h.hasPeer(b.id));
+        QCOMPARE(h.poll(a.id).size(), 0);
+        h.post(QStringLiteral("/heartbeat"), {{QStringLiteral("id"), a.id}});
+        h.clock().advance(31'000); // b never came back: gone a full timeout after the resume
+        h.server().runMaintenance();
+        QVERIFY(h.hasPeer(a.id));
+        QVERIFY(!h.hasPeer(b.id));
+        QCOMPARE(h.poll(a.id).size(), 1); // now its mail bounces
+    }
+
     void purgesDeliveredMessagesAfterSevenDays()
     {
         BrokerHarness h([](Broker::Settings &s) { s.heartbeatTimeoutMs = 0; }, true);

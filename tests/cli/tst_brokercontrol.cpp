@@ -263,9 +263,12 @@ private Q_SLOTS:
         QCOMPARE(r.out, u"Broker PID not found.\n"_s);
     }
 
+    // A broker without POST /rotate-token (0.7): the CLI writes the file and asks for /reload.
     void rotateTokenAuthenticatesReloadWithTheOldToken()
     {
         m_fake->handler = [this](const QByteArray &path) -> QByteArray {
+            if (path == "/rotate-token")
+                return "404";
             return path == "/reload" ? QByteArray(R"({"ok":true,"peers":3})") : health(0);
         };
         const Run r = run({u"rotate-token"_s});
@@ -277,6 +280,25 @@ private Q_SLOTS:
         QCOMPARE(fresh.size(), 64);
         // The broker only knows the old token until it has re-read the file.
         QCOMPARE(m_fake->authorization.value("/reload"), QByteArray("Bearer t"));
+    }
+
+    void rotateTokenAsksTheBrokerWhereItHasTheEndpoint()
+    {
+        m_fake->handler = [this](const QByteArray &path) -> QByteArray {
+            if (path == "/rotate-token")
+                return R"({"ok":true,"local_token":{"store":"keychain","where":"Secret Service","token_file":"/x/t"}})";
+            return path == "/reload" ? QByteArray("404") : health(0);
+        };
+        const Run r = run({u"rotate-token"_s});
+        QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
+        QCOMPARE(r.out,
+                 u"Token rotated in the OS keychain (Secret Service). New token written to /x/t. The broker "
+                 u"picked it up; sessions switch to it on their next request.\n"_s);
+        QCOMPARE(m_fake->authorization.value("/rotate-token"), QByteArray("Bearer t"));
+        QVERIFY(!m_fake->authorization.contains("/reload"));
+        QFile token(m_home.filePath(u"token"_s));
+        QVERIFY(token.open(QIODevice::ReadOnly));
+        QCOMPARE(token.readAll().trimmed(), QByteArray("t")); // the broker writes it, not the CLI
     }
 };
 

@@ -209,7 +209,9 @@ private Q_SLOTS:
             needed << it.next().captured(1);
         QVERIFY2(!needed.isEmpty(), dynamic.constData());
         for (const QString &lib : needed) {
-            for (const char *forbidden : {"Sql", "HttpServer", "Widgets", "Gui"})
+            // DESIGN.md: no Sql, no Widgets, and no keychain (only the broker hosts link QtKeychain).
+            for (const char *forbidden :
+                 {"Sql", "HttpServer", "Widgets", "Gui", "keychain", "DBus", "secret", "glib"})
                 QVERIFY2(!lib.contains(QLatin1String(forbidden)), qPrintable(lib));
         }
         QVERIFY(needed.contains(u"libQt6Core.so.6"_s));
@@ -298,6 +300,11 @@ private Q_SLOTS:
         QVERIFY2(status.code == 0, qPrintable(describe(status)));
         QVERIFY(status.out.startsWith(
             u"Broker: ok (1 peer(s) registered)\nURL: http://127.0.0.1:%1\n"_s.arg(m_home->port())));
+        // CLAUDE_PEERS_TOKEN names the file: the broker says the token lives there, and why.
+        QVERIFY2(
+            status.out.contains(u"\nSecrets: local token in the file %1\n         CLAUDE_PEERS_TOKEN"_s.arg(
+                m_home->tokenPath())),
+            qPrintable(describe(status)));
         const QString headline =
             u"%1 [CLI_TEST]  PID:%2  %3"_s.arg(m_peer).arg(QCoreApplication::applicationPid()).arg(peerCwd());
         QVERIFY2(status.out.contains(u"\nPeers:\n  "_s + headline + u'\n'), qPrintable(describe(status)));
@@ -324,6 +331,10 @@ private Q_SLOTS:
         QCOMPARE(status.object().value(u"running"_s).toBool(), true);
         QCOMPARE(status.object().value(u"health"_s).toObject().value(u"status"_s).toString(), u"ok"_s);
         QVERIFY(status.object().value(u"peers"_s).isArray());
+        const QJsonObject local =
+            status.object().value(u"secrets"_s).toObject().value(u"local_token"_s).toObject();
+        QCOMPARE(local.value(u"store"_s).toString(), u"file"_s);
+        QCOMPARE(local.value(u"where"_s).toString(), m_home->tokenPath());
 
         const QJsonDocument peers = parse({u"peers"_s, u"--json"_s});
         QVERIFY(peers.isArray());

@@ -140,6 +140,30 @@ private Q_SLOTS:
         QCOMPARE(seen.join(u';'), options);
     }
 
+    void statusSecretsFormat_data()
+    {
+        QTest::addColumn<QString>("answer");
+        QTest::addColumn<QStringList>("lines");
+        QTest::newRow("keychain")
+            << uR"({"local_token":{"store":"keychain","where":"Secret Service","token_file":"/h/.t"}})"_s
+            << QStringList {u"Secrets: local token in the OS keychain (Secret Service); token file /h/.t"_s};
+        QTest::newRow("file with a note")
+            << uR"({"local_token":{"store":"file","where":"/h/.t","token_file":"/h/.t","note":"No OS keychain."}})"_s
+            << QStringList {u"Secrets: local token in the file /h/.t"_s, u"         No OS keychain."_s};
+        QTest::newRow("0.7 broker") << u"{}"_s
+                                    << QStringList {
+                                           u"Secrets: not reported by this broker (a 0.7 broker keeps "
+                                           u"the token in the file /cli/.t)"_s};
+        QTest::newRow("asking failed")
+            << uR"({"error":"Unauthorized"})"_s << QStringList {u"Secrets: unknown (Unauthorized)"_s};
+    }
+    void statusSecretsFormat()
+    {
+        QFETCH(QString, answer);
+        QFETCH(QStringList, lines);
+        QCOMPARE(Cli::Format::statusSecrets(parseObject(answer.toUtf8()), u"/cli/.t"_s), lines);
+    }
+
     void statusFormat()
     {
         const QJsonObject health = parseObject(R"({"status":"ok","peers":2,"pid":77,"version":"0.8.0"})");

@@ -1,0 +1,5 @@
+#include "keychainlogging.h"
+
+namespace App {
+Q_LOGGING_CATEGORY(lcKeychain, "peers.app.keychain", QtInfoMsg)
+}
