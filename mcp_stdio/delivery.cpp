@@ -18,7 +18,24 @@ namespace {
 constexpr qint64 PeerCacheMaxAgeMs = 60 * 1000;
 constexpr qint64 UnknownSenderRecheckMs = 30 * 1000;
 constexpr int PeerLookupTimeoutMs = 2000;
+
+void overrideFromEnvironment(int &value, const char *name)
+{
+    bool ok = false;
+    const int ms = qEnvironmentVariableIntValue(name, &ok);
+    if (ok && ms > 0)
+        value = ms;
+}
 } // namespace
+
+Delivery::Options Delivery::defaultOptions()
+{
+    Options o;
+    overrideFromEnvironment(o.waitTimeoutMs, "CLAUDE_PEERS_WAIT_TIMEOUT_MS");
+    overrideFromEnvironment(o.safetyNetIntervalMs, "CLAUDE_PEERS_SAFETY_NET_MS");
+    overrideFromEnvironment(o.pollIntervalMs, "CLAUDE_PEERS_POLL_INTERVAL_MS");
+    return o;
+}
 
 Delivery::Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
                    QObject *parent)
@@ -29,13 +46,16 @@ Delivery::Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, O
       m_options(options),
       m_retryTimer(new QTimer(this)),
       m_banner(options.bannerCapacity),
-      m_safetyTimer(new QTimer(this))
+      m_safetyTimer(new QTimer(this)),
+      m_pollTimer(new QTimer(this))
 {
     m_clock.start();
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, &Delivery::startWait);
     m_safetyTimer->setInterval(m_options.safetyNetIntervalMs);
     connect(m_safetyTimer, &QTimer::timeout, this, &Delivery::safetyNet);
+    m_pollTimer->setInterval(m_options.pollIntervalMs);
+    connect(m_pollTimer, &QTimer::timeout, this, &Delivery::poll);
     connect(m_session, &Session::registered, this, &Delivery::onRegistered);
     connect(m_session, &Session::registrationLost, this, &Delivery::onRegistrationLost);
     connect(m_writer, &StdoutWriter::lineWritten, this, &Delivery::onLineWritten);
@@ -50,9 +70,12 @@ void Delivery::setPushEnabled(bool enabled)
     m_pushEnabled = enabled;
     if (enabled) {
         m_safetyTimer->start();
+        if (m_mode == Mode::Poll)
+            m_pollTimer->start();
         startWait();
     } else {
         m_safetyTimer->stop();
+        m_pollTimer->stop();
     }
 }
 
@@ -62,7 +85,39 @@ void Delivery::onRegistered()
     m_waitInFlight = false;
     m_streamFailures = 0;
     m_retryTimer->stop();
+    if (m_session->databaseId() != m_databaseId) {
+        if (!m_databaseId.isEmpty() || !m_seen.isEmpty())
+            qCInfo(lcDelivery) << "the broker's database changed: message ids start over";
+        forgetDatabase();
+        m_databaseId = m_session->databaseId();
+    }
+    // A broker without /wait-messages (or without after_id, which holding messages back
+    // needs) gets the reference's own mechanism: a poll every second.
+    const bool stream = m_session->brokerHasCapability(QStringLiteral("wait-messages")) &&
+        m_session->brokerHasCapability(QStringLiteral("wait-after-id"));
+    const Mode mode = stream ? Mode::Stream : Mode::Poll;
+    if (mode != m_mode && !stream)
+        qCInfo(lcDelivery) << "the broker has no /wait-messages: polling every" << m_options.pollIntervalMs
+                           << "ms";
+    m_mode = mode;
+    if (m_mode == Mode::Poll) {
+        if (m_pushEnabled && !m_pollTimer->isActive())
+            m_pollTimer->start();
+        return;
+    }
+    m_pollTimer->stop();
     startWait();
+}
+
+void Delivery::forgetDatabase()
+{
+    // Ids of the old database mean nothing to the new one: neither dedup nor acknowledge them.
+    m_seen.clear();
+    m_seenOrder.clear();
+    m_ackPending.clear();
+    m_pollAcks.clear();
+    m_ackAfter.clear();
+    m_afterId = 0;
 }
 
 void Delivery::onRegistrationLost()
@@ -74,7 +129,8 @@ void Delivery::onRegistrationLost()
 
 void Delivery::startWait()
 {
-    if (m_stopped || !m_pushEnabled || !m_session->isRegistered() || m_waitInFlight || m_batchInProgress)
+    if (m_stopped || m_mode != Mode::Stream || !m_pushEnabled || !m_session->isRegistered() ||
+        m_waitInFlight || m_batchInProgress)
         return;
     const QList<qint64> acks = std::exchange(m_ackPending, {});
     QJsonArray ackArray;
@@ -82,6 +138,7 @@ void Delivery::startWait()
         ackArray.append(id);
     const QJsonObject body {{QStringLiteral("id"), m_session->peerId()},
                             {QStringLiteral("ack"), ackArray},
+                            {QStringLiteral("after_id"), m_afterId},
                             {QStringLiteral("timeout_ms"), m_options.waitTimeoutMs}};
     m_waitInFlight = true;
     m_session->noteContact(); // the broker counts a wait as a heartbeat
@@ -126,7 +183,11 @@ void Delivery::troubleFrom(const Broker::Error &error)
     qCDebug(lcDelivery).noquote() << "push stream:" << error.message;
     if (error.code == QLatin1String("unreachable")) {
         m_session->reportTrouble(Session::Trouble::Unreachable, error.message);
-    } else if (error.httpStatus == 401 || error.httpStatus == 404) {
+    } else if (error.httpStatus == 404) {
+        // Our broker says so for a peer it does not know, a 0.7 broker for the path itself:
+        // look at what answers on the port before registering again.
+        m_session->reportTrouble(Session::Trouble::Recheck, error.message);
+    } else if (error.httpStatus == 401) {
         m_session->reportTrouble(Session::Trouble::NotRegistered, error.message);
     }
     // Whatever the session does, try the stream again later unless a new registration
@@ -135,18 +196,27 @@ void Delivery::troubleFrom(const Broker::Error &error)
         m_retryTimer->start(qMin(250 * (1 << qMin(m_streamFailures, 5)), 5000));
 }
 
+bool Delivery::isKnown(const Broker::Message &m) const
+{
+    const auto it = m_seen.constFind(m.id);
+    return it != m_seen.cend() && it->sentAt == m.sentAt;
+}
+
 void Delivery::handleIncoming(QList<Broker::Message> messages, Origin origin)
 {
     QList<Broker::Message> fresh;
-    QSet<qint64> seen;
+    QSet<qint64> batch;
     for (Broker::Message &m : messages) {
-        if (seen.contains(m.id))
+        if (origin == Origin::Stream)
+            m_afterId = qMax(m_afterId, m.id);
+        if (batch.contains(m.id))
             continue;
-        seen.insert(m.id);
-        if (m_dedup.contains(m.id)) {
-            // Written before but the acknowledgement did not stick: acknowledge again.
-            if (origin == Origin::Stream && !m_ackPending.contains(m.id))
-                m_ackPending.append(m.id);
+        batch.insert(m.id);
+        if (isKnown(m)) {
+            // Seen by the model before but the acknowledgement did not stick: acknowledge again.
+            // Held back (not seen yet): it stays pending, nothing to do.
+            if (m_seen.value(m.id).seenByModel)
+                acknowledge(m.id, origin);
             continue;
         }
         bool writing = false;
@@ -169,10 +239,13 @@ void Delivery::handleIncoming(QList<Broker::Message> messages, Origin origin)
                 if (needsSenderLookup(m.fromId)) // still unknown: do not ask again for a while
                     m_unknownSenders.insert(m.fromId, m_clock.elapsed());
             }
-            if (origin == Origin::Stream && generation != m_generation) {
-                // Re-registered meanwhile: the new stream brings these again.
-                m_batchInProgress = false;
-                startWait();
+            if (generation != m_generation) {
+                // Re-registered meanwhile (perhaps on another database): the new stream or
+                // poll brings them again.
+                if (origin == Origin::Stream) {
+                    m_batchInProgress = false;
+                    startWait();
+                }
                 return;
             }
             writeMessages(fresh, origin);
@@ -189,8 +262,11 @@ void Delivery::writeMessages(const QList<Broker::Message> &messages, Origin orig
     m_inWriteLoop = true;
     for (const Broker::Message &m : messages) {
         const Channel::Sender sender = senderFor(m.fromId);
-        rememberDelivered(m.id);
-        m_banner.push(Format::entryFor(m, sender.name, m_clock.elapsed()));
+        remember(m, false);
+        if (!m_profile.pushIsSeen())
+            m_banner.push(Format::entryFor(m, sender.name, m_clock.elapsed()));
+        if (!m_profile.pushes())
+            continue; // the banner or check_messages shows it, then it is acknowledged
         const quint64 seq = m_writer->nextSeq();
         m_writes.insert(seq, Write {m.id, origin});
         if (m_writer->write(Channel::notification(m, sender)) == 0) {
@@ -218,27 +294,35 @@ void Delivery::onLineWritten(quint64 seq)
     const Write w = it.value();
     m_writes.erase(it);
     ++m_delivered;
-    if (w.origin == Origin::Stream)
-        m_ackPending.append(w.messageId);
-    else
-        m_safetyAcks.append(w.messageId);
+    if (const auto seen = m_seen.find(w.messageId); m_profile.pushIsSeen() && seen != m_seen.end()) {
+        // (Not found: written for a database the broker no longer has; nothing to acknowledge.)
+        seen->seenByModel = true;
+        acknowledge(w.messageId, w.origin);
+    }
     Q_EMIT messageWritten(w.messageId);
     if (!m_inWriteLoop)
         checkWritesDone();
 }
 
+void Delivery::acknowledge(qint64 id, Origin origin)
+{
+    QList<qint64> &list = origin == Origin::Stream ? m_ackPending : m_pollAcks;
+    if (!list.contains(id))
+        list.append(id);
+}
+
 void Delivery::checkWritesDone()
 {
     bool streamWriting = false;
-    bool safetyWriting = false;
+    bool pollWriting = false;
     for (const Write &w : std::as_const(m_writes)) {
         if (w.origin == Origin::Stream)
             streamWriting = true;
         else
-            safetyWriting = true;
+            pollWriting = true;
     }
-    if (!safetyWriting && !m_safetyAcks.isEmpty())
-        ackNow(std::exchange(m_safetyAcks, {}));
+    if (!pollWriting && !m_pollAcks.isEmpty())
+        ackNow(std::exchange(m_pollAcks, {}));
     if (m_batchInProgress && !streamWriting) {
         m_batchInProgress = false;
         startWait();
@@ -249,34 +333,54 @@ void Delivery::ackNow(const QList<qint64> &ids)
 {
     if (ids.isEmpty())
         return;
+    // Not sent now, or failed: the next wait carries them (poll mode: the next poll sends them).
+    auto later = [this](const QList<qint64> &list) {
+        (m_mode == Mode::Stream ? m_ackPending : m_pollAcks) += list;
+    };
     if (!m_session->isRegistered()) {
-        m_ackPending += ids;
+        later(ids);
         return;
     }
     QJsonArray array;
     for (qint64 id : ids)
         array.append(id);
+    const quint64 generation = m_generation;
     m_client->post(
         QStringLiteral("/ack-messages"),
         QJsonObject {{QStringLiteral("id"), m_session->peerId()}, {QStringLiteral("message_ids"), array}},
-        [this, ids](Broker::Result<QJsonValue> r) {
-            if (!r)
-                m_ackPending += ids; // the next wait carries them
+        [this, ids, generation, later](Broker::Result<QJsonValue> r) {
+            if (!r && generation == m_generation)
+                later(ids);
         });
 }
 
-void Delivery::rememberDelivered(qint64 id)
+void Delivery::remember(const Broker::Message &m, bool seenByModel)
 {
-    if (m_dedup.contains(id))
-        return;
-    m_dedup.insert(id);
-    m_dedupOrder.push_back(id);
-    if (int(m_dedupOrder.size()) > m_options.dedupLimit) {
-        while (int(m_dedupOrder.size()) > m_options.dedupLimit / 2) {
-            m_dedup.remove(m_dedupOrder.front());
-            m_dedupOrder.pop_front();
+    if (!m_seen.contains(m.id))
+        m_seenOrder.push_back(m.id);
+    m_seen.insert(m.id, Seen {m.sentAt, seenByModel});
+    if (int(m_seenOrder.size()) > m_options.dedupLimit) {
+        while (int(m_seenOrder.size()) > m_options.dedupLimit / 2) {
+            m_seen.remove(m_seenOrder.front());
+            m_seenOrder.pop_front();
         }
     }
+}
+
+QList<qint64> Delivery::seenInToolResult(const QList<BannerQueue::Entry> &entries)
+{
+    QList<qint64> ids;
+    for (const BannerQueue::Entry &e : entries) {
+        auto it = m_seen.find(e.messageId);
+        // An entry of a previous database has no (or another) record here: not ours to ack.
+        if (it == m_seen.end() || it->sentAt != e.sentAt)
+            continue;
+        if (!it->seenByModel) {
+            it->seenByModel = true;
+            ids.append(e.messageId);
+        }
+    }
+    return ids;
 }
 
 bool Delivery::needsSenderLookup(const QString &fromId) const
@@ -326,38 +430,63 @@ void Delivery::safetyNet()
     if (m_stopped || !m_pushEnabled || !m_session->isRegistered())
         return;
     // The stream should always be running here; restart it if something left it idle.
-    if (!m_waitInFlight && !m_batchInProgress && !m_retryTimer->isActive())
+    if (m_mode == Mode::Stream && !m_waitInFlight && !m_batchInProgress && !m_retryTimer->isActive())
         startWait();
-    if (m_safetyInFlight)
-        return;
     if (m_lastStreamAnswer.isValid() && m_lastStreamAnswer.elapsed() < m_options.safetyNetIntervalMs)
         return; // the stream answered recently: it already delivered everything pending
-    m_safetyInFlight = true;
+    poll();
+}
+
+void Delivery::poll()
+{
+    if (m_stopped || !m_pushEnabled || !m_session->isRegistered() || m_pollInFlight)
+        return;
+    const bool regular = m_mode == Mode::Poll;
+    if (regular) {
+        m_pollAcks += std::exchange(m_ackPending, {});
+        const bool writing = std::any_of(m_writes.cbegin(), m_writes.cend(),
+                                         [](const Write &w) { return w.origin == Origin::Poll; });
+        if (!writing)
+            ackNow(std::exchange(m_pollAcks, {}));
+    }
+    m_pollInFlight = true;
+    const quint64 generation = m_generation;
     m_client->post(
         QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},
-        [this](Broker::Result<QJsonValue> r) {
-            m_safetyInFlight = false;
-            if (m_stopped)
+        [this, generation, regular](Broker::Result<QJsonValue> r) {
+            m_pollInFlight = false;
+            if (m_stopped || generation != m_generation)
                 return;
             if (!r) {
                 if (r.error().code == QLatin1String("unreachable"))
                     m_session->reportTrouble(Session::Trouble::Unreachable, r.error().message);
+                else if (r.error().httpStatus == 401)
+                    m_session->reportTrouble(Session::Trouble::NotRegistered, r.error().message);
                 return;
             }
             auto messages =
                 Broker::messagesFromJson(r->toObject().value(QLatin1String("messages")).toArray());
-            if (!messages || messages->isEmpty())
+            if (!messages)
                 return;
-            qCInfo(lcDelivery) << "safety net found" << messages->size() << "undelivered message(s)";
-            handleIncoming(std::move(*messages), Origin::SafetyNet);
+            if (regular)
+                m_lastStreamAnswer.start(); // the poll is the stream here
+            if (messages->isEmpty())
+                return;
+            if (!regular)
+                qCInfo(lcDelivery) << "safety net found" << messages->size() << "undelivered message(s)";
+            handleIncoming(std::move(*messages), Origin::Poll);
         });
 }
 
 QString Delivery::takeBanner()
 {
-    const QList<BannerQueue::Entry> due = m_banner.takeDue(m_clock.elapsed(), m_options.bannerGraceMs);
+    const QList<BannerQueue::Entry> due = m_banner.takeDue(m_clock.elapsed(), m_profile.bannerGraceMs());
     if (due.isEmpty())
         return {};
+    // The tool result carrying the banner is the next line written (the reply goes out in the
+    // same call chain), so the acknowledgement waits for that line.
+    if (const QList<qint64> ids = seenInToolResult(due); !ids.isEmpty())
+        m_ackAfter.append(AckAfter {m_writer->nextSeq(), ids});
     return Format::banner(due, m_banner.takeOmitted(), m_session->peerId());
 }
 
@@ -377,12 +506,18 @@ void Delivery::checkMessages(std::function<void(Broker::Result<QString>)> done)
                 return;
             }
             QList<BannerQueue::Entry> entries = m_banner.takeAll();
-            QList<qint64> ids;
+            QSet<qint64> queued;
+            for (const BannerQueue::Entry &e : std::as_const(entries))
+                queued.insert(e.messageId);
             for (const Broker::Message &m : std::as_const(*messages)) {
-                if (m_dedup.contains(m.id))
-                    continue; // already in the session (and in the banner queue if not yet shown)
-                rememberDelivered(m.id);
-                ids.append(m.id);
+                if (queued.contains(m.id))
+                    continue;
+                const bool pushing = m_profile.pushIsSeen() &&
+                    std::any_of(m_writes.cbegin(), m_writes.cend(),
+                                [&m](const Write &w) { return w.messageId == m.id; });
+                if (isKnown(m) && (m_seen.value(m.id).seenByModel || pushing))
+                    continue; // the model saw it already (or is about to, through the push)
+                remember(m, false);
                 entries.append(Format::entryFor(m, senderFor(m.fromId).name, m_clock.elapsed()));
             }
             std::sort(entries.begin(), entries.end(),
@@ -397,7 +532,7 @@ void Delivery::checkMessages(std::function<void(Broker::Result<QString>)> done)
                             .arg(omitted)
                             .arg(m_session->peerId());
             // Acknowledged once the tool result carrying them is on stdout.
-            if (!ids.isEmpty())
+            if (const QList<qint64> ids = seenInToolResult(entries); !ids.isEmpty())
                 m_ackAfter.append(AckAfter {m_writer->nextSeq(), ids});
             done(text);
         });
@@ -411,6 +546,9 @@ QString Delivery::streamState() const
         return QStringLiteral("waiting for the client's notifications/initialized");
     if (!m_session->isRegistered())
         return QStringLiteral("not registered");
+    if (m_mode == Mode::Poll)
+        return QStringLiteral("polling /poll-messages every %1 ms (the broker has no /wait-messages)")
+            .arg(m_options.pollIntervalMs);
     if (m_waitInFlight)
         return QStringLiteral("connected (long-poll /wait-messages)");
     if (m_batchInProgress)
@@ -431,8 +569,11 @@ void Delivery::stop(int timeoutMs, std::function<void()> done)
     ++m_generation;
     m_retryTimer->stop();
     m_safetyTimer->stop();
+    m_pollTimer->stop();
+    // Only what the model saw; whatever is held stays at the broker for this peer's next
+    // helper (or bounces to its sender when the peer is gone).
     QList<qint64> acks = std::exchange(m_ackPending, {});
-    acks += std::exchange(m_safetyAcks, {});
+    acks += std::exchange(m_pollAcks, {});
     for (const AckAfter &a : std::as_const(m_ackAfter)) {
         if (a.seq <= m_writer->lastWritten()) // the tool result carrying them is out
             acks += a.ids;

@@ -2,6 +2,7 @@
 
 #include "bannerqueue.h"
 #include "channel.h"
+#include "clientprofile.h"
 #include "dto.h"
 
 #include <QElapsedTimer>
@@ -23,19 +24,23 @@ class BrokerLink;
 class Session;
 class StdoutWriter;
 
-// Gets every message for this session into the session, none lost, none twice:
+// Gets every message for this session in front of the model, none lost, none twice, and
+// acknowledges to the broker only what the model could see (docs/mcp-helper.md):
 //
-// Layer 1 (push): one POST /wait-messages held open at the broker. Each message that comes
-//   back is written to stdout as notifications/claude/channel; only when the line is fully
-//   written is its id acknowledged, on the next wait.
-// Layer 2 (banner): every written message is queued and repeated at the top of the next tool
-//   result once 5 s have passed (for sessions that do not show channel pushes).
+// Layer 1 (push): one POST /wait-messages held open at the broker (a broker without it, such
+//   as 0.7: POST /poll-messages every second). Each message is written to stdout as
+//   notifications/claude/channel unless the client is known to ignore those.
+// Layer 2 (banner): messages are repeated at the top of the next tool result (after 5 s where
+//   the push may have shown them; at once where it cannot; never where it did).
 // Layer 3 (safety net): every 30 s, unless the stream completed a round in that time, POST
-//   /poll-messages catches what the stream missed (with a working stream every wait already
-//   returns all pending messages, so a poll would add nothing but wake-ups).
+//   /poll-messages catches what the stream missed.
 //
-// Ids already written are remembered (bounded) so a re-sent message is acknowledged, not
-// written again.
+// Acknowledged: a written push to a client that shows pushes, or a tool result (banner,
+// check_messages) once it is on stdout. Anything else stays undelivered at the broker: a
+// later helper of this peer gets it, or its sender gets a bounce when the peer is gone. The
+// stream asks only for ids above the highest it has seen (after_id), so held messages do not
+// come back at once. Ids seen are remembered with their sent_at, per broker database: a new
+// database (ids start over) clears them.
 class Delivery : public QObject
 {
     Q_OBJECT
@@ -46,44 +51,60 @@ public:
         // each wait as a heartbeat, so an idle helper sends nothing but its waits.
         int waitTimeoutMs = 14000;
         int safetyNetIntervalMs = 30000;
-        qint64 bannerGraceMs = BannerQueue::DefaultGraceMs;
+        int pollIntervalMs = 1000; // a broker without /wait-messages (reference §7.3)
         int bannerCapacity = BannerQueue::DefaultCapacity;
         int dedupLimit = 1000; // trimmed to half when exceeded
     };
+    // Defaults, with CLAUDE_PEERS_WAIT_TIMEOUT_MS, CLAUDE_PEERS_SAFETY_NET_MS and
+    // CLAUDE_PEERS_POLL_INTERVAL_MS over them (tests shorten them).
+    static Options defaultOptions();
 
     Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
              QObject *parent = nullptr);
     ~Delivery() override;
 
-    // Pushes start after notifications/initialized (the client listens from then on).
+    // From initialize: decides what is pushed, repeated and acknowledged.
+    void setClientProfile(const ClientProfile &profile) { m_profile = profile; }
+    const ClientProfile &clientProfile() const { return m_profile; }
+    // Pushes start once the client is ready for them (PushGate).
     void setPushEnabled(bool enabled);
     bool isPushEnabled() const { return m_pushEnabled; }
-    // Stops the stream and timers; acknowledges what was written (best effort, bounded).
+    // Stops the stream and timers; acknowledges what the model saw (best effort, bounded).
     void stop(int timeoutMs, std::function<void()> done);
 
-    // Layer 2: the banner for a tool result (empty when nothing is due).
+    // Layer 2: the banner for a tool result (empty when nothing is due). Its messages are
+    // acknowledged once the next stdout line (the tool result) is written.
     QString takeBanner();
-    // check_messages: messages not written yet (fetched and acknowledged after the tool result
-    // is written) plus everything still queued for the banner, in full.
+    // check_messages: messages the model has not seen in a tool result (fetched from the
+    // broker) plus everything still queued for the banner, in full; acknowledged after the
+    // tool result is written.
     void checkMessages(std::function<void(Broker::Result<QString>)> done);
 
     QString streamState() const;
-    int dedupSize() const { return int(m_dedup.size()); }
+    int dedupSize() const { return int(m_seen.size()); }
     int bannerSize() const { return m_banner.size(); }
     qint64 oldestQueuedAgeMs() const;
     qint64 delivered() const { return m_delivered; }
+    bool usesStream() const { return m_mode == Mode::Stream; }
 
 Q_SIGNALS:
     void messageWritten(qint64 messageId); // its notification line is fully on stdout
 
 private:
-    enum class Origin { Stream, SafetyNet };
+    enum class Origin { Stream, Poll };
+    enum class Mode { Stream, Poll };
+    struct Seen
+    {
+        QString sentAt; // with the id, tells a reused id (another database) from a re-send
+        bool seenByModel = false; // acknowledged or about to be
+    };
 
     void onRegistered();
     void onRegistrationLost();
     void startWait();
     void onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks, Broker::Result<QJsonValue> answer);
     void safetyNet();
+    void poll();
     void handleIncoming(QList<Broker::Message> messages, Origin origin);
     void writeMessages(const QList<Broker::Message> &messages, Origin origin);
     void onLineWritten(quint64 seq);
@@ -91,14 +112,22 @@ private:
     void refreshPeers(std::function<void()> done);
     Channel::Sender senderFor(const QString &fromId) const;
     bool needsSenderLookup(const QString &fromId) const;
-    void rememberDelivered(qint64 id);
+    bool isKnown(const Broker::Message &m) const;
+    void remember(const Broker::Message &m, bool seenByModel);
+    // Marks the entries' messages seen and returns the ids to acknowledge (this database's only).
+    QList<qint64> seenInToolResult(const QList<BannerQueue::Entry> &entries);
+    void acknowledge(qint64 id, Origin origin);
     void ackNow(const QList<qint64> &ids);
+    void forgetDatabase();
     void troubleFrom(const Broker::Error &error);
 
     BrokerLink *m_client;
     Session *m_session;
     StdoutWriter *m_writer;
     Options m_options;
+    ClientProfile m_profile;
+    Mode m_mode = Mode::Stream;
+    QString m_databaseId;
     bool m_pushEnabled = false;
     bool m_stopped = false;
 
@@ -106,7 +135,8 @@ private:
     bool m_waitInFlight = false;
     bool m_batchInProgress = false; // writing a batch; the next wait starts when done
     quint64 m_generation = 0; // bumps on (re-)registration: late answers are dropped
-    QList<qint64> m_ackPending; // written, to acknowledge with the next wait
+    qint64 m_afterId = 0; // highest id the stream returned in this database
+    QList<qint64> m_ackPending; // seen, to acknowledge with the next wait
     struct Write
     {
         qint64 messageId;
@@ -114,21 +144,21 @@ private:
     };
     QHash<quint64, Write> m_writes; // stdout seq -> message, until fully written
     bool m_inWriteLoop = false;
-    QList<qint64> m_safetyAcks; // written by the safety net, acknowledged at once
+    QList<qint64> m_pollAcks; // seen through a poll, acknowledged once its writes are done
     struct AckAfter
     {
         quint64 seq; // ack once this stdout line is written
         QList<qint64> ids;
     };
-    QList<AckAfter> m_ackAfter; // check_messages: ack after the tool result
+    QList<AckAfter> m_ackAfter; // tool results: ack after they are written
     int m_streamFailures = 0;
-    QElapsedTimer m_lastStreamAnswer; // last successful /wait-messages answer
+    QElapsedTimer m_lastStreamAnswer; // last successful /wait-messages (or poll) answer
     QTimer *m_retryTimer;
     QString m_streamError;
 
-    // Dedup: ids written (or handed to check_messages), insertion-ordered for trimming.
-    QSet<qint64> m_dedup;
-    std::deque<qint64> m_dedupOrder;
+    // Ids written, queued or shown, insertion-ordered for trimming.
+    QHash<qint64, Seen> m_seen;
+    std::deque<qint64> m_seenOrder;
 
     // Sender info from /list-peers (scope lan).
     QHash<QString, Broker::Peer> m_peers;
@@ -138,7 +168,8 @@ private:
 
     BannerQueue m_banner;
     QTimer *m_safetyTimer;
-    bool m_safetyInFlight = false;
+    QTimer *m_pollTimer;
+    bool m_pollInFlight = false;
     qint64 m_delivered = 0;
 };
 

@@ -120,8 +120,9 @@ void JsonRpcDispatcher::handleMessage(const QJsonValue &message, const Reply &an
 
     if (!object.contains(QLatin1String("method")) &&
         (object.contains(QLatin1String("result")) || object.contains(QLatin1String("error")))) {
-        // A response, but we never send requests: nothing to answer.
-        qCDebug(lcRpc) << "ignored a response from the client";
+        // A response (to our ping, the only request we send): nothing to answer.
+        qCDebug(lcRpc) << "response from the client to" << rawId;
+        Q_EMIT clientResponse(rawId);
         answer({});
         return;
     }
@@ -187,6 +188,7 @@ void JsonRpcDispatcher::handleMessage(const QJsonValue &message, const Reply &an
         return;
     }
 
+    Q_EMIT requestReceived(request.method);
     const QString key = idKey(request.id);
     m_inFlight.insert(key, false);
     QPointer<JsonRpcDispatcher> self(this);
@@ -211,6 +213,7 @@ void JsonRpcDispatcher::onInitialize(const Request &request, const Reply &reply)
     m_protocolVersion = ServerInfo::negotiateProtocolVersion(requested.toString());
     m_clientName =
         request.params.value(QLatin1String("clientInfo")).toObject().value(QLatin1String("name")).toString();
+    m_initializeParams = request.params;
 
     QJsonObject serverInfo {{QStringLiteral("name"), ServerInfo::name()},
                             {QStringLiteral("version"), ServerInfo::version()}};

@@ -31,13 +31,16 @@ public:
     QString protocolVersion() const { return m_protocolVersion; } // empty before initialize
     bool isInitialized() const { return m_initialized; } // notifications/initialized seen
     QString clientName() const { return m_clientName; }
+    QJsonObject initializeParams() const { return m_initializeParams; } // what the client said it is
     int requestsInFlight() const { return int(m_inFlight.size()); }
 
 Q_SIGNALS:
     void response(const QJsonValue &message);
     void initializeAnswered(const QString &protocolVersion, const QString &clientName);
     void initialized();
-    void toolCalled(const QString &name); // before the tool runs (channel_push "working")
+    void requestReceived(const QString &method); // any valid request (not a notification)
+    void clientResponse(const QJsonValue &id); // the client answered a request of ours
+    void toolCalled(const QString &name); // before the tool runs
     void logLevelSet(const QString &level); // logging/setLevel with a valid level
 
 private:
@@ -74,6 +77,7 @@ private:
     ToolHost *m_tools;
     QString m_protocolVersion;
     QString m_clientName;
+    QJsonObject m_initializeParams;
     bool m_initialized = false;
     QHash<QString, bool> m_inFlight; // id key -> cancelled
 };

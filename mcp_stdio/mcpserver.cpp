@@ -8,6 +8,7 @@
 #include "jsonrpcdispatcher.h"
 #include "logging.h"
 #include "parentwatch.h"
+#include "pushgate.h"
 #include "session.h"
 #include "signalwatch.h"
 #include "stdiotransport.h"
@@ -21,9 +22,10 @@ namespace Mcp {
 namespace {
 
 constexpr int SessionStartDelayMs = 20; // unless initialize comes first
-constexpr int PushVerifyDelayMs = 10000; // reference §7.4
-constexpr int ShutdownStepMs = 800;
-constexpr int ShutdownDeadlineMs = 2500;
+// Claude Code (2.1.197) gives a stdio server 500 ms after SIGINT before SIGKILL: the
+// acknowledgements and the unregister (about a millisecond each on a live broker) must fit.
+constexpr int ShutdownStepMs = 150;
+constexpr int ShutdownDeadlineMs = 450;
 
 std::optional<bool> parseBool(const QString &value)
 {
@@ -59,12 +61,12 @@ McpServer::McpServer(Options options, QObject *parent)
       m_transport(new StdioTransport(options.stdinFd, LineSplitter::DefaultLimit, this)),
       m_client(new BrokerLink(Broker::Location::fromEnvironment(), this)),
       m_session(new Session(m_client, Session::defaultOptions(), this)),
-      m_delivery(new Delivery(m_client, m_session, m_writer, Delivery::Options(), this)),
+      m_delivery(new Delivery(m_client, m_session, m_writer, Delivery::defaultOptions(), this)),
       m_tools(new ToolRegistry(m_client, m_session, m_delivery, this)),
       m_dispatcher(new JsonRpcDispatcher(m_tools, this)),
       m_parentWatch(new ParentWatch(options.parentCheckMs, this)),
       m_signals(new SignalWatch(this)),
-      m_verifyTimer(new QTimer(this)),
+      m_pushGate(new PushGate(PushGate::defaultOptions(), this)),
       m_log(new ClientLog(this))
 {
     connect(m_transport, &StdioTransport::lineReceived, m_dispatcher, &JsonRpcDispatcher::handleLine);
@@ -73,6 +75,7 @@ McpServer::McpServer(Options options, QObject *parent)
             [this] { shutdown(QStringLiteral("stdin closed")); });
     connect(m_dispatcher, &JsonRpcDispatcher::response, m_writer,
             [this](const QJsonValue &message) { m_writer->write(message); });
+    connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this, &McpServer::onClientKnown);
     // Before the session starts: the client's name is part of its registration and wording.
     connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this,
             [this](const QString &, const QString &clientName) {
@@ -88,19 +91,32 @@ McpServer::McpServer(Options options, QObject *parent)
     connect(m_session, &Session::errorChanged, m_log, &ClientLog::reportTrouble);
     connect(m_log, &ClientLog::notify, m_writer,
             [this](const QJsonObject &message) { m_writer->write(message); });
-    connect(m_dispatcher, &JsonRpcDispatcher::initialized, this, &McpServer::onInitialized);
-    connect(m_dispatcher, &JsonRpcDispatcher::toolCalled, this, &McpServer::onToolCalled);
+    connect(m_dispatcher, &JsonRpcDispatcher::initialized, m_pushGate, &PushGate::onInitialized);
+    connect(m_dispatcher, &JsonRpcDispatcher::requestReceived, m_pushGate, &PushGate::onRequest);
+    connect(m_dispatcher, &JsonRpcDispatcher::clientResponse, m_pushGate, &PushGate::onResponse);
+    connect(m_pushGate, &PushGate::sendPing, this, [this](const QJsonValue &id) {
+        m_writer->write(QJsonObject {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                     {QStringLiteral("id"), id},
+                                     {QStringLiteral("method"), QStringLiteral("ping")}});
+    });
+    connect(m_pushGate, &PushGate::opened, this, &McpServer::onPushReady);
+    connect(m_delivery, &Delivery::messageWritten, this, [this] {
+        if (!m_pushWritten) {
+            m_pushWritten = true;
+            updateChannelPush();
+        }
+    });
+    connect(m_writer, &StdoutWriter::lineWritten, this, [this](quint64 seq) {
+        if (m_helloSeq != 0 && seq >= m_helloSeq && !m_pushWritten) {
+            m_pushWritten = true;
+            updateChannelPush();
+        }
+    });
     connect(m_writer, &StdoutWriter::failed, this, [this] { shutdown(QStringLiteral("stdout closed")); });
     connect(m_parentWatch, &ParentWatch::parentDied, this,
             [this] { shutdown(QStringLiteral("parent process died")); });
     connect(m_signals, &SignalWatch::terminationRequested, this,
             [this](int signal) { shutdown(QStringLiteral("signal %1").arg(signal)); });
-
-    m_verifyTimer->setSingleShot(true);
-    connect(m_verifyTimer, &QTimer::timeout, this, [this] {
-        if (!m_toolCalled)
-            m_session->setChannelPush(QStringLiteral("unverified"));
-    });
 }
 
 McpServer::~McpServer() = default;
@@ -122,24 +138,36 @@ void McpServer::startSession()
     m_session->start();
 }
 
-void McpServer::onInitialized()
+void McpServer::onClientKnown()
 {
-    m_delivery->setPushEnabled(true);
-    if (m_options.startupHello && m_writer->write(Channel::helloNotification()) == 0)
-        m_session->setChannelPush(QStringLiteral("unverified"));
-    m_verifyTimer->start(PushVerifyDelayMs);
+    const QJsonObject params = m_dispatcher->initializeParams();
+    m_delivery->setClientProfile(
+        ClientProfile::fromInitialize(params, ClientProfile::Host::current(m_dispatcher->clientName())));
+    const ClientProfile &profile = m_delivery->clientProfile();
+    qCInfo(lcStdio).noquote() << "channel pushes"
+                              << (profile.pushIsSeen()   ? "shown"
+                                      : profile.pushes() ? "maybe shown"
+                                                         : "not shown")
+                              << "by this client:" << profile.channelReason;
+    m_pushGate->setPingWanted(profile.pushes());
+    updateChannelPush();
 }
 
-void McpServer::onToolCalled()
+void McpServer::onPushReady()
 {
-    if (m_toolCalled)
+    m_delivery->setPushEnabled(true);
+    if (!m_options.startupHello || !m_delivery->clientProfile().pushes())
         return;
-    m_toolCalled = true;
-    m_verifyTimer->stop();
-    if (!mayShowChannels(m_tools->clientKind()))
-        return; // a client without channels: a tool call proves nothing about push
-    // Reference heuristic: a session that calls tools is alive and reading.
-    m_session->setChannelPush(QStringLiteral("working"));
+    m_helloSeq = m_writer->write(Channel::helloNotification());
+    if (m_helloSeq == 0) { // stdout is gone
+        m_pushFailed = true;
+        updateChannelPush();
+    }
+}
+
+void McpServer::updateChannelPush()
+{
+    m_session->setChannelPush(m_delivery->clientProfile().channelPushState(m_pushWritten, m_pushFailed));
 }
 
 void McpServer::shutdown(const QString &reason)
@@ -149,11 +177,10 @@ void McpServer::shutdown(const QString &reason)
     m_shuttingDown = true;
     qCInfo(lcStdio).noquote() << "shutting down:" << reason;
     m_parentWatch->disconnect(this);
-    m_verifyTimer->stop();
     QTimer::singleShot(ShutdownDeadlineMs, this, &McpServer::finish);
     // What is still queued for stdout goes out first (bounded): its acknowledgements depend on it.
     if (!m_writer->hasFailed())
-        m_writer->drain(ShutdownStepMs / 2);
+        m_writer->drain(ShutdownStepMs - 50);
     m_delivery->stop(ShutdownStepMs, [this] { m_session->stop(ShutdownStepMs, [this] { finish(); }); });
 }
 

@@ -13,6 +13,7 @@ class ClientLog;
 class Delivery;
 class JsonRpcDispatcher;
 class ParentWatch;
+class PushGate;
 class Session;
 class SignalWatch;
 class StdioTransport;
@@ -45,8 +46,9 @@ Q_SIGNALS:
 
 private:
     void startSession();
-    void onInitialized();
-    void onToolCalled();
+    void onClientKnown();
+    void onPushReady();
+    void updateChannelPush();
     void shutdown(const QString &reason);
     void finish();
 
@@ -60,10 +62,12 @@ private:
     JsonRpcDispatcher *m_dispatcher;
     ParentWatch *m_parentWatch;
     SignalWatch *m_signals;
-    QTimer *m_verifyTimer;
+    PushGate *m_pushGate;
+    quint64 m_helloSeq = 0;
+    bool m_pushWritten = false; // a channel notification is fully on stdout
+    bool m_pushFailed = false;
     ClientLog *m_log;
     bool m_sessionStarted = false;
-    bool m_toolCalled = false;
     bool m_shuttingDown = false;
     bool m_finished = false;
 };

@@ -9,6 +9,7 @@
 #include "workspace.h"
 
 #include <QDir>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QTimer>
 
@@ -160,8 +161,11 @@ void Session::connectToBroker()
     m_client->get(
         QStringLiteral("/health"),
         [this, generation](Broker::Result<QJsonValue> r) {
-            if (generation == m_generation)
-                onHealth(r.has_value());
+            if (generation != m_generation)
+                return;
+            if (r)
+                rememberBroker(*r);
+            onHealth(r.has_value());
         },
         m_options.healthTimeoutMs);
 }
@@ -182,6 +186,20 @@ void Session::onHealth(bool ok)
         return;
     }
     spawnBroker();
+}
+
+void Session::rememberBroker(const QJsonValue &health)
+{
+    const QJsonObject h = health.toObject();
+    QStringList capabilities;
+    for (const QJsonValue &c : h.value(QLatin1String("capabilities")).toArray())
+        capabilities << c.toString();
+    if (capabilities != m_brokerCapabilities)
+        qCInfo(lcSession).noquote() << "broker capabilities:"
+                                    << (capabilities.isEmpty() ? QStringLiteral("none (a 0.7 broker)")
+                                                               : capabilities.join(QLatin1String(", ")));
+    m_brokerCapabilities = capabilities;
+    m_databaseId = h.value(QLatin1String("database_id")).toString();
 }
 
 void Session::spawnBroker()
@@ -218,6 +236,7 @@ void Session::pollStartedBroker()
                 return;
             if (r) {
                 qCInfo(lcSession) << "broker up after" << m_spawnClock.elapsed() << "ms";
+                rememberBroker(*r);
                 onHealth(true);
                 return;
             }
@@ -286,6 +305,9 @@ void Session::onRegistered(const QJsonObject &answer)
     // Everything after /register acts with the session's own credential (docs/protocol.md);
     // an older broker without secrets keeps us on the main token.
     m_client->setSessionSecret(answer.value(QLatin1String("session_secret")).toString().toUtf8());
+    // The register answer speaks for the database this registration lives in (a broker may
+    // have been replaced since /health).
+    m_databaseId = answer.value(QLatin1String("database_id")).toString();
     if (m_peerId != id && !m_peerId.isEmpty())
         qCWarning(lcSession) << "peer id changed from" << m_peerId << "to" << id;
     m_peerId = id;
@@ -377,6 +399,9 @@ void Session::reportTrouble(Trouble trouble, const QString &why)
         // Lost again right after registering: do not spin, try again in a moment.
         ++m_generation;
         retryLater(1000);
+    } else if (trouble == Trouble::Recheck) {
+        ++m_generation;
+        connectToBroker();
     } else if (trouble == Trouble::NotRegistered) {
         // The broker answers but forgot us (restart with a fresh database, stale sweep):
         // register again at once, keeping name and summary.

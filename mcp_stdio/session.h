@@ -37,7 +37,14 @@ public:
     };
     Q_ENUM(State)
 
-    enum class Trouble { Unreachable, NotRegistered };
+    enum class Trouble {
+        Unreachable,
+        NotRegistered,
+        // An answer that the broker should not give if it is what we took it for (a 404 on
+        // /wait-messages: maybe another broker, e.g. a 0.7 one, took the port): look again at
+        // /health, then register.
+        Recheck,
+    };
 
     struct Options
     {
@@ -73,6 +80,10 @@ public:
     QString gitRoot() const { return m_gitRoot; }
     QString tty() const { return m_tty; }
     QString channelPush() const { return m_channelPush; }
+    // From the broker's /health (capabilities) and /register answer (database_id). A 0.7
+    // broker lists no capabilities and has no database id.
+    bool brokerHasCapability(const QString &name) const { return m_brokerCapabilities.contains(name); }
+    QString databaseId() const { return m_databaseId; }
     QString lastError() const { return m_lastError; }
     // The id this session asked for (CLAUDE_PEERS_ID, the terminal's, or the stable tty-less
     // one), and why it got another one; empty when it got what it asked for.
@@ -113,6 +124,7 @@ private:
     void probeWorkspace();
     void connectToBroker();
     void onHealth(bool ok);
+    void rememberBroker(const QJsonValue &health);
     void spawnBroker();
     void pollStartedBroker();
     void registerNow();
@@ -146,6 +158,8 @@ private:
     QString m_summary;
     bool m_summaryIsAuto = true;
     QString m_channelPush;
+    QStringList m_brokerCapabilities;
+    QString m_databaseId;
     int m_registrations = 0;
     int m_failures = 0;
 

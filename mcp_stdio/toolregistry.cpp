@@ -1,6 +1,7 @@
 #include "toolregistry.h"
 
 #include "brokerlink.h"
+#include "clientprofile.h"
 #include "delivery.h"
 #include "format.h"
 #include "logging.h"
@@ -431,6 +432,8 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
                     << QStringLiteral("  Oldest queued: %1s ago").arg(m_delivery->oldestQueuedAgeMs() / 1000);
             lines << QStringLiteral("Push stream: ") + m_delivery->streamState();
             lines << channelPushLine();
+            if (const QString why = m_delivery->clientProfile().channelReason; !why.isEmpty())
+                lines << QStringLiteral("  Why: ") + why;
             lines << QStringLiteral("Registered as: ") +
                     (m_session->isRegistered() ? m_session->peerId() : QStringLiteral("(not registered)"));
             done(textResult(lines.join(QLatin1Char('\n'))));
@@ -440,11 +443,12 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
 
 QString ToolRegistry::channelPushLine() const
 {
-    if (!mayShowChannels(m_clientKind))
-        return QStringLiteral("Channel push: not used by this client (messages reach you at the top of tool "
-                              "results and through check_messages)");
-    return QStringLiteral("Channel push: ") +
+    QString line = QStringLiteral("Channel push: ") +
         (m_session->channelPush().isEmpty() ? QStringLiteral("unknown") : m_session->channelPush());
+    if (m_delivery->clientProfile().channel == ClientProfile::Channel::Ignored)
+        line += QStringLiteral(" (not used by this client: messages reach you at the top of tool results and "
+                               "through check_messages)");
+    return line;
 }
 
 void ToolRegistry::whoami(const QJsonObject &, const Done &done)

@@ -10,7 +10,8 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6)
 if [ "$what" = test ]; then
-    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth)
+    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth
+               tmux iproute2 util-linux)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
@@ -33,8 +34,9 @@ fi
 
 if [ "$what" = test ]; then
     # External MCP clients for the "external" tests, each npm project pinned by its own
-    # package-lock.json (the real OpenCode has its own, so its pins never meet the others').
-    for project in tests/external tests/external/opencode; do
+    # package-lock.json: the real Claude Code and the real OpenCode have projects of their own,
+    # so their pins never meet the others'.
+    for project in tests/external tests/external/claude-code tests/external/opencode; do
         if [ ! -d "$project/node_modules" ] || [ "$project/package-lock.json" -nt "$project/node_modules" ]; then
             npm ci --prefix "$project" --no-audit --no-fund --loglevel=error >&2
             touch "$project/node_modules"

@@ -180,10 +180,13 @@ private:
     std::unique_ptr<HelperProcess> m_broker;
 };
 
+// A client that shows channel pushes: the helper acknowledges each push, the path measured.
 QJsonObject initializeParams()
 {
+    const QJsonObject channels {
+        {QStringLiteral("experimental"), QJsonObject {{QStringLiteral("claude/channel"), QJsonObject()}}}};
     return QJsonObject {{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
-                        {QStringLiteral("capabilities"), QJsonObject()},
+                        {QStringLiteral("capabilities"), channels},
                         {QStringLiteral("clientInfo"),
                          QJsonObject {{QStringLiteral("name"), QStringLiteral("bench")},
                                       {QStringLiteral("version"), QStringLiteral("1")}}}};

@@ -246,7 +246,16 @@ void Api::health(const Http::ResponderPtr &responder)
                  {QStringLiteral("requests_last_minute"), m_requestsLastMinute},
                  {QStringLiteral("pending_messages"), counts->pending},
                  {QStringLiteral("pid"), QCoreApplication::applicationPid()},
-                 {QStringLiteral("version"), QStringLiteral(PEERS_VERSION)}});
+                 {QStringLiteral("version"), QStringLiteral(PEERS_VERSION)},
+                 {QStringLiteral("database_id"), m_service.store().databaseId()},
+                 {QStringLiteral("capabilities"), capabilities()}});
+}
+
+QJsonArray Api::capabilities()
+{
+    // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
+    return QJsonArray {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
+                       QStringLiteral("session-secret"), QStringLiteral("database-id")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)

@@ -6,6 +6,7 @@
 
 #include <QElapsedTimer>
 #include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
 
@@ -64,6 +65,7 @@ private:
 
     // Unauthenticated GETs
     void health(const Http::ResponderPtr &responder);
+    static QJsonArray capabilities();
     void metrics(const Http::Request &request, const Http::ResponderPtr &responder);
 
     // Peers (apipeers.cpp)

@@ -161,6 +161,7 @@ void Api::waitMessages(Call &call)
     const QString id = fields.string("id");
     const QList<qint64> ack = fields.optionalIntegerList("ack");
     const std::optional<qint64> timeout = fields.optionalInteger("timeout_ms");
+    const qint64 afterId = fields.optionalInteger("after_id").value_or(0);
     if (fields.error()) {
         replyError(call.responder, *fields.error());
         return;
@@ -182,7 +183,7 @@ void Api::waitMessages(Call &call)
     }
     const int timeoutMs = int(
         std::clamp<qint64>(timeout.value_or(DeliveryHub::defaultTimeoutMs), 0, DeliveryHub::maxTimeoutMs));
-    m_hub.wait(id, timeoutMs, call.responder);
+    m_hub.wait(id, timeoutMs, call.responder, afterId);
 }
 
 void Api::history(Call &call)

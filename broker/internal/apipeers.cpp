@@ -2,6 +2,7 @@
 #include "api.h"
 #include "jsonbody.h"
 #include "service.h"
+#include "store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -34,6 +35,7 @@ void Api::registerPeer(Call &call)
     if (!registered->peer.sessionName.isEmpty())
         answer.insert(QStringLiteral("session_name"), registered->peer.sessionName);
     answer.insert(QStringLiteral("session_secret"), QString::fromLatin1(registered->sessionSecret));
+    answer.insert(QStringLiteral("database_id"), m_service.store().databaseId());
     replyObject(call.responder, answer);
 }
 

@@ -25,13 +25,14 @@ DeliveryHub::~DeliveryHub()
     releaseAll();
 }
 
-void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages)
+void DeliveryHub::answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages,
+                         qint64 afterId)
 {
     if (!withMessages) {
         responder->respond(Http::Response::json(200, QByteArrayLiteral("{\"messages\":[]}")));
         return;
     }
-    auto messages = m_service.undelivered(peerId, maxBatch);
+    auto messages = m_service.undelivered(peerId, maxBatch, afterId);
     if (!messages) {
         responder->respond(Http::Response::json(
             500,
@@ -52,9 +53,10 @@ void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Me
         QJsonDocument(QJsonObject {{QStringLiteral("messages"), array}}).toJson(QJsonDocument::Compact)));
 }
 
-void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder)
+void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
+                       qint64 afterId)
 {
-    auto pending = m_service.undelivered(peerId, maxBatch);
+    auto pending = m_service.undelivered(peerId, maxBatch, afterId);
     if (!pending) {
         responder->respond(Http::Response::json(
             500,
@@ -70,7 +72,7 @@ void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::Respond
         qCDebug(lcDelivery).noquote() << "Newer wait supersedes the older one of" << peerId;
         answer(older.responder, peerId, false);
     }
-    m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer)});
+    m_waiters.insert(peerId, Waiter {responder, QDeadlineTimer(timeoutMs, Qt::PreciseTimer), afterId});
 
     // The client went away: forget its wait (unless a newer one took its place).
     QPointer<DeliveryHub> self(this);
@@ -108,10 +110,10 @@ void DeliveryHub::flushWakes()
         auto it = m_waiters.find(peerId);
         if (it == m_waiters.end())
             continue;
-        const Http::ResponderPtr responder = it->responder;
+        const Waiter waiter = *it;
         m_waiters.erase(it);
         changed = true;
-        answer(responder, peerId, true);
+        answer(waiter.responder, peerId, true, waiter.afterId);
     }
     if (changed)
         rearm();
@@ -138,18 +140,18 @@ void DeliveryHub::releaseAll()
 
 void DeliveryHub::expire()
 {
-    QList<QPair<QString, Http::ResponderPtr>> due;
+    QList<QPair<QString, Waiter>> due;
     for (auto it = m_waiters.begin(); it != m_waiters.end();) {
         if (it->deadline.hasExpired()) {
-            due.append({it.key(), it->responder});
+            due.append({it.key(), *it});
             it = m_waiters.erase(it);
         } else {
             ++it;
         }
     }
     // Messages stored behind the broker's back (none today) still go out on expiry.
-    for (const auto &[peerId, responder] : std::as_const(due))
-        answer(responder, peerId, true);
+    for (const auto &[peerId, waiter] : std::as_const(due))
+        answer(waiter.responder, peerId, true, waiter.afterId);
     rearm();
 }
 

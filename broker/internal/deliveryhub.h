@@ -29,9 +29,11 @@ public:
     explicit DeliveryHub(Service &service, QObject *parent = nullptr);
     ~DeliveryHub() override;
 
-    // Answers at once when the peer has pending messages (or timeoutMs is 0); otherwise
-    // keeps the responder, answering an older wait of the same peer with an empty list.
-    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder);
+    // Answers at once when the peer has pending messages with an id above afterId (or
+    // timeoutMs is 0); otherwise keeps the responder, answering an older wait of the same peer
+    // with an empty list. afterId lets a helper leave messages it holds unacknowledged (shown
+    // to nobody yet) at the broker without being answered them again at once.
+    void wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder, qint64 afterId = 0);
     // A message for peerId was stored: answer its wait, if any, after this event-loop pass.
     void wake(const QString &peerId);
     // Answers the waits of the peers woken so far now (queued after wake(); tests may call it).
@@ -48,9 +50,11 @@ private:
     {
         Http::ResponderPtr responder;
         QDeadlineTimer deadline;
+        qint64 afterId = 0;
     };
 
-    void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages);
+    void answer(const Http::ResponderPtr &responder, const QString &peerId, bool withMessages,
+                qint64 afterId = 0);
     void answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages);
     void expire();
     void rearm();

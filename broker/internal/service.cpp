@@ -418,9 +418,9 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
     }
 }
 
-Result<QList<Message>> Service::undelivered(const QString &peerId, int limit) const
+Result<QList<Message>> Service::undelivered(const QString &peerId, int limit, qint64 afterId) const
 {
-    return m_store.undelivered(peerId, limit);
+    return m_store.undelivered(peerId, limit, afterId);
 }
 
 Result<int> Service::acknowledge(const QString &peerId, const QList<qint64> &ids)

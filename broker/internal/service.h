@@ -108,7 +108,7 @@ public:
                    const QString &cwd, const QString &gitRoot,
                    std::function<void(Result<BroadcastResult>)> done);
 
-    Result<QList<Message>> undelivered(const QString &peerId, int limit = -1) const;
+    Result<QList<Message>> undelivered(const QString &peerId, int limit = -1, qint64 afterId = 0) const;
     // Marks the peer's own pending messages delivered and emits messageDelivered for them (when
     // some ids were not pending, an id acknowledged twice may be reported again).
     Result<int> acknowledge(const QString &peerId, const QList<qint64> &ids);

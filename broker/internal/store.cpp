@@ -7,6 +7,7 @@
 #include <QFile>
 #include <QFileInfo>
 #include <QJsonDocument>
+#include <QRandomGenerator>
 #include <QSqlDatabase>
 #include <QSqlError>
 #include <QSqlQuery>
@@ -22,6 +23,29 @@ using StoreSchema::databaseError;
 
 namespace {
 QAtomicInteger<quint64> connectionCounter;
+
+// Outside the versioned schema on purpose: an older claude-peers (or a reference broker)
+// opening the file ignores this table instead of refusing a newer schema version.
+Result<QString> ensureDatabaseId(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS claude_peers_meta "
+                               "(key TEXT PRIMARY KEY, value TEXT NOT NULL)")))
+        return std::unexpected(databaseError(QStringLiteral("Creating the meta table"), q.lastError()));
+    std::array<quint32, 4> random {};
+    QRandomGenerator::system()->fillRange(random.data(), random.size());
+    const QString fresh = QString::fromLatin1(
+        QByteArray(reinterpret_cast<const char *>(random.data()), sizeof(random)).toHex());
+    q.prepare(
+        QStringLiteral("INSERT OR IGNORE INTO claude_peers_meta (key, value) VALUES ('database_id', ?)"));
+    q.bindValue(0, fresh);
+    if (!q.exec())
+        return std::unexpected(databaseError(QStringLiteral("Storing the database id"), q.lastError()));
+    if (!q.exec(QStringLiteral("SELECT value FROM claude_peers_meta WHERE key = 'database_id'")) || !q.next())
+        return std::unexpected(databaseError(QStringLiteral("Reading the database id"), q.lastError()));
+    return q.value(0).toString();
+}
+
 } // namespace
 
 class Store::Private
@@ -30,6 +54,7 @@ public:
     QString connectionName;
     std::unique_ptr<Statements> statements;
     int version = 0;
+    QString databaseId;
     QThread *thread = nullptr;
 
     // SQLite connections are not shared across threads: the opening thread is the only user.
@@ -187,6 +212,10 @@ Result<void> Store::open(const QString &path)
         if (!version)
             return std::unexpected(version.error());
         d->version = *version;
+        auto databaseId = ensureDatabaseId(db);
+        if (!databaseId)
+            return std::unexpected(databaseId.error());
+        d->databaseId = *databaseId;
         d->statements = std::make_unique<Statements>(db);
         d->thread = QThread::currentThread();
         return d->statements->prepareAll();
@@ -213,11 +242,17 @@ void Store::close()
     QSqlDatabase::removeDatabase(d->connectionName);
     d->connectionName.clear();
     d->version = 0;
+    d->databaseId.clear();
 }
 
 int Store::schemaVersion() const
 {
     return d->version;
+}
+
+QString Store::databaseId() const
+{
+    return d->databaseId;
 }
 
 Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QString &now)
@@ -478,13 +513,14 @@ Result<std::optional<Message>> Store::message(qint64 id) const
     return std::optional<Message>(list->first());
 }
 
-Result<QList<Message>> Store::undelivered(const QString &toId, int limit) const
+Result<QList<Message>> Store::undelivered(const QString &toId, int limit, qint64 afterId) const
 {
     if (!d->ready())
         return std::unexpected(notOpen());
     QSqlQuery &q = d->statements->undelivered;
     q.bindValue(0, text(toId));
-    q.bindValue(1, limit < 0 ? -1 : limit); // LIMIT -1 = no limit
+    q.bindValue(1, afterId);
+    q.bindValue(2, limit < 0 ? -1 : limit); // LIMIT -1 = no limit
     return d->messages(q, "Reading undelivered messages");
 }
 

@@ -74,6 +74,10 @@ public:
     Result<void> open(const QString &path);
     void close();
     int schemaVersion() const;
+    // A random id made once per database file and kept in it (32 hex characters). A broker
+    // restarted on the same file reports the same id; a new or recreated file another one, so
+    // a helper can tell that message ids started over (docs/protocol.md).
+    QString databaseId() const;
 
     // Reference §3.6 steps 2–5 in one transaction: inherit name/summary from the rows it
     // evicts (same id, same pid, same tty with another pid), delete them, insert the new row
@@ -99,7 +103,8 @@ public:
                                          const QString &now); // one transaction
     Result<bool> messageExists(qint64 id) const;
     Result<std::optional<Message>> message(qint64 id) const;
-    Result<QList<Message>> undelivered(const QString &toId, int limit = -1) const; // by id ascending
+    // By id ascending; only ids above afterId.
+    Result<QList<Message>> undelivered(const QString &toId, int limit = -1, qint64 afterId = 0) const;
     // Marks toId's undelivered rows among ids delivered; returns how many changed (others'
     // ids, unknown and already delivered ids count 0). Many ids: one statement.
     Result<int> acknowledge(const QString &toId, const QList<qint64> &ids);

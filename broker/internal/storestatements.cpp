@@ -133,7 +133,7 @@ Result<void> Statements::prepareAll()
         {&messageExists, QStringLiteral("SELECT 1 FROM messages WHERE id = ?")},
         {&messageById, QStringLiteral("SELECT %1 FROM messages WHERE id = ?").arg(messageColumns)},
         {&undelivered,
-         QStringLiteral("SELECT %1 FROM messages WHERE to_id = ? AND delivered = 0 "
+         QStringLiteral("SELECT %1 FROM messages WHERE to_id = ? AND delivered = 0 AND id > ? "
                         "ORDER BY id LIMIT ?")
              .arg(messageColumns)},
         // All ids of one acknowledgement in one statement (atomic without a savepoint): the

@@ -51,6 +51,10 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("pending_messages")).toInt(), 0);
         QCOMPARE(o.value(QStringLiteral("pid")).toInteger(), QCoreApplication::applicationPid());
         QCOMPARE(str(o, "version"), QStringLiteral(PEERS_VERSION));
+        QCOMPARE(o.value(QStringLiteral("capabilities")).toArray(),
+                 QJsonArray({QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
+                             QStringLiteral("session-secret"), QStringLiteral("database-id")}));
+        QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{32}$")).match(str(o, "database_id")).hasMatch());
         // any method
         QCOMPARE(h.postRaw(QStringLiteral("/health"), "{}", {}).status, 200);
     }
@@ -899,6 +903,30 @@ private Q_SLOTS:
         QCOMPARE(h.poll(a.id).at(0).toObject().value(QStringLiteral("id")).toInteger(), id);
         // the session secret survives too (stored hashed)
         QCOMPARE(h.post(QStringLiteral("/heartbeat"), {{QStringLiteral("id"), a.id}}, a.secret).status, 200);
+    }
+
+    // The database id is the file's: the same after a restart, another for a new file, and the
+    // /register answer names it too (issue 7 §1.1).
+    void databaseIdBelongsToTheFile()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const QString first =
+            h.get(QStringLiteral("/health")).object().value(QStringLiteral("database_id")).toString();
+        QCOMPARE(first.size(), 32);
+        QCOMPARE(h.registerPeer().answer.value(QStringLiteral("database_id")).toString(), first);
+        h.server().stop();
+        QVERIFY(h.start());
+        QCOMPARE(h.get(QStringLiteral("/health")).object().value(QStringLiteral("database_id")).toString(),
+                 first);
+        h.server().stop();
+        for (const QString &suffix : {QString(), QStringLiteral("-wal"), QStringLiteral("-shm")})
+            QFile::remove(h.home().databasePath() + suffix);
+        QVERIFY(h.start());
+        const QString second =
+            h.get(QStringLiteral("/health")).object().value(QStringLiteral("database_id")).toString();
+        QCOMPARE(second.size(), 32);
+        QVERIFY(second != first);
     }
 };
 

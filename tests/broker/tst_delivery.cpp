@@ -45,6 +45,29 @@ private Q_SLOTS:
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("delivered")).toInt(-1), 0);
     }
 
+    // after_id: messages at or below it stay pending without being answered again; a newer
+    // one wakes the wait (a helper holding messages its model has not seen, issue 7 §3.1).
+    void afterIdLeavesHeldMessagesPending()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const qint64 held = h.send(a.id, b.id, QStringLiteral("held"));
+        QJsonObject body = waitBody(b.id, 30000);
+        body.insert(QStringLiteral("after_id"), held);
+        QNetworkReply *wait = h.postAsync(QStringLiteral("/wait-messages"), body, b.secret);
+        QTRY_COMPARE(h.server().waitingPeerCount(), 1);
+        QTest::qWait(300);
+        QVERIFY(!wait->isFinished());
+        const qint64 fresh = h.send(a.id, b.id, QStringLiteral("fresh"));
+        QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
+        const QJsonArray messages = messagesOf(wait);
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), fresh);
+        QCOMPARE(h.poll(b.id).size(), 2); // both still undelivered
+    }
+
     // Wake-ups are answered after the event-loop pass: messages stored together share one
     // answer, and none is lost between the answer and the next wait.
     void concurrentSendsAreAllPushed()

@@ -1,6 +1,7 @@
 // The MCP Inspector CLI (@modelcontextprotocol/inspector 0.15.0, pinned) against the real
 // helper and broker: tools/list and tools/call, as a user would run it.
 import { spawnSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import {
   check, cleanup, fail, makeHome, peerIdForTty, requireExe, requireNodeModules, root, startBroker,
@@ -72,12 +73,23 @@ const self = peerIdForTty(tty);
 r = inspector('--method', 'tools/call', '--tool-name', 'send_message', '--tool-arg', `to_id=${self}`, 'message=hello from the inspector');
 const sent = text(json(r, 'send_message'));
 check(sent.startsWith(`Message sent to peer ${self} (msg#`), `send_message to self: ${sent}`);
-const msgId = sent.match(/msg#(\d+)/)[1];
 
-// Inspector 0.15 sends every --tool-arg as a string: message_id "1" must still work.
-r = inspector('--method', 'tools/call', '--tool-name', 'message_status', '--tool-arg', `message_id=${msgId}`);
+// Inspector 0.15 sends every --tool-arg as a string: message_id "1" must still work. (The message
+// above went to a helper that exited before any model saw it, so the broker may have dropped
+// it as an orphan by now; ask about one to a peer that stays: this test process, registered
+// directly.)
+const token = readFileSync(home.env.CLAUDE_PEERS_TOKEN, 'utf8').trim();
+const post = async (p, body) =>
+  (await fetch(`http://127.0.0.1:${home.port}${p}`, {
+    method: 'POST', headers: { Authorization: `Bearer ${token}` }, body: JSON.stringify(body),
+  })).json();
+const stayer = await post('/register', { pid: process.pid, cwd: home.dir, git_root: null, tty: 'pts/399' });
+r = inspector('--method', 'tools/call', '--tool-name', 'send_message', '--tool-arg', `to_id=${stayer.id}`, 'message=to a peer that stays');
+const pendingId = text(json(r, 'send_message')).match(/msg#(\d+)/)?.[1];
+check(pendingId !== undefined, 'send_message to a registered peer');
+r = inspector('--method', 'tools/call', '--tool-name', 'message_status', '--tool-arg', `message_id=${pendingId}`);
 const status = json(r, 'message_status');
-check(!status.isError && text(status).startsWith(`Message #${msgId}: `), `message_status with a string id: ${text(status)}`);
+check(!status.isError && text(status).startsWith(`Message #${pendingId}: `), `message_status with a string id: ${text(status)}`);
 
 // A tool failure is an isError result (exit 0 in Inspector 0.15), not a protocol error.
 r = inspector('--method', 'tools/call', '--tool-name', 'send_message', '--tool-arg', 'to_id=nobody00', 'message=x');

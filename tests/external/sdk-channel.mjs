@@ -24,7 +24,9 @@ async function connect(name, tty) {
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
-  const client = new Client({ name, version: '1.0.0' }, { capabilities: {} });
+  // Says it shows channel pushes (as a client that consumes them should): the helper then
+  // counts a written push as seen by the model and acknowledges it.
+  const client = new Client({ name, version: '1.0.0' }, { capabilities: { experimental: { 'claude/channel': {} } } });
   const pushes = [];
   client.fallbackNotificationHandler = async (n) => {
     pushes.push(n);
@@ -85,7 +87,7 @@ check(n.params.meta.type === 'handoff' && n.params.meta.reply_to === msgId, 'han
 check(isDeepStrictEqual(JSON.parse(n.params.meta.metadata_json), { task: 'review', files: ['x.cpp'] }),
   'metadata travels as metadata_json text');
 
-// The sender sees it confirmed once B's helper wrote it.
+// The sender sees it confirmed once B's helper wrote it (B shows pushes).
 await waitFor(async () => {
   const s = await a.client.callTool({ name: 'message_status', arguments: { message_id: Number(msgId) } });
   return text(s).startsWith(`Message #${msgId}: confirmed`);

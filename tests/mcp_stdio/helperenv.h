@@ -2,8 +2,10 @@
 
 #include "testsupport.h"
 
+#include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
 
@@ -51,3 +53,27 @@ struct HelperBrokerGuard
     const TestSupport::TestHome &home;
     ~HelperBrokerGuard() { killBrokerFromPidFile(home); }
 };
+
+// The peer id a tty gives (reference §7.9: first 8 hex of SHA-256(tty)).
+inline QString peerIdOfTty(const QString &tty)
+{
+    return QString::fromLatin1(
+        QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+}
+
+inline QJsonObject toolArgs(std::initializer_list<QPair<QString, QJsonValue>> list)
+{
+    QJsonObject o;
+    for (const auto &p : list)
+        o.insert(p.first, p.second);
+    return o;
+}
+
+// The id in a send_message result ("Message sent … (msg#42)"), -1 when none.
+inline qint64 messageIdFromSendResult(const QString &text)
+{
+    const qsizetype at = text.indexOf(QLatin1String("(msg#"));
+    if (at < 0)
+        return -1;
+    return text.mid(at + 5, text.indexOf(QLatin1Char(')'), at) - at - 5).toLongLong();
+}

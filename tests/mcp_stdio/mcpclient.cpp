@@ -29,12 +29,24 @@ bool McpClient::start(const QStringList &arguments)
     return true;
 }
 
+void McpClient::setClientInfo(const QString &name, const QJsonObject &capabilities)
+{
+    m_clientName = name;
+    m_capabilities = capabilities;
+}
+
+QJsonObject McpClient::channelCapabilities()
+{
+    return QJsonObject {
+        {QStringLiteral("experimental"), QJsonObject {{QStringLiteral("claude/channel"), QJsonObject()}}}};
+}
+
 bool McpClient::initialize(bool sendInit, const QString &protocolVersion)
 {
     const QJsonObject answer =
         call(QStringLiteral("initialize"),
              QJsonObject {{QStringLiteral("protocolVersion"), protocolVersion},
-                          {QStringLiteral("capabilities"), QJsonObject()},
+                          {QStringLiteral("capabilities"), m_capabilities},
                           {QStringLiteral("clientInfo"),
                            QJsonObject {{QStringLiteral("name"), m_clientName},
                                         {QStringLiteral("version"), QStringLiteral("1")}}}});
@@ -48,6 +60,13 @@ bool McpClient::initialize(bool sendInit, const QString &protocolVersion)
 void McpClient::sendInitialized()
 {
     sendRaw(R"({"jsonrpc":"2.0","method":"notifications/initialized"})");
+}
+
+bool McpClient::waitRegistered(const QString &peerId, int timeoutMs)
+{
+    return waitUntil(
+        [&] { return text(callTool(QStringLiteral("whoami"))).startsWith(QStringLiteral("ID: ") + peerId); },
+        TestSupport::scaled(timeoutMs));
 }
 
 void McpClient::sendRaw(const QByteArray &line)
@@ -127,6 +146,29 @@ QList<QJsonObject> McpClient::channelMessages() const
     return out;
 }
 
+int McpClient::helloCount() const
+{
+    int n = 0;
+    for (const QJsonObject &o : m_lines) {
+        n += o.value(QLatin1String("method")) == QLatin1String("notifications/claude/channel") &&
+            o.value(QLatin1String("params"))
+                    .toObject()
+                    .value(QLatin1String("meta"))
+                    .toObject()
+                    .value(QLatin1String("message_id")) == QLatin1String("startup-hello");
+    }
+    return n;
+}
+
+qsizetype McpClient::indexOfLine(const std::function<bool(const QJsonObject &)> &match) const
+{
+    for (qsizetype i = 0; i < m_lines.size(); ++i) {
+        if (match(m_lines.at(i)))
+            return i;
+    }
+    return -1;
+}
+
 bool McpClient::waitForChannelMessages(int count, int timeoutMs)
 {
     return waitUntil([&] { return channelMessages().size() >= count; }, TestSupport::scaled(timeoutMs));
@@ -183,5 +225,12 @@ void McpClient::onStdout()
             m_batches << doc.array();
         else
             m_lines << doc.object();
+        const QJsonObject o = doc.object();
+        if (m_answerPings && o.value(QLatin1String("method")) == QLatin1String("ping") &&
+            o.contains(QLatin1String("id")))
+            sendRaw(QJsonDocument(QJsonObject {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                               {QStringLiteral("id"), o.value(QLatin1String("id"))},
+                                               {QStringLiteral("result"), QJsonObject()}})
+                        .toJson(QJsonDocument::Compact));
     }
 }

@@ -22,12 +22,18 @@ public:
     ~McpClient() override; // kills the helper if still running
 
     bool start(const QStringList &arguments = {});
+    // What initialize says the client is (default: "tst", no capabilities). Claude Code with
+    // channels declares experimental["claude/channel"]; OpenCode calls itself "opencode".
+    void setClientInfo(const QString &name, const QJsonObject &capabilities = {});
+    static QJsonObject channelCapabilities();
+    // Like every MCP client, answers the server's ping requests (unless told not to).
+    void setAnswerPings(bool answer) { m_answerPings = answer; }
     // initialize (+ notifications/initialized); true when answered.
     bool initialize(bool sendInitialized = true,
                     const QString &protocolVersion = QStringLiteral("2025-11-25"));
     void sendInitialized();
-    // clientInfo.name that initialize sends; "claude-code" unless a test plays another client.
-    void setClientName(const QString &name) { m_clientName = name; }
+    // Calls whoami until the helper is registered as peerId (a tool call also opens pushes).
+    bool waitRegistered(const QString &peerId, int timeoutMs = 15000);
 
     void sendRaw(const QByteArray &line); // a "\n" is appended
     int request(const QString &method, const QJsonObject &params = {});
@@ -41,6 +47,9 @@ public:
 
     // notifications/claude/channel params received so far (hello excluded).
     QList<QJsonObject> channelMessages() const;
+    int helloCount() const; // startup hellos received
+    // Position in allLines() of the first line matching, -1 when none.
+    qsizetype indexOfLine(const std::function<bool(const QJsonObject &)> &match) const;
     bool waitForChannelMessages(int count, int timeoutMs);
     QList<QJsonObject> allLines() const { return m_lines; }
     QList<QByteArray> nonJsonLines() const { return m_nonJson; }
@@ -66,5 +75,7 @@ private:
     QList<QJsonArray> m_batches;
     QList<QByteArray> m_nonJson;
     int m_nextId = 1;
-    QString m_clientName = QStringLiteral("claude-code");
+    QString m_clientName = QStringLiteral("tst");
+    QJsonObject m_capabilities;
+    bool m_answerPings = true;
 };

@@ -38,7 +38,7 @@ private Q_SLOTS:
             Mcp::Tty::stableIdWithoutTty(QStringLiteral("opencode"), QDir::currentPath());
         for (int run = 0; run < 2; ++run) {
             McpClient c(helperEnvironment(home, false)); // no tty
-            c.setClientName(QStringLiteral("opencode"));
+            c.setClientInfo(QStringLiteral("opencode"));
             QVERIFY(c.start());
             QVERIFY(c.initialize());
             QTRY_COMPARE_WITH_TIMEOUT(firstLine(McpClient::text(c.callTool(QStringLiteral("whoami")))),
@@ -82,7 +82,7 @@ private Q_SLOTS:
         BrokerProcess broker(home);
         QVERIFY(broker.start());
         McpClient open(helperEnvironment(home, false, QStringLiteral("pts/62")));
-        open.setClientName(QStringLiteral("opencode"));
+        open.setClientInfo(QStringLiteral("opencode"));
         QVERIFY(open.start());
         QVERIFY(open.initialize());
         const QString none = McpClient::text(
@@ -107,7 +107,8 @@ private Q_SLOTS:
         QVERIFY(peers(home).at(0).toObject().value(QLatin1String("channel_push")).toString() !=
                 QLatin1String("working"));
 
-        McpClient claude(helperEnvironment(home, false, QStringLiteral("pts/63"))); // "claude-code"
+        McpClient claude(helperEnvironment(home, false, QStringLiteral("pts/63")));
+        claude.setClientInfo(QStringLiteral("claude-code"));
         QVERIFY(claude.start());
         QVERIFY(claude.initialize());
         const QString listed = McpClient::text(
@@ -122,7 +123,7 @@ private Q_SLOTS:
         QProcessEnvironment env = helperEnvironment(home, false);
         env.insert(QStringLiteral("CLAUDE_PEERS_TOOL_WAIT_MS"), QStringLiteral("200"));
         McpClient c(env);
-        c.setClientName(QStringLiteral("opencode"));
+        c.setClientInfo(QStringLiteral("opencode"));
         QVERIFY(c.start());
         QVERIFY(c.initialize());
         auto troubleNotes = [&c] {

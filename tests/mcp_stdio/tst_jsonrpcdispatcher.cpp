@@ -257,7 +257,12 @@ private Q_SLOTS:
     {
         QTest::addColumn<QJsonValue>("requested");
         QTest::addColumn<QString>("answered");
-        for (const QString &v : ServerInfo::supportedProtocolVersions())
+        // Written out here, not taken from the code: the handshake-era revisions of the MCP
+        // specification (modelcontextprotocol/modelcontextprotocol schema/<version>/), each of
+        // which a client may ask for and must get back unchanged.
+        const QStringList handshakeEra {QStringLiteral("2024-11-05"), QStringLiteral("2025-03-26"),
+                                        QStringLiteral("2025-06-18"), QStringLiteral("2025-11-25")};
+        for (const QString &v : handshakeEra)
             QTest::newRow(qPrintable(v)) << QJsonValue(v) << v;
         QTest::newRow("newer") << QJsonValue(QStringLiteral("2099-01-01")) << QStringLiteral("2025-11-25");
         QTest::newRow("older unknown")
@@ -266,6 +271,13 @@ private Q_SLOTS:
         QTest::newRow("2026-07-28") << QJsonValue(QStringLiteral("2026-07-28"))
                                     << QStringLiteral("2025-11-25");
     }
+    void supportsExactlyTheHandshakeEraVersions()
+    {
+        QCOMPARE(ServerInfo::supportedProtocolVersions(),
+                 QStringList({QStringLiteral("2024-11-05"), QStringLiteral("2025-03-26"),
+                              QStringLiteral("2025-06-18"), QStringLiteral("2025-11-25")}));
+    }
+
     void negotiatesProtocolVersion()
     {
         QFETCH(QJsonValue, requested);

@@ -21,25 +21,12 @@ const QString TtyB = QStringLiteral("pts/102");
 
 QString idOf(const QString &tty)
 {
-    // Reference §7.9: first 8 hex of SHA-256(tty).
-    return QString::fromLatin1(
-        QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+    return peerIdOfTty(tty);
 }
 
 QJsonObject args(std::initializer_list<QPair<QString, QJsonValue>> list)
 {
-    QJsonObject o;
-    for (const auto &p : list)
-        o.insert(p.first, p.second);
-    return o;
-}
-
-qint64 messageIdFromSendResult(const QString &text)
-{
-    const qsizetype at = text.indexOf(QLatin1String("(msg#"));
-    if (at < 0)
-        return -1;
-    return text.mid(at + 5, text.indexOf(QLatin1Char(')'), at) - at - 5).toLongLong();
+    return toolArgs(list);
 }
 
 } // namespace
@@ -48,19 +35,18 @@ class tst_McpDelivery : public QObject
 {
     Q_OBJECT
 
-    // A registered, initialized helper on tty.
+    // A registered, initialized helper on tty. It says it shows channel pushes (as Claude Code
+    // would with channels on) unless channelClient is false.
     static std::unique_ptr<McpClient> helper(const TestHome &home, const QString &tty,
-                                             bool brokerOnPath = false, bool initialized = true)
+                                             bool brokerOnPath = false, bool initialized = true,
+                                             bool channelClient = true)
     {
         auto c = std::make_unique<McpClient>(helperEnvironment(home, brokerOnPath, tty));
+        if (channelClient)
+            c->setClientInfo(QStringLiteral("claude-code"), McpClient::channelCapabilities());
         if (!c->start() || !c->initialize(initialized))
             return nullptr;
-        if (!McpClient::waitUntil(
-                [&] {
-                    return McpClient::text(c->callTool(QStringLiteral("whoami")))
-                        .startsWith(QStringLiteral("ID: ") + idOf(tty));
-                },
-                scaled(15000)))
+        if (!c->waitRegistered(idOf(tty)))
             return nullptr;
         return c;
     }
@@ -234,11 +220,12 @@ private Q_SLOTS:
 
     void bannerRepeatsPushedMessagesAfterTheGrace()
     {
+        // A client that does not say whether it shows pushes gets them repeated.
         TestHome home;
         BrokerProcess broker(home);
         QVERIFY(broker.start());
         auto a = helper(home, TtyA);
-        auto b = helper(home, TtyB);
+        auto b = helper(home, TtyB, false, true, false);
         QVERIFY(a && b);
         a->callTool(QStringLiteral("send_message"),
                     args({{QStringLiteral("to_id"), idOf(TtyB)},

@@ -1,0 +1,344 @@
+// The real Claude Code (npm @anthropic-ai/claude-code, pinned by package-lock.json) with the
+// real claude-peers-mcp, offline: a mock Anthropic Messages API on loopback, a scratch HOME with
+// onboarding and trust pre-accepted, everything in a loopback-only network namespace
+// (in-netns.sh). Checks:
+//   1. `claude mcp add claude-peers -e K=V -- <helper>` and `claude mcp list` shows it Connected;
+//   2. `claude -p`: the model calls a peers tool and the tool result reaches the mock;
+//   3. interactive in tmux with the channels flag: a message sent with the claude-peers CLI
+//      reaches the model's next request as a <channel source="claude-peers" …> block;
+//   4. the helper's startup hello reaches the model too;
+//   5. a message queued at the broker before the session started reaches the model;
+//   and whenever Claude Code exits, its helper exits and leaves the broker.
+// Paths of the binaries come from CTest (PEERS_MCP_EXE, PEERS_BROKER_EXE, PEERS_CLI_EXE).
+import { spawn, spawnSync } from 'node:child_process';
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import http from 'node:http';
+import net from 'node:net';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { check, fail, makeHome, onCleanup, requireExe, sleep, startBroker, waitFor } from '../lib/harness.mjs';
+import { lastUserMessage, messageTexts, startMockAnthropic } from './mock-anthropic.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const factor = Number(process.env.PEERS_TEST_TIMEOUT_FACTOR || 1);
+const SERVER = 'claude-peers';
+const WHOAMI = `mcp__${SERVER}__whoami`;
+
+// --- preconditions: a failure, never a skip ---------------------------------------------------
+if (process.env.PEERS_IN_NETNS !== '1') fail('run through in-netns.sh (a loopback-only network namespace)');
+await new Promise((resolve) => {
+  // No route but loopback: a connection to a documentation address must fail at once.
+  const s = net.connect({ host: '192.0.2.1', port: 80, timeout: 2000 });
+  s.on('connect', () => fail('the network namespace reaches 192.0.2.1: not offline'));
+  s.on('timeout', () => fail('the network namespace has a route out (connect to 192.0.2.1 did not fail at once)'));
+  s.on('error', (e) => {
+    check(e.code === 'ENETUNREACH', `offline: connect to 192.0.2.1 fails with ${e.code}`);
+    resolve();
+  });
+});
+const helper = requireExe('PEERS_MCP_EXE');
+const cli = requireExe('PEERS_CLI_EXE');
+const tmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
+if (tmux.status !== 0) fail('tmux not found: install it (tools/install-deps.sh test)');
+const claude = claudeBinary();
+
+function claudeBinary() {
+  const base = path.join(here, 'node_modules', '@anthropic-ai');
+  const version = (p) => JSON.parse(readFileSync(path.join(base, p, 'package.json'), 'utf8')).version;
+  if (!existsSync(path.join(base, 'claude-code', 'package.json'))) {
+    fail('@anthropic-ai/claude-code is not installed. Run: npm ci --prefix tests/external/claude-code');
+  }
+  // The wrapper's bin/claude.exe is the native binary only after its postinstall ran; the
+  // platform package always holds it.
+  const musl = process.report?.getReport?.().header?.glibcVersionRuntime === undefined;
+  const pkg = `claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
+  const exe = path.join(base, pkg, 'claude');
+  if (!existsSync(exe)) fail(`${pkg} (the native Claude Code binary) is not installed; run npm ci --prefix tests/external/claude-code`);
+  if (version(pkg) !== version('claude-code')) fail(`${pkg} ${version(pkg)} does not match claude-code ${version('claude-code')}`);
+  console.log(`# Claude Code ${version('claude-code')} (${exe})`);
+  return exe;
+}
+
+// --- fixtures ----------------------------------------------------------------------------------
+const home = await makeHome();
+// No periodic stale-peer sweep during the test: it would evict the stand-in of step 5 (and drop
+// its mail) while the next session starts. Only list_peers evicts, and the test lists with care.
+writeFileSync(path.join(home.dir, '.claude-peers-config.json'), JSON.stringify({ broker: { sweep_interval_ms: 3600000 } }));
+await startBroker(home);
+const work = path.join(home.dir, 'project');
+mkdirSync(work);
+
+let toolUses = 0;
+const mock = await startMockAnthropic((body) => {
+  const last = lastUserMessage(body);
+  const blocks = Array.isArray(last?.content) ? last.content : [{ type: 'text', text: String(last?.content ?? '') }];
+  if (blocks.some((b) => b.type === 'tool_result' && String(b.tool_use_id).startsWith('toolu_peers_'))) return { text: 'done' };
+  const offered = (body.tools ?? []).some((t) => t.name === WHOAMI);
+  const asked = blocks.some((b) => b.type === 'text' && b.text.includes('CALL_PEERS_WHOAMI'));
+  if (offered && asked) return { toolUse: { id: `toolu_peers_${++toolUses}`, name: WHOAMI, input: {} } };
+  return { text: 'ok' };
+});
+onCleanup(() => mock.close());
+// PEERS_CC_DUMP=<dir> keeps what a failing run leaves (model requests, Claude Code debug logs).
+if (process.env.PEERS_CC_DUMP) {
+  onCleanup(() => {
+    const dir = process.env.PEERS_CC_DUMP;
+    mkdirSync(dir, { recursive: true });
+    writeFileSync(path.join(dir, 'requests.jsonl'), mock.requests.map((r) => JSON.stringify(r)).join('\n'));
+    for (const f of readdirSync(home.dir).filter((n) => n.startsWith('claude-debug-'))) copyFileSync(path.join(home.dir, f), path.join(dir, f));
+  });
+}
+
+const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
+writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
+  hasCompletedOnboarding: true,
+  lastOnboardingVersion: '2.1.197',
+  theme: 'dark',
+  numStartups: 5,
+  customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
+  projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+  // Channels are gated by this feature flag; offline, Claude Code reads the cached value.
+  cachedGrowthBookFeatures: { tengu_harbor: true },
+}));
+
+// Only what Claude Code needs: none of the switches that turn channels off
+// (DISABLE_TELEMETRY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, DO_NOT_TRACK) may leak in.
+const claudeEnv = {
+  HOME: home.dir,
+  PATH: process.env.PATH,
+  LANG: 'C.UTF-8',
+  TERM: 'xterm-256color',
+  ANTHROPIC_BASE_URL: `http://127.0.0.1:${mock.port}`,
+  ANTHROPIC_API_KEY: apiKey,
+  DISABLE_AUTOUPDATER: '1',
+};
+const peersEnv = { ...process.env, ...home.env };
+
+function run(exe, args, { env, cwd = work, timeoutMs }) {
+  return new Promise((resolve) => {
+    const child = spawn(exe, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
+    onCleanup(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d) => (stdout += d));
+    child.stderr.on('data', (d) => (stderr += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs * factor);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code, signal, stdout, stderr });
+    });
+  });
+}
+const runClaude = (args, timeoutMs = 120000) => run(claude, args, { env: claudeEnv, timeoutMs });
+const runCli = (args) => run(cli, args, { env: peersEnv, timeoutMs: 30000 });
+
+// Processes the test did not spawn itself (Claude Code in tmux, the tmux server, every helper
+// seen at the broker): cleanup stops any that a failing run left behind.
+const killAtEnd = new Set();
+onCleanup(() => {
+  for (const pid of killAtEnd) {
+    try {
+      process.kill(pid, 'SIGKILL');
+    } catch { /* already gone */ }
+  }
+});
+async function peers() {
+  const r = await runCli(['peers', '--json']);
+  if (r.code !== 0) fail(`claude-peers peers --json: exit ${r.code}: ${r.stderr}`);
+  const list = JSON.parse(r.stdout);
+  for (const p of list) if (Number.isInteger(p.pid)) killAtEnd.add(p.pid);
+  return list;
+}
+// A zombie is not alive (a container's pid 1 may never reap a helper that outlived Claude Code).
+const alive = (pid) => {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+};
+const channelBlocks = (source) =>
+  mock.messages().flatMap((r) => messageTexts(r.body)).join('\n').match(new RegExp(`<channel source="${source}"[^>]*>[\\s\\S]*?</channel>`, 'g')) ?? [];
+
+// --- 1. claude mcp add / list ------------------------------------------------------------------
+const added = await runClaude(['mcp', 'add', '--scope', 'user', SERVER, '-e', `CLAUDE_PEERS_PORT=${home.port}`, '--', helper]);
+check(added.code === 0, `claude mcp add ${SERVER} -e CLAUDE_PEERS_PORT=… -- <helper>: exit ${added.code} ${added.stderr.trim()}`);
+const listed = await runClaude(['mcp', 'list']);
+const line = listed.stdout.split('\n').find((l) => l.startsWith(`${SERVER}:`)) ?? '';
+check(listed.code === 0 && line.includes(helper) && /Connected/.test(line) && !/Failed/.test(line),
+  `claude mcp list: "${line.trim()}"`);
+
+// --- 2. claude -p: a tool call round trip ------------------------------------------------------
+const printed = await runClaude(['-p', 'Run the claude-peers whoami tool. CALL_PEERS_WHOAMI', '--allowedTools', WHOAMI]);
+const offered = mock.messages().find((r) => (r.body.tools ?? []).some((t) => t.name === WHOAMI));
+const peerTools = (offered?.body.tools ?? []).map((t) => t.name).filter((n) => n.startsWith(`mcp__${SERVER}__`));
+check(offered !== undefined, `the model was offered the peers tools: ${peerTools.join(', ')}`);
+check(toolUses >= 1, 'the mock answered with a whoami tool call');
+const results = mock.messages().flatMap((r) => (lastUserMessage(r.body)?.content ?? []))
+  .filter((b) => typeof b === 'object' && b.type === 'tool_result' && String(b.tool_use_id).startsWith('toolu_peers_'));
+const resultText = results.length ? messageTexts({ messages: [{ content: [results[0]] }] }).join('\n') : '';
+check(results.length >= 1 && !results[0].is_error && /^ID: [a-z0-9]{8}\n/.test(resultText),
+  `the whoami result reached the mock: ${JSON.stringify(resultText.slice(0, 120))}`);
+check(printed.code === 0 && printed.stdout.trim() === 'done', `claude -p exit ${printed.code}, printed ${JSON.stringify(printed.stdout.trim())} ${printed.stderr.trim()}`);
+
+// --- 3. interactive with channels, in tmux -----------------------------------------------------
+const sock = path.join(home.dir, 'tmux.sock');
+const tm = (...args) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
+let tmuxServerPid = 0;
+
+// Starts `claude --dangerously-load-development-channels server:claude-peers` in a new tmux
+// session (a real terminal, so the helper registers with the pane's tty), accepts the warning.
+async function startInteractive(name, extraEnv = {}) {
+  const debugLog = path.join(home.dir, `claude-debug-${name}.txt`);
+  const envArgs = Object.entries({ ...claudeEnv, ...extraEnv }).map(([k, v]) => `${k}=${v}`);
+  const started = tm('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', work, '--',
+    'env', '-i', ...envArgs, claude, '--debug-file', debugLog, '--dangerously-load-development-channels', `server:${SERVER}`);
+  if (started.status !== 0) fail(`tmux new-session: ${started.stderr}`);
+  const [serverPid, pid, tty] = tm('display-message', '-p', '-t', name, '#{pid} #{pane_pid} #{pane_tty}').stdout.trim().split(' ');
+  const s = { name, pid: Number(pid), paneTty: tty.replace(/^\/dev\//, '') };
+  tmuxServerPid = Number(serverPid);
+  killAtEnd.add(tmuxServerPid).add(s.pid);
+  s.screen = () => tm('capture-pane', '-p', '-t', name).stdout ?? '';
+  s.debugText = () => (existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : '');
+  let accepted = false;
+  await waitFor(() => {
+    const text = s.screen();
+    if (!accepted && text.includes('I am using this for local development')) {
+      tm('send-keys', '-t', name, 'Enter');
+      accepted = true;
+    }
+    return accepted && text.includes('? for shortcuts');
+  }, 60000, `interactive session ${name} (dev-channels warning accepted: ${accepted})`);
+  check(true, `interactive Claude Code ${name} started on ${s.paneTty}, dev-channels warning accepted`);
+  return s;
+}
+
+async function registeredPeer(tty) {
+  let peer;
+  await waitFor(async () => {
+    peer = (await peers()).find((p) => p.tty === tty);
+    return peer !== undefined;
+  }, 30000, `a helper registered with tty ${tty}`);
+  check(true, `helper registered: id ${peer.id}, pid ${peer.pid}, tty ${peer.tty}`);
+  return peer;
+}
+
+async function exitInteractive(s, peer) {
+  tm('send-keys', '-t', s.name, '-l', '/exit');
+  tm('send-keys', '-t', s.name, 'Enter');
+  await waitFor(() => !alive(s.pid), 30000, `Claude Code ${s.name} to exit after /exit`);
+  await waitFor(() => !alive(peer.pid), 15000, `the helper (pid ${peer.pid}) to exit with Claude Code`);
+  await waitFor(async () => !(await peers()).some((p) => p.id === peer.id && p.pid === peer.pid), 15000,
+    'the helper to leave the broker');
+  check(true, `Claude Code ${s.name} exited; its helper exited and unregistered`);
+  killAtEnd.delete(s.pid); // gone: never signal a pid that may be reused
+  killAtEnd.delete(peer.pid);
+}
+
+// Like waitFor, but answers whether it happened instead of failing.
+async function happens(condition, timeoutMs) {
+  const deadline = Date.now() + timeoutMs * factor;
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await sleep(50);
+  }
+  return false;
+}
+const failures = [];
+const HELLO = 'claude-peers MCP server connected';
+
+const first = await startInteractive('live');
+const peer = await registeredPeer(first.paneTty);
+// Claude Code's own word that it listens: it installs the handler right after this debug line.
+await waitFor(() => /MCP server "claude-peers": Channel notifications registered/.test(first.debugText()), 30000,
+  `Claude Code registering the channel handler (debug log: ${first.debugText().match(/Channel notifications [^\n]*/)?.[0] ?? 'nothing yet'})`);
+check(true, 'Claude Code registered its claude-peers channel handler');
+
+const text = `hello from the CLI ${Date.now()}`;
+const sent = await runCli(['send', peer.id, text]);
+check(sent.code === 0, `claude-peers send ${peer.id}: ${sent.stdout.trim()} ${sent.stderr.trim()}`);
+let block;
+await waitFor(() => {
+  block = channelBlocks(SERVER).find((b) => b.includes(text));
+  return block !== undefined;
+}, 30000, 'the CLI message in a model request as a <channel> block');
+check(true, `the model saw: ${block.replace(/\s+/g, ' ').slice(0, 300)}`);
+check(/ from_id="[^"]+"/.test(block) && / type="text"/.test(block) && / message_id="\d+"/.test(block),
+  'the channel block carries from_id, type and message_id');
+
+// --- 4. the startup hello ----------------------------------------------------------------------
+// Requests carry the whole conversation, so a hello shown before the message is in them already;
+// one held back for a while may still come.
+if (await happens(() => channelBlocks(SERVER).some((b) => b.includes(HELLO)), 20000)) {
+  check(true, 'the startup hello reached the model');
+} else {
+  failures.push('the startup hello never reached the model (a push before Claude Code registers its channel handler is dropped: issue 7 §2.1)');
+  console.log(`not ok - ${failures.at(-1)}`);
+}
+await exitInteractive(first, peer);
+
+// --- 5. a message queued before the session starts ----------------------------------------------
+// A stand-in peer (a live pid, then gone, as after a crash) holds the id of the tty the next
+// session's helper will register with; a message to it waits at the broker and must reach the
+// model of the session that takes the id over.
+const queuedTty = 'pts/4242';
+const standIn = spawn('sleep', ['600'], { stdio: 'ignore' });
+onCleanup(() => standIn.kill('SIGKILL'));
+const token = readFileSync(home.env.CLAUDE_PEERS_TOKEN, 'utf8').trim();
+const reg = await postJson('/register', { pid: standIn.pid, cwd: work, git_root: null, tty: queuedTty, summary: 'stand-in' }, token);
+check(reg.status === 200 && typeof reg.body?.id === 'string', `stand-in registered for ${queuedTty}: ${JSON.stringify(reg.body)}`);
+const queuedText = `queued before start ${Date.now()}`;
+const queued = await runCli(['send', reg.body.id, queuedText]);
+check(queued.code === 0, `claude-peers send ${reg.body.id} (nobody reading): ${queued.stdout.trim()} ${queued.stderr.trim()}`);
+standIn.kill('SIGKILL');
+await waitFor(() => standIn.signalCode !== null || standIn.exitCode !== null, 10000, 'the stand-in to die');
+// Listing peers now would evict the dead stand-in and drop its mail: look at the model first.
+const second = await startInteractive('queued', { CLAUDE_PEERS_TTY: queuedTty });
+if (await happens(() => channelBlocks(SERVER).some((b) => b.includes(queuedText)), 30000)) {
+  check(true, 'the message queued before the start reached the model as a <channel> block');
+} else {
+  const history = await runCli(['messages', '--to', reg.body.id, '--json']);
+  const state = JSON.parse(history.stdout || '[]').find((m) => m.text === queuedText);
+  failures.push('the message queued before the session started never reached the model (a push before Claude Code ' +
+    'registers its channel handler is dropped: issue 7 §2.1); at the broker it is ' +
+    (state === undefined ? 'gone' : state.delivered ? 'acknowledged' : 'not acknowledged'));
+  console.log(`not ok - ${failures.at(-1)}`);
+}
+const peer2 = await registeredPeer(queuedTty);
+check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
+await exitInteractive(second, peer2);
+
+tm('kill-server');
+await waitFor(() => !alive(tmuxServerPid), 10000, 'the tmux server to exit');
+killAtEnd.delete(tmuxServerPid);
+if (failures.length) fail(failures.join('; '));
+console.log('# all checks passed');
+process.exit(0);
+
+function postJson(urlPath, body, bearer) {
+  return new Promise((resolve) => {
+    const data = JSON.stringify(body);
+    const req = http.request({
+      host: '127.0.0.1', port: home.port, path: urlPath, method: 'POST', timeout: 10000,
+      headers: { 'content-type': 'application/json', 'content-length': Buffer.byteLength(data), authorization: `Bearer ${bearer}` },
+    }, (res) => {
+      let text = '';
+      res.on('data', (d) => (text += d));
+      res.on('end', () => {
+        let json = null;
+        try {
+          json = JSON.parse(text);
+        } catch { /* not JSON */ }
+        resolve({ status: res.statusCode, body: json ?? text });
+      });
+    });
+    req.on('timeout', () => req.destroy());
+    req.on('error', (e) => resolve({ status: 0, body: String(e) }));
+    req.end(data);
+  });
+}
