@@ -431,7 +431,7 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
                 lines
                     << QStringLiteral("  Oldest queued: %1s ago").arg(m_delivery->oldestQueuedAgeMs() / 1000);
             lines << QStringLiteral("Push stream: ") + m_delivery->streamState();
-            lines << channelPushLine();
+            lines << channelPushLine(false);
             if (const QString why = m_delivery->clientProfile().channelReason; !why.isEmpty())
                 lines << QStringLiteral("  Why: ") + why;
             lines << QStringLiteral("Registered as: ") +
@@ -441,13 +441,14 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
         2000);
 }
 
-QString ToolRegistry::channelPushLine() const
+QString ToolRegistry::channelPushLine(bool explain) const
 {
     QString line = QStringLiteral("Channel push: ") +
         (m_session->channelPush().isEmpty() ? QStringLiteral("unknown") : m_session->channelPush());
-    if (m_delivery->clientProfile().channel == ClientProfile::Channel::Ignored)
-        line += QStringLiteral(" (not used by this client: messages reach you at the top of tool results and "
-                               "through check_messages)");
+    if (explain && m_delivery->clientProfile().channel == ClientProfile::Channel::Ignored)
+        line +=
+            QStringLiteral("\n  (not used by this client: messages reach you at the top of tool results and "
+                           "through check_messages)");
     return line;
 }
 
@@ -474,7 +475,7 @@ void ToolRegistry::whoami(const QJsonObject &, const Done &done)
     lines << QStringLiteral("Summary: ") + m_session->summary();
     lines << QStringLiteral("Broker: ") + m_client->location().baseUrl().toString();
     lines << QStringLiteral("Push stream: ") + m_delivery->streamState();
-    lines << channelPushLine();
+    lines << channelPushLine(true);
     lines << QStringLiteral("Client: ") +
             (m_clientName.isEmpty()
                  ? QStringLiteral("(not said)")

@@ -59,8 +59,9 @@ private:
     // Prepends the due banner to the first text item and, while the broker is in trouble,
     // appends the reason (OpenCode shows no stderr and says "connected" regardless).
     QJsonObject withBanner(QJsonObject result);
-    // "Channel push: …" as whoami and channel_health say it.
-    QString channelPushLine() const;
+    // "Channel push: …" as whoami and channel_health say it; explain: say so when the client
+    // does not show pushes (channel_health gives its own "Why:" line instead).
+    QString channelPushLine(bool explain) const;
 
     BrokerLink *m_client;
     Session *m_session;

@@ -90,7 +90,8 @@ private Q_SLOTS:
                           QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}));
         QCOMPARE(none, QStringLiteral("No other peers found (scope: machine)."));
         const QString who = McpClient::text(open.callTool(QStringLiteral("whoami")));
-        QVERIFY2(who.contains(QLatin1String("Channel push: not used by this client")), qPrintable(who));
+        QVERIFY2(who.contains(QLatin1String("(not used by this client: messages reach you")),
+                 qPrintable(who));
         QVERIFY2(who.contains(QLatin1String("Client: OpenCode (opencode)")), qPrintable(who));
         const QJsonArray tools = open.call(QStringLiteral("tools/list"))
                                      .value(QLatin1String("result"))

@@ -125,6 +125,7 @@ private Q_SLOTS:
         TestHome home;
         QProcessEnvironment env = helperEnvironment(home, false);
         McpClient c(env);
+        c.setClientInfo(QStringLiteral("claude-code")); // the reference's texts
         QVERIFY(c.start());
         QVERIFY(c.initialize());
         const int id =

@@ -176,7 +176,7 @@ check(!described.includes('Claude Code instance') && !described.includes('/renam
 let results = mock.toolResults();
 check(results.some((r) => r.includes(`ID: ${peerA.id}`) && r.includes('Client: OpenCode')),
   `the whoami result reached the provider: ${JSON.stringify(results.at(-1) ?? '').slice(0, 300)}`);
-check(results.some((r) => r.includes('Channel push: not used by this client')),
+check(results.some((r) => r.includes('(not used by this client: messages reach you')),
   'whoami does not claim channel push for OpenCode');
 
 // A message sent with the CLI reaches the model in the banner of its next tool result.
