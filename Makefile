@@ -15,11 +15,11 @@ run:
 	@cmake -S . -B $(BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DPEERS_BUILD_TESTS=OFF >/dev/null
 	@cmake --build $(BUILD) -j $(JOBS)
 	@if [ -n "$$DISPLAY$$WAYLAND_DISPLAY" ]; then \
-	    echo "Starting the tray app ($(BUILD)/app/tray/claude-peers-tray)"; \
-	    exec $(BUILD)/app/tray/claude-peers-tray; \
+	    echo "Starting the tray app ($(BUILD)/bin/claude-peers-tray)"; \
+	    exec $(BUILD)/bin/claude-peers-tray; \
 	else \
-	    echo "No display: starting the headless broker ($(BUILD)/app/broker/claude-peers-broker)"; \
-	    exec $(BUILD)/app/broker/claude-peers-broker; \
+	    echo "No display: starting the headless broker ($(BUILD)/bin/claude-peers-broker)"; \
+	    exec $(BUILD)/bin/claude-peers-broker; \
 	fi
 
 # Builds everything with warnings as errors and runs the whole suite (unit, integration,

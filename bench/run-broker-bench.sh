@@ -19,7 +19,7 @@ if [[ $# -lt 1 || $1 == -h || $1 == --help ]]; then
 fi
 build=$(cd "$1" && pwd)
 shift
-broker="${PEERS_BENCH_BROKER:-$build/app/broker/claude-peers-broker}"
+broker="${PEERS_BENCH_BROKER:-$build/bin/claude-peers-broker}"
 bench="$build/bench/peers-bench"
 for exe in "$broker" "$bench"; do
     if [[ ! -x $exe ]]; then

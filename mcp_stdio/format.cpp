@@ -42,6 +42,8 @@ QString peerBlock(const Broker::Peer &p, const QDateTime &now)
         lines << QStringLiteral("  Version: ") + p.version;
     if (!p.tty.isEmpty())
         lines << QStringLiteral("  TTY: ") + p.tty;
+    if (!p.client.isEmpty())
+        lines << QStringLiteral("  Client: ") + Broker::clientLabel(p.client);
     if (!p.summary.isEmpty())
         lines << QStringLiteral("  Summary: ") + p.summary;
     if (!p.channelPush.isEmpty() && p.channelPush != QLatin1String("working"))
@@ -50,10 +52,14 @@ QString peerBlock(const Broker::Peer &p, const QDateTime &now)
     return lines.join(QLatin1Char('\n'));
 }
 
-QString peerList(const QString &scope, const QList<Broker::Peer> &peers, const QDateTime &now)
+QString peerList(const QString &scope, const QList<Broker::Peer> &peers, const QDateTime &now,
+                 ClientKind client)
 {
     if (peers.isEmpty())
-        return QStringLiteral("No other Claude Code instances found (scope: %1).").arg(scope);
+        return (client == ClientKind::ClaudeCode
+                    ? QStringLiteral("No other Claude Code instances found (scope: %1).")
+                    : QStringLiteral("No other peers found (scope: %1)."))
+            .arg(scope);
     QStringList blocks;
     for (const Broker::Peer &p : peers)
         blocks << peerBlock(p, now);
@@ -114,7 +120,11 @@ QString messageEntry(const BannerQueue::Entry &e)
     if (!e.fromName.isEmpty() && e.fromName != e.fromId)
         from = QStringLiteral("%1 [%2]").arg(e.fromName, e.fromId);
     // Concatenation, not chained arg(): user text must never be taken for a placeholder.
-    QString out = typePrefix(e) + QStringLiteral("From ") + from + QStringLiteral(" (msg#") +
+    // A response says "re: msg#N" in its prefix; any other type with a reply_to says it here.
+    const QString reply = e.replyTo && e.type != QLatin1String("response")
+        ? QStringLiteral("re: msg#%1 ").arg(e.replyTo)
+        : QString();
+    QString out = typePrefix(e) + reply + QStringLiteral("From ") + from + QStringLiteral(" (msg#") +
         QString::number(e.messageId) + QStringLiteral(", ") + e.sentAt + QStringLiteral("):\n") + e.text;
     if (!e.metadataJson.isEmpty())
         out += QStringLiteral("\nMetadata: ") + e.metadataJson;

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "bannerqueue.h"
+#include "clientkind.h"
 #include "dto.h"
 
 #include <QDateTime>
@@ -17,7 +18,9 @@ QString age(qint64 ms);
 QString ageSince(const QString &iso, const QDateTime &now);
 
 QString peerBlock(const Broker::Peer &peer, const QDateTime &now);
-QString peerList(const QString &scope, const QList<Broker::Peer> &peers, const QDateTime &now);
+// "No other Claude Code instances found" for Claude Code (reference), "No other peers found" else.
+QString peerList(const QString &scope, const QList<Broker::Peer> &peers, const QDateTime &now,
+                 ClientKind client = ClientKind::ClaudeCode);
 
 // First line, at most 120 characters, "..." when the whole text is longer than 120.
 QString preview(const QString &text);

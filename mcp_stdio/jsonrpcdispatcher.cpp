@@ -1,5 +1,7 @@
 #include "jsonrpcdispatcher.h"
 
+#include "clientkind.h"
+#include "clientlog.h"
 #include "jsonrpc.h"
 #include "logging.h"
 #include "serverinfo.h"
@@ -19,6 +21,7 @@ const JsonRpcDispatcher::MethodEntry JsonRpcDispatcher::s_methods[] = {
     {"ping", &JsonRpcDispatcher::onPing, false},
     {"tools/list", &JsonRpcDispatcher::onToolsList, false},
     {"tools/call", &JsonRpcDispatcher::onToolsCall, false},
+    {"logging/setLevel", &JsonRpcDispatcher::onSetLogLevel, false},
     {"notifications/initialized", &JsonRpcDispatcher::onInitialized, true},
     {"notifications/cancelled", &JsonRpcDispatcher::onCancelled, true},
 };
@@ -218,12 +221,14 @@ void JsonRpcDispatcher::onInitialize(const Request &request, const Reply &reply)
         serverInfo.insert(QStringLiteral("title"), QStringLiteral("claude-peers"));
     const QJsonObject capabilities {
         {QStringLiteral("tools"), QJsonObject()},
+        {QStringLiteral("logging"), QJsonObject()}, // notifications/message for broker trouble
         {QStringLiteral("experimental"), QJsonObject {{QStringLiteral("claude/channel"), QJsonObject()}}}};
     reply(result(request.id,
                  QJsonObject {{QStringLiteral("protocolVersion"), m_protocolVersion},
                               {QStringLiteral("capabilities"), capabilities},
                               {QStringLiteral("serverInfo"), serverInfo},
-                              {QStringLiteral("instructions"), ServerInfo::instructions()}}));
+                              {QStringLiteral("instructions"),
+                               ServerInfo::instructions(clientKindFromName(m_clientName))}}));
     qCInfo(lcRpc) << "initialize answered: protocol" << m_protocolVersion << "client" << m_clientName;
     Q_EMIT initializeAnswered(m_protocolVersion, m_clientName);
 }
@@ -274,6 +279,19 @@ void JsonRpcDispatcher::onInitialized(const Request &, const Reply &)
     m_initialized = true;
     qCInfo(lcRpc) << "client initialized";
     Q_EMIT initialized();
+}
+
+void JsonRpcDispatcher::onSetLogLevel(const Request &request, const Reply &reply)
+{
+    const QString level = request.params.value(QLatin1String("level")).toString();
+    if (!ClientLog::levelFromName(level)) {
+        reply(error(request.id, InvalidParams,
+                    QStringLiteral("Invalid params: \"level\" must be one of debug, info, notice, warning, "
+                                   "error, critical, alert, emergency")));
+        return;
+    }
+    reply(result(request.id, QJsonObject()));
+    Q_EMIT logLevelSet(level);
 }
 
 void JsonRpcDispatcher::onCancelled(const Request &request, const Reply &)

@@ -41,6 +41,7 @@ Q_SIGNALS:
     void requestReceived(const QString &method); // any valid request (not a notification)
     void clientResponse(const QJsonValue &id); // the client answered a request of ours
     void toolCalled(const QString &name); // before the tool runs
+    void logLevelSet(const QString &level); // logging/setLevel with a valid level
 
 private:
     struct Request
@@ -71,6 +72,7 @@ private:
     void onToolsCall(const Request &request, const Reply &reply);
     void onInitialized(const Request &request, const Reply &reply);
     void onCancelled(const Request &request, const Reply &reply);
+    void onSetLogLevel(const Request &request, const Reply &reply);
 
     ToolHost *m_tools;
     QString m_protocolVersion;

@@ -2,6 +2,7 @@
 
 #include "brokerlink.h"
 #include "channel.h"
+#include "clientlog.h"
 #include "config.h"
 #include "delivery.h"
 #include "jsonrpcdispatcher.h"
@@ -65,7 +66,8 @@ McpServer::McpServer(Options options, QObject *parent)
       m_dispatcher(new JsonRpcDispatcher(m_tools, this)),
       m_parentWatch(new ParentWatch(options.parentCheckMs, this)),
       m_signals(new SignalWatch(this)),
-      m_pushGate(new PushGate(PushGate::defaultOptions(), this))
+      m_pushGate(new PushGate(PushGate::defaultOptions(), this)),
+      m_log(new ClientLog(this))
 {
     connect(m_transport, &StdioTransport::lineReceived, m_dispatcher, &JsonRpcDispatcher::handleLine);
     connect(m_transport, &StdioTransport::lineTooLong, m_dispatcher, &JsonRpcDispatcher::handleLineTooLong);
@@ -74,7 +76,21 @@ McpServer::McpServer(Options options, QObject *parent)
     connect(m_dispatcher, &JsonRpcDispatcher::response, m_writer,
             [this](const QJsonValue &message) { m_writer->write(message); });
     connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this, &McpServer::onClientKnown);
+    // Before the session starts: the client's name is part of its registration and wording.
+    connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this,
+            [this](const QString &, const QString &clientName) {
+                m_session->setClientName(clientName);
+                m_tools->setClientName(clientName);
+                m_log->setEnabled(true);
+            });
     connect(m_dispatcher, &JsonRpcDispatcher::initializeAnswered, this, &McpServer::startSession);
+    connect(m_dispatcher, &JsonRpcDispatcher::logLevelSet, m_log, [this](const QString &level) {
+        if (const auto l = ClientLog::levelFromName(level))
+            m_log->setMinimumLevel(*l);
+    });
+    connect(m_session, &Session::errorChanged, m_log, &ClientLog::reportTrouble);
+    connect(m_log, &ClientLog::notify, m_writer,
+            [this](const QJsonObject &message) { m_writer->write(message); });
     connect(m_dispatcher, &JsonRpcDispatcher::initialized, m_pushGate, &PushGate::onInitialized);
     connect(m_dispatcher, &JsonRpcDispatcher::requestReceived, m_pushGate, &PushGate::onRequest);
     connect(m_dispatcher, &JsonRpcDispatcher::clientResponse, m_pushGate, &PushGate::onResponse);

@@ -8,6 +8,7 @@ class QTimer;
 namespace Mcp {
 
 class BrokerLink;
+class ClientLog;
 
 class Delivery;
 class JsonRpcDispatcher;
@@ -65,6 +66,7 @@ private:
     quint64 m_helloSeq = 0;
     bool m_pushWritten = false; // a channel notification is fully on stdout
     bool m_pushFailed = false;
+    ClientLog *m_log;
     bool m_sessionStarted = false;
     bool m_shuttingDown = false;
     bool m_finished = false;

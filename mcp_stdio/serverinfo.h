@@ -1,5 +1,7 @@
 #pragma once
 
+#include "clientkind.h"
+
 #include <QString>
 #include <QStringList>
 
@@ -16,6 +18,7 @@ QString negotiateProtocolVersion(const QString &requested);
 // Batches (a JSON array on one line) exist only in 2025-03-26.
 bool allowsBatches(const QString &protocolVersion);
 // The system-prompt text for the model, at most 2048 characters (Claude Code cuts there).
-QString instructions();
+// Claude Code's speaks of <channel> blocks and /rename; the neutral one of neither.
+QString instructions(ClientKind client = ClientKind::ClaudeCode);
 
 } // namespace Mcp::ServerInfo

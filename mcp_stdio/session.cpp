@@ -22,6 +22,11 @@ namespace {
 constexpr int MinStartupTimeoutMs = 3000;
 constexpr int BrokerPollIntervalMs = 100;
 constexpr int RegisterTimeoutMs = 5000;
+// Losing the credential this often means another helper keeps registering as this peer: say
+// so and slow down instead of answering each takeover with one of our own.
+constexpr int RejectionWindowMs = 60000;
+constexpr int RejectionsBeforeBackoff = 3;
+constexpr int RejectionBackoffMs = 30000;
 
 QJsonValue nullable(const QString &s)
 {
@@ -87,15 +92,29 @@ void Session::setState(State state)
 
 void Session::setError(const QString &error)
 {
-    if (!error.isEmpty() && error != m_lastError)
+    if (error == m_lastError)
+        return;
+    if (!error.isEmpty())
         qCWarning(lcSession).noquote() << error;
     m_lastError = error;
+    Q_EMIT errorChanged(error);
+}
+
+QString Session::requestedId() const
+{
+    const QString own = qEnvironmentVariable("CLAUDE_PEERS_ID").trimmed();
+    if (!own.isEmpty())
+        return own;
+    if (m_tty.isEmpty())
+        return Tty::stableIdWithoutTty(m_clientName, m_cwd);
+    return {}; // the broker derives the terminal's id, as the reference does
 }
 
 void Session::start()
 {
     if (m_state != State::Idle)
         return;
+    m_life.start();
     m_cwd = QDir::currentPath();
     m_tty = Tty::detect();
     qCInfo(lcSession).noquote() << "session in" << m_cwd << "tty"
@@ -187,9 +206,9 @@ void Session::spawnBroker()
 {
     const QString exe = Broker::Launcher::findBrokerExecutable();
     if (exe.isEmpty()) {
-        setError(QStringLiteral("No broker answers at %1 and claude-peers-broker was found neither next to "
-                                "claude-peers-mcp nor on PATH. Start the tray app or claude-peers-broker.")
-                     .arg(m_client->location().baseUrl().toString()));
+        setError(QStringLiteral("No broker answers at %1 and %2. Start the tray app or claude-peers-broker.")
+                     .arg(m_client->location().baseUrl().toString(),
+                          Broker::Launcher::brokerSearchDescription(QStringLiteral("claude-peers-mcp"))));
         retryLater(5000);
         return;
     }
@@ -253,6 +272,13 @@ void Session::registerNow()
                       {QStringLiteral("version"), m_options.version}};
     if (!m_sessionName.isEmpty())
         body.insert(QStringLiteral("session_name"), m_sessionName);
+    // Fields of ours (docs/protocol.md); a 0.7 broker ignores them.
+    const QString requested = requestedId();
+    if (!requested.isEmpty())
+        body.insert(QStringLiteral("requested_id"), requested);
+    if (!m_clientName.isEmpty())
+        body.insert(QStringLiteral("client"), m_clientName);
+    m_preferredId = requested.isEmpty() ? Tty::peerIdForTty(m_tty) : requested;
     m_client->post(
         QStringLiteral("/register"), body,
         [this, generation](Broker::Result<QJsonValue> r) {
@@ -283,9 +309,18 @@ void Session::onRegistered(const QJsonObject &answer)
     // have been replaced since /health).
     m_databaseId = answer.value(QLatin1String("database_id")).toString();
     if (m_peerId != id && !m_peerId.isEmpty())
-        qCWarning(lcSession) << "peer id changed from" << m_peerId << "to" << id
-                             << "(no tty: ids are random)";
+        qCWarning(lcSession) << "peer id changed from" << m_peerId << "to" << id;
     m_peerId = id;
+    m_idNote.clear();
+    if (!m_preferredId.isEmpty() && id != m_preferredId) {
+        // The broker keeps a live session's id for it (docs/divergences.md).
+        m_idNote = QStringLiteral("%1 belongs to another live session (%2), so this one got its own id")
+                       .arg(m_preferredId,
+                            m_tty.isEmpty() || !qEnvironmentVariable("CLAUDE_PEERS_ID").trimmed().isEmpty()
+                                ? QStringLiteral("same CLAUDE_PEERS_ID or client and folder")
+                                : QStringLiteral("same terminal %1").arg(m_tty));
+        qCInfo(lcSession).noquote() << m_idNote;
+    }
     const QString restoredName = answer.value(QLatin1String("session_name")).toString();
     bool summaryChanged = false;
     if (m_sessionName.isEmpty() && !restoredName.isEmpty()) {
@@ -339,10 +374,28 @@ void Session::reportTrouble(Trouble trouble, const QString &why)
     if (m_state != State::Registered)
         return; // already on it
     qCWarning(lcSession).noquote() << "lost the broker:" << why;
-    m_lastError = why;
+    setError(why);
     m_heartbeatTimer->stop();
     Q_EMIT registrationLost();
-    if (m_registeredClock.isValid() && m_registeredClock.elapsed() < 1000) {
+    if (trouble == Trouble::NotRegistered) {
+        const qint64 now = m_life.elapsed();
+        m_rejections.append(now);
+        while (!m_rejections.isEmpty() && now - m_rejections.constFirst() > RejectionWindowMs)
+            m_rejections.removeFirst();
+    }
+    if (m_rejections.size() >= RejectionsBeforeBackoff) {
+        // Someone else keeps taking this peer over (a broker without our same-terminal rule,
+        // or another helper with the same CLAUDE_PEERS_ID): no fight, say it plainly.
+        setError(QStringLiteral("This session lost its registration as %1 %2 times in the last minute: "
+                                "another claude-peers helper keeps registering as the same peer (same "
+                                "terminal or the same CLAUDE_PEERS_ID). Retrying every %3 s; give each "
+                                "session its own CLAUDE_PEERS_ID, or update the broker.")
+                     .arg(m_peerId)
+                     .arg(m_rejections.size())
+                     .arg(RejectionBackoffMs / 1000));
+        ++m_generation;
+        retryLater(RejectionBackoffMs);
+    } else if (m_registeredClock.isValid() && m_registeredClock.elapsed() < 1000) {
         // Lost again right after registering: do not spin, try again in a moment.
         ++m_generation;
         retryLater(1000);

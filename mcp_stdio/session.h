@@ -62,6 +62,11 @@ public:
     // server.startup_timeout_ms).
     static Options defaultOptions();
 
+    // The MCP client's name from initialize ("claude-code", "opencode"): registered with the
+    // broker, and part of the stable id of a session without a terminal. Call before start().
+    void setClientName(const QString &name) { m_clientName = name; }
+    QString clientName() const { return m_clientName; }
+
     void start();
     // Best-effort /unregister within timeoutMs, then done(). No more requests after it.
     void stop(int timeoutMs, std::function<void()> done);
@@ -80,6 +85,10 @@ public:
     bool brokerHasCapability(const QString &name) const { return m_brokerCapabilities.contains(name); }
     QString databaseId() const { return m_databaseId; }
     QString lastError() const { return m_lastError; }
+    // The id this session asked for (CLAUDE_PEERS_ID, the terminal's, or the stable tty-less
+    // one), and why it got another one; empty when it got what it asked for.
+    QString preferredId() const { return m_preferredId; }
+    QString idNote() const { return m_idNote; }
     int registrations() const { return m_registrations; }
     bool brokerStartedByUs() const { return m_spawnedPid > 0; }
 
@@ -105,11 +114,13 @@ public:
 Q_SIGNALS:
     void registered(const QString &peerId); // after every (re-)registration
     void registrationLost(); // the broker is gone or forgot us; reconnecting
+    void errorChanged(const QString &error); // lastError() changed; empty = trouble over
     void stateChanged(Mcp::Session::State state);
 
 private:
     void setState(State state);
     void setError(const QString &error);
+    QString requestedId() const;
     void probeWorkspace();
     void connectToBroker();
     void onHealth(bool ok);
@@ -134,6 +145,11 @@ private:
     QString m_branch;
     QStringList m_recentFiles;
     QString m_tty;
+    QString m_clientName;
+    QString m_preferredId;
+    QString m_idNote;
+    QList<qint64> m_rejections; // ms since start of recent "credential refused" losses
+    QElapsedTimer m_life;
     bool m_workspaceReady = false;
     bool m_registerWhenReady = false;
 

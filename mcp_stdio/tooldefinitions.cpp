@@ -39,32 +39,45 @@ const QStringList &scopes()
 QString scopeDescription()
 {
     return QStringLiteral(
-        "Which peers: \"machine\" = every instance on this computer; \"directory\" = instances in the same "
-        "working directory; \"repo\" = instances in the same git checkout (its root or any subdirectory; "
+        "Which peers: \"machine\" = every session on this computer; \"directory\" = sessions in the same "
+        "working directory; \"repo\" = sessions in the same git checkout (its root or any subdirectory; "
         "separate worktrees count as different checkouts); \"lan\" = this machine plus peers on connected "
         "LAN machines (needs federation).");
 }
 
+// What a peer is called: the reference's "Claude Code instance" for Claude Code.
+QString instance(ClientKind client)
+{
+    return client == ClientKind::ClaudeCode ? QStringLiteral("Claude Code instance")
+                                            : QStringLiteral("AI coding session (peer)");
+}
+
 } // namespace
 
-QJsonObject listPeers()
+QJsonObject listPeers(ClientKind client)
 {
     return tool(
         "list_peers",
-        QStringLiteral("List other Claude Code instances (AI coding sessions) you can message: their ID, "
-                       "name, working directory, git repo and what they are working on. Scope \"lan\" also "
-                       "finds peers on other machines of the LAN (needs federation)."),
+        (client == ClientKind::ClaudeCode
+             ? QStringLiteral("List other Claude Code instances (AI coding sessions) you can message: ")
+             : QStringLiteral("List other AI coding sessions (Claude Code, OpenCode and others) you can "
+                              "message: ")) +
+            QStringLiteral(
+                "their ID, name, client, working directory, git repo and what they are working on. "
+                "Scope \"lan\" also finds peers on other machines of the LAN (needs federation)."),
         QJsonObject {{QStringLiteral("scope"), stringProperty(scopeDescription(), scopes())}},
         {QStringLiteral("scope")});
 }
 
-QJsonObject sendMessage()
+QJsonObject sendMessage(ClientKind client)
 {
     return tool(
         "send_message",
-        QStringLiteral("Send a message to another Claude Code instance by peer ID. It is pushed into their "
-                       "session at once (channel) and stored until their session has received it. IDs with "
-                       "a colon (hostname:peer_id) reach peers on other LAN machines through federation."),
+        QStringLiteral("Send a message to another ") + instance(client) +
+            QStringLiteral(
+                " by peer ID. It is pushed into their session at once where their client shows "
+                "pushed messages, and stored until their session has received it. IDs with a colon "
+                "(hostname:peer_id) reach peers on other LAN machines through federation."),
         QJsonObject {
             {QStringLiteral("to_id"),
              stringProperty(
@@ -93,7 +106,7 @@ QJsonObject sendMessage()
         {QStringLiteral("to_id"), QStringLiteral("message")});
 }
 
-QJsonObject setSummary()
+QJsonObject setSummary(ClientKind)
 {
     return tool(
         "set_summary",
@@ -106,38 +119,45 @@ QJsonObject setSummary()
         {QStringLiteral("summary")});
 }
 
-QJsonObject setName()
+QJsonObject setName(ClientKind client)
 {
     return tool(
         "set_name",
-        QStringLiteral("Set your session name (the one from /rename), shown to other peers in list_peers. "
-                       "Call it at the start of a session and after every /rename."),
+        client == ClientKind::ClaudeCode
+            ? QStringLiteral(
+                  "Set your session name (the one from /rename), shown to other peers in list_peers. "
+                  "Call it at the start of a session and after every /rename.")
+            : QStringLiteral("Set a short name for this session, shown to other peers in list_peers. Call it "
+                             "at the start of a session."),
         QJsonObject {{QStringLiteral("name"), stringProperty(QStringLiteral("The session name."))}},
         {QStringLiteral("name")});
 }
 
-QJsonObject checkMessages()
+QJsonObject checkMessages(ClientKind client)
 {
     return tool(
         "check_messages",
-        QStringLiteral("Show messages from peers that you may not have seen yet: stored ones not pushed to "
-                       "you and pushed ones not yet repeated in a tool result. Call it when you wait for a "
-                       "reply, or when channel messages do not appear in your session."),
+        mayShowChannels(client)
+            ? QStringLiteral(
+                  "Show messages from peers that you may not have seen yet: stored ones not pushed "
+                  "to you and pushed ones not yet repeated in a tool result. Call it when you wait "
+                  "for a reply, or when channel messages do not appear in your session.")
+            : QStringLiteral("Show messages from peers that you have not seen yet. Call it when you wait for "
+                             "a reply, and every few minutes."),
         QJsonObject(), {});
 }
 
-QJsonObject broadcastMessage()
+QJsonObject broadcastMessage(ClientKind client)
 {
-    return tool(
-        "broadcast_message",
-        QStringLiteral("Send one message to every other Claude Code instance in a scope (each gets its own "
-                       "copy)."),
-        QJsonObject {{QStringLiteral("message"), stringProperty(QStringLiteral("The message text."))},
-                     {QStringLiteral("scope"), stringProperty(scopeDescription(), scopes())}},
-        {QStringLiteral("message"), QStringLiteral("scope")});
+    return tool("broadcast_message",
+                QStringLiteral("Send one message to every other ") + instance(client) +
+                    QStringLiteral(" in a scope (each gets its own copy)."),
+                QJsonObject {{QStringLiteral("message"), stringProperty(QStringLiteral("The message text."))},
+                             {QStringLiteral("scope"), stringProperty(scopeDescription(), scopes())}},
+                {QStringLiteral("message"), QStringLiteral("scope")});
 }
 
-QJsonObject messageStatus()
+QJsonObject messageStatus(ClientKind)
 {
     return tool(
         "message_status",
@@ -150,7 +170,7 @@ QJsonObject messageStatus()
         {QStringLiteral("message_id")});
 }
 
-QJsonObject channelHealth()
+QJsonObject channelHealth(ClientKind)
 {
     return tool(
         "channel_health",
@@ -159,12 +179,12 @@ QJsonObject channelHealth()
         QJsonObject(), {});
 }
 
-QJsonObject whoami()
+QJsonObject whoami(ClientKind)
 {
     return tool(
         "whoami",
         QStringLiteral("Your own identity on the peer network: peer ID (what others send to), name, working "
-                       "directory, git root, summary, the broker URL and whether messages are pushed."),
+                       "directory, git root, summary, the broker URL and how messages reach you."),
         QJsonObject(), {});
 }
 

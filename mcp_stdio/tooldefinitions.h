@@ -1,19 +1,22 @@
 #pragma once
 
+#include "clientkind.h"
+
 #include <QJsonObject>
 
 // Names, descriptions and input schemas of the tools (reference §7.2, plus whoami). Kept apart
-// from the handlers: this is what the model reads in tools/list.
+// from the handlers: this is what the model reads in tools/list, worded for the client
+// (Claude Code: the reference's words; others: no client named, no /rename).
 namespace Mcp::ToolDefinitions {
 
-QJsonObject listPeers();
-QJsonObject sendMessage();
-QJsonObject setSummary();
-QJsonObject setName();
-QJsonObject checkMessages();
-QJsonObject broadcastMessage();
-QJsonObject messageStatus();
-QJsonObject channelHealth();
-QJsonObject whoami();
+QJsonObject listPeers(ClientKind client);
+QJsonObject sendMessage(ClientKind client);
+QJsonObject setSummary(ClientKind client);
+QJsonObject setName(ClientKind client);
+QJsonObject checkMessages(ClientKind client);
+QJsonObject broadcastMessage(ClientKind client);
+QJsonObject messageStatus(ClientKind client);
+QJsonObject channelHealth(ClientKind client);
+QJsonObject whoami(ClientKind client);
 
 } // namespace Mcp::ToolDefinitions

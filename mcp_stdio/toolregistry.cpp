@@ -1,6 +1,7 @@
 #include "toolregistry.h"
 
 #include "brokerlink.h"
+#include "clientprofile.h"
 #include "delivery.h"
 #include "format.h"
 #include "logging.h"
@@ -79,6 +80,12 @@ ToolRegistry::ToolRegistry(BrokerLink *client, Session *session, Delivery *deliv
     m_registrationWaitMs = ok && wait >= 0 ? wait : DefaultRegistrationWaitMs;
 }
 
+void ToolRegistry::setClientName(const QString &name)
+{
+    m_clientName = name;
+    m_clientKind = clientKindFromName(name);
+}
+
 QJsonObject ToolRegistry::textResult(const QString &text, bool isError)
 {
     QJsonObject r {{QStringLiteral("content"),
@@ -102,7 +109,7 @@ QJsonArray ToolRegistry::toolList() const
 {
     QJsonArray list;
     for (const Tool &t : s_tools)
-        list.append(t.definition());
+        list.append(t.definition(m_clientKind));
     return list;
 }
 
@@ -114,13 +121,17 @@ bool ToolRegistry::hasTool(const QString &name) const
 QJsonObject ToolRegistry::withBanner(QJsonObject result)
 {
     const QString banner = m_delivery->takeBanner();
-    if (banner.isEmpty())
+    const QString trouble = m_session->lastError();
+    if (banner.isEmpty() && trouble.isEmpty())
         return result;
     QJsonArray content = result.value(QLatin1String("content")).toArray();
     if (content.isEmpty() || content.at(0).toObject().value(QLatin1String("type")) != QLatin1String("text"))
         return result;
     QJsonObject first = content.at(0).toObject();
-    first.insert(QStringLiteral("text"), QString(banner + first.value(QLatin1String("text")).toString()));
+    QString text = banner + first.value(QLatin1String("text")).toString();
+    if (!trouble.isEmpty() && !text.contains(trouble))
+        text += QStringLiteral("\n\n[claude-peers trouble: %1]").arg(trouble);
+    first.insert(QStringLiteral("text"), text);
     content.replace(0, first);
     result.insert(QStringLiteral("content"), content);
     return result;
@@ -184,7 +195,7 @@ void ToolRegistry::listPeers(const QJsonObject &args, const Done &done)
             done(textResult(QStringLiteral("Error listing peers: ") + peers.error().message, true));
             return;
         }
-        done(textResult(Format::peerList(scope, *peers, QDateTime::currentDateTimeUtc())));
+        done(textResult(Format::peerList(scope, *peers, QDateTime::currentDateTimeUtc(), m_clientKind)));
     });
 }
 
@@ -420,9 +431,7 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
                 lines
                     << QStringLiteral("  Oldest queued: %1s ago").arg(m_delivery->oldestQueuedAgeMs() / 1000);
             lines << QStringLiteral("Push stream: ") + m_delivery->streamState();
-            lines << QStringLiteral("Channel push: ") +
-                    (m_session->channelPush().isEmpty() ? QStringLiteral("unknown")
-                                                        : m_session->channelPush());
+            lines << channelPushLine(false);
             if (const QString why = m_delivery->clientProfile().channelReason; !why.isEmpty())
                 lines << QStringLiteral("  Why: ") + why;
             lines << QStringLiteral("Registered as: ") +
@@ -432,11 +441,24 @@ void ToolRegistry::channelHealth(const QJsonObject &, const Done &done)
         2000);
 }
 
+QString ToolRegistry::channelPushLine(bool explain) const
+{
+    QString line = QStringLiteral("Channel push: ") +
+        (m_session->channelPush().isEmpty() ? QStringLiteral("unknown") : m_session->channelPush());
+    if (explain && m_delivery->clientProfile().channel == ClientProfile::Channel::Ignored)
+        line +=
+            QStringLiteral("\n  (not used by this client: messages reach you at the top of tool results and "
+                           "through check_messages)");
+    return line;
+}
+
 void ToolRegistry::whoami(const QJsonObject &, const Done &done)
 {
     QStringList lines;
     if (m_session->isRegistered()) {
-        lines << QStringLiteral("ID: ") + m_session->peerId();
+        lines << QStringLiteral("ID: ") + m_session->peerId() +
+                (m_session->idNote().isEmpty() ? QString()
+                                               : QStringLiteral(" (%1)").arg(m_session->idNote()));
     } else {
         lines << QStringLiteral("ID: (not registered yet%1)")
                      .arg(m_session->lastError().isEmpty() ? QString()
@@ -453,8 +475,11 @@ void ToolRegistry::whoami(const QJsonObject &, const Done &done)
     lines << QStringLiteral("Summary: ") + m_session->summary();
     lines << QStringLiteral("Broker: ") + m_client->location().baseUrl().toString();
     lines << QStringLiteral("Push stream: ") + m_delivery->streamState();
-    lines << QStringLiteral("Channel push: ") +
-            (m_session->channelPush().isEmpty() ? QStringLiteral("unknown") : m_session->channelPush());
+    lines << channelPushLine(true);
+    lines << QStringLiteral("Client: ") +
+            (m_clientName.isEmpty()
+                 ? QStringLiteral("(not said)")
+                 : QStringLiteral("%1 (%2)").arg(Broker::clientLabel(m_clientName), m_clientName));
     lines << QStringLiteral("Helper: claude-peers-mcp %1, pid %2")
                  .arg(ServerInfo::version())
                  .arg(qint64(::getpid()));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "clientkind.h"
 #include "toolhost.h"
 
 #include <QJsonObject>
@@ -23,6 +24,9 @@ public:
     // How long a tool call waits for the registration before it reports (default 10 s, env
     // CLAUDE_PEERS_TOOL_WAIT_MS).
     void setRegistrationWaitMs(int ms) { m_registrationWaitMs = ms; }
+    // The client from initialize: tool texts are worded for it (clientkind.h).
+    void setClientName(const QString &name);
+    ClientKind clientKind() const { return m_clientKind; }
 
     QJsonArray toolList() const override;
     bool hasTool(const QString &name) const override;
@@ -35,7 +39,7 @@ private:
     struct Tool
     {
         const char *name;
-        QJsonObject (*definition)(); // name, description, inputSchema
+        QJsonObject (*definition)(ClientKind); // name, description, inputSchema
         Handler handler;
         bool needsRegistration;
     };
@@ -52,13 +56,19 @@ private:
     void channelHealth(const QJsonObject &args, const Done &done);
     void whoami(const QJsonObject &args, const Done &done);
 
-    // Prepends the due banner to the first text item.
+    // Prepends the due banner to the first text item and, while the broker is in trouble,
+    // appends the reason (OpenCode shows no stderr and says "connected" regardless).
     QJsonObject withBanner(QJsonObject result);
+    // "Channel push: …" as whoami and channel_health say it; explain: say so when the client
+    // does not show pushes (channel_health gives its own "Why:" line instead).
+    QString channelPushLine(bool explain) const;
 
     BrokerLink *m_client;
     Session *m_session;
     Delivery *m_delivery;
     int m_registrationWaitMs;
+    QString m_clientName;
+    ClientKind m_clientKind = ClientKind::ClaudeCode; // until initialize says otherwise
 };
 
 } // namespace Mcp

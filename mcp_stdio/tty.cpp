@@ -80,4 +80,10 @@ QString peerIdForTty(const QString &tty)
     return Broker::peerIdForTty(tty);
 }
 
+QString stableIdWithoutTty(const QString &clientName, const QString &cwd)
+{
+    const QString client = clientName.isEmpty() ? QStringLiteral("mcp-client") : clientName;
+    return Broker::peerIdForTty(QStringLiteral("client:%1:%2").arg(client, cwd));
+}
+
 } // namespace Mcp::Tty

@@ -25,4 +25,9 @@ QString detect();
 // empty (the broker then picks a random id).
 QString peerIdForTty(const QString &tty);
 
+// The id a session without a terminal asks for (`opencode serve`, IDE launchers): the same
+// hash over the client's name and the working folder, so it keeps its id, and its queued mail,
+// across restarts. One such peer is "this client in this folder", not one chat of it.
+QString stableIdWithoutTty(const QString &clientName, const QString &cwd);
+
 } // namespace Mcp::Tty

@@ -35,15 +35,13 @@ if [ "${#missing[@]}" -gt 0 ]; then
 fi
 
 if [ "$what" = test ]; then
-    # External MCP clients for the "external" tests, pinned by tests/external/package-lock.json.
-    if [ ! -d tests/external/node_modules ] || [ tests/external/package-lock.json -nt tests/external/node_modules ]; then
-        npm ci --prefix tests/external --no-audit --no-fund --loglevel=error >&2
-        touch tests/external/node_modules
-    fi
-    # The real Claude Code, a project of its own (tests/external/claude-code/package-lock.json).
-    cc=tests/external/claude-code
-    if [ ! -d $cc/node_modules ] || [ $cc/package-lock.json -nt $cc/node_modules ]; then
-        npm ci --prefix $cc --no-audit --no-fund --loglevel=error >&2
-        touch $cc/node_modules
-    fi
+    # External MCP clients for the "external" tests, each npm project pinned by its own
+    # package-lock.json: the real Claude Code and the real OpenCode have projects of their own,
+    # so their pins never meet the others'.
+    for project in tests/external tests/external/claude-code tests/external/opencode; do
+        if [ ! -d "$project/node_modules" ] || [ "$project/package-lock.json" -nt "$project/node_modules" ]; then
+            npm ci --prefix "$project" --no-audit --no-fund --loglevel=error >&2
+            touch "$project/node_modules"
+        fi
+    done
 fi

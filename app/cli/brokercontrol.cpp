@@ -194,8 +194,8 @@ void BrokerControl::start(std::function<void(int)> done)
 {
     const QString exe = Broker::Launcher::findBrokerExecutable();
     if (exe.isEmpty()) {
-        m_ctx.err(QStringLiteral("Error: %1 not found next to claude-peers or on PATH.")
-                      .arg(QLatin1String(Broker::Launcher::BrokerExecutableName)));
+        m_ctx.err(QStringLiteral("Error: %1.")
+                      .arg(Broker::Launcher::brokerSearchDescription(QStringLiteral("claude-peers"))));
         done(ExitFailed);
         return;
     }

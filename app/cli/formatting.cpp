@@ -1,6 +1,7 @@
 #include "formatting.h"
 
 #include "config.h"
+#include "dto.h"
 
 #include <QJsonDocument>
 #include <QLocale>
@@ -107,6 +108,9 @@ QStringList statusPeers(const QJsonArray &peers)
         const QString tty = p.value(QStringLiteral("tty")).toString();
         if (!tty.isEmpty())
             lines << indent + QStringLiteral("TTY: ") + tty;
+        const QString client = Broker::clientLabel(p.value(QStringLiteral("client")).toString());
+        if (!client.isEmpty())
+            lines << indent + QStringLiteral("Client: ") + client;
         lines << indent + QStringLiteral("Last seen: ") + p.value(QStringLiteral("last_seen")).toString();
     }
     return lines;
@@ -123,6 +127,9 @@ QStringList peerList(const QJsonArray &peers)
         const QString summary = p.value(QStringLiteral("summary")).toString();
         if (!summary.isEmpty())
             lines << QStringLiteral("  Summary: ") + summary;
+        const QString client = Broker::clientLabel(p.value(QStringLiteral("client")).toString());
+        if (!client.isEmpty())
+            lines << QStringLiteral("  Client: ") + client;
     }
     return lines;
 }

@@ -18,7 +18,7 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
     switch (column) {
     case PeersModel::NameColumn: // the tooltip shows pid, tty, version, registration
         return a.sessionName != b.sessionName || a.pid != b.pid || a.tty != b.tty || a.version != b.version ||
-            a.registeredAt != b.registeredAt;
+            a.client != b.client || a.registeredAt != b.registeredAt;
     case PeersModel::IdColumn:
         return a.id != b.id;
     case PeersModel::DirectoryColumn:
@@ -174,11 +174,12 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
         switch (index.column()) {
         case NameColumn:
         case IdColumn:
-            return tr("Peer %1\npid %2, tty %3, version %4\nregistered %5")
+            return tr("Peer %1\npid %2, tty %3, version %4\nclient %5\nregistered %6")
                 .arg(peer.id)
                 .arg(peer.pid)
                 .arg(peer.tty.isEmpty() ? tr("none") : peer.tty)
                 .arg(peer.version.isEmpty() ? tr("unknown") : peer.version)
+                .arg(peer.client.isEmpty() ? tr("not said") : Broker::clientLabel(peer.client))
                 .arg(peer.registeredAt);
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);

@@ -35,6 +35,8 @@ QJsonObject Peer::toJson() const
         o.insert(QStringLiteral("channel_push"),
                  channelPush.isEmpty() ? QStringLiteral("unknown") : channelPush);
         o.insert(QStringLiteral("version"), version);
+        if (!client.isEmpty()) // a field of ours: absent for peers that did not say
+            o.insert(QStringLiteral("client"), client);
     }
     return o;
 }
@@ -56,7 +58,18 @@ Result<Peer> Peer::fromJson(const QJsonObject &o)
     p.sessionName = o.value(QStringLiteral("session_name")).toString();
     p.channelPush = o.value(QStringLiteral("channel_push")).toString();
     p.version = o.value(QStringLiteral("version")).toString();
+    p.client = o.value(QStringLiteral("client")).toString();
     return p;
+}
+
+QString clientLabel(const QString &clientName)
+{
+    const QString name = clientName.trimmed().toLower();
+    if (name == QLatin1String("claude-code") || name == QLatin1String("claude code"))
+        return QStringLiteral("Claude Code");
+    if (name.startsWith(QLatin1String("opencode")))
+        return QStringLiteral("OpenCode");
+    return clientName.trimmed();
 }
 
 QString messageTypeName(MessageType type)

@@ -26,6 +26,7 @@ struct Peer
     QString sessionName;
     QString channelPush; // unknown / unverified / working; empty for remote peers
     QString version;
+    QString client; // MCP client name from initialize ("claude-code", "opencode"); empty = not said
 
     QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }
     bool isRemote() const { return id.contains(QLatin1Char(':')); }
@@ -58,6 +59,10 @@ struct Message
     QJsonObject toJson() const; // delivered as the integer 0/1, like the reference's poll
     static Result<Message> fromJson(const QJsonObject &object);
 };
+
+// What kind of client a peer runs in, for people: "Claude Code", "OpenCode", the client's own
+// name for others, "" when the peer did not say (an older helper, the reference's).
+QString clientLabel(const QString &clientName);
 
 // The id a broker gives a peer with a terminal (reference §7.9): the first 8 lower-case hex
 // characters of SHA-256 over the tty's UTF-8 bytes ("pts/44" → "d92a5e28"). Shared by the

@@ -79,6 +79,10 @@ Result<void> sendSignal(qint64 pid, int signal)
 
 QString findBrokerExecutable()
 {
+    if (qEnvironmentVariableIsSet(BrokerExecutableVariable)) {
+        const QFileInfo named(qEnvironmentVariable(BrokerExecutableVariable));
+        return named.isFile() && named.isExecutable() ? named.absoluteFilePath() : QString();
+    }
     const QString name = QString::fromLatin1(BrokerExecutableName);
     if (QCoreApplication::instance()) {
         const QFileInfo beside(QDir(QCoreApplication::applicationDirPath()).filePath(name));
@@ -86,6 +90,15 @@ QString findBrokerExecutable()
             return beside.absoluteFilePath();
     }
     return QStandardPaths::findExecutable(name);
+}
+
+QString brokerSearchDescription(const QString &programName)
+{
+    if (qEnvironmentVariableIsSet(BrokerExecutableVariable))
+        return QStringLiteral("%1=%2 is not an executable file")
+            .arg(QLatin1String(BrokerExecutableVariable), qEnvironmentVariable(BrokerExecutableVariable));
+    return QStringLiteral("%1 not found next to %2 or on PATH")
+        .arg(QLatin1String(BrokerExecutableName), programName);
 }
 
 Result<qint64> startDetached(const QString &program, const QStringList &arguments,

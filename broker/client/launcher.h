@@ -27,8 +27,14 @@ bool isProcessAlive(qint64 pid);
 // Sends a signal (SIGTERM, SIGHUP…) to exactly that pid.
 Result<void> sendSignal(qint64 pid, int signal);
 
+// Names the broker program to start instead of searching (packagers, tests).
+inline constexpr char BrokerExecutableVariable[] = "CLAUDE_PEERS_BROKER_EXE";
+
+// $CLAUDE_PEERS_BROKER_EXE when set (empty when that is not an executable file), else
 // claude-peers-broker beside the running executable, else on PATH; empty when not found.
 QString findBrokerExecutable();
+// Where findBrokerExecutable() looked, for an error message ("next to claude-peers-mcp nor on PATH").
+QString brokerSearchDescription(const QString &programName);
 
 // Starts program detached from us: its own session (setsid, so a closing terminal or our
 // process group's signals do not reach it), stdin/stdout/stderr on /dev/null (no SIGPIPE from

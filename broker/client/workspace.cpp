@@ -45,9 +45,11 @@ QString mcpAutoSummary(const SummaryContext &context)
         parts.append(QStringLiteral("recently touched ") +
                      context.recentFiles.mid(0, 3).join(QStringLiteral(", ")));
 
+    // Outside any git repository there is no branch to name (the reference says "main" anyway).
     const QString prefix = !context.sessionName.isEmpty()
         ? QStringLiteral("[%1%2]").arg(context.sessionName, tag)
-        : QStringLiteral("[%1:%2%3]").arg(project, branch, tag);
+        : context.gitRoot.isEmpty() ? QStringLiteral("[%1%2]").arg(project, tag)
+                                    : QStringLiteral("[%1:%2%3]").arg(project, branch, tag);
     if (parts.isEmpty())
         return prefix + QStringLiteral(" Working in ") + project;
     return prefix + QLatin1Char(' ') + parts.join(QStringLiteral(", ")) + QStringLiteral(" in ") + project;

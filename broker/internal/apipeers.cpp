@@ -20,6 +20,8 @@ void Api::registerPeer(Call &call)
     request.sessionName = fields.optionalString("session_name");
     request.summary = fields.optionalString("summary");
     request.version = fields.optionalString("version");
+    request.requestedId = fields.optionalString("requested_id");
+    request.client = fields.optionalString("client").left(64);
     fields.checkLength("session_name", request.sessionName, maxLabelBytes);
     fields.checkLength("summary", request.summary, maxLabelBytes);
     if (fields.error()) {

@@ -58,12 +58,54 @@ bool Service::isKnownLiveTarget(const QString &peerId) const
     return age >= 0 && age < liveTargetCacheMs;
 }
 
+bool Service::isValidRequestedId(const QString &id)
+{
+    if (id.isEmpty() || id.size() > 64)
+        return false;
+    for (QChar c : id) {
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != QLatin1Char('_') && c != QLatin1Char('-'))
+            return false;
+    }
+    return true;
+}
+
 Result<Service::Registered> Service::registerPeer(const Registration &request)
 {
-    QString id;
-    if (!request.tty.isEmpty()) {
-        id = PeerId::fromTty(request.tty);
-    } else {
+    if (!request.requestedId.isEmpty() && !isValidRequestedId(request.requestedId))
+        return std::unexpected(Error {QStringLiteral("bad_request"),
+                                      QStringLiteral("Field \"requested_id\" must be 1 to 64 characters "
+                                                     "from A-Z, a-z, 0-9, _ and -"),
+                                      400});
+    const QString preferred = !request.requestedId.isEmpty() ? request.requestedId
+        : !request.tty.isEmpty()                             ? PeerId::fromTty(request.tty)
+                                                             : QString();
+    // Live sessions of other processes that this registration must leave alone: the holder of
+    // the preferred id, and the others on the same terminal (two helpers on one tty used to
+    // void each other's secret forever, each re-registering on its 401).
+    QStringList keep;
+    bool preferredHeld = false;
+    if (!preferred.isEmpty() || !request.tty.isEmpty()) {
+        auto all = m_store.peers();
+        if (!all)
+            return std::unexpected(all.error());
+        for (const Peer &peer : std::as_const(*all)) {
+            if (peer.pid == request.pid)
+                continue;
+            const bool holdsPreferred = peer.id == preferred;
+            if (!holdsPreferred && (request.tty.isEmpty() || peer.tty != request.tty))
+                continue;
+            if (!staleReason(peer).isEmpty())
+                continue; // dead: replaced as the reference does
+            keep.append(peer.id);
+            if (holdsPreferred) {
+                preferredHeld = true;
+                qCInfo(lcApi).noquote() << "Peer" << preferred << "belongs to live pid" << peer.pid << "- pid"
+                                        << request.pid << "gets a new id";
+            }
+        }
+    }
+    QString id = preferredHeld ? QString() : preferred;
+    if (id.isEmpty()) {
         // A random id must not silently take over another session's row.
         for (int attempt = 0; attempt < 8; ++attempt) {
             id = PeerId::random();
@@ -85,6 +127,8 @@ Result<Service::Registered> Service::registerPeer(const Registration &request)
     newPeer.summary = request.summary;
     newPeer.version = request.version;
     newPeer.secretHash = SessionSecret::hash(secret);
+    newPeer.client = request.client;
+    newPeer.keepIds = keep;
 
     auto registration = m_store.registerPeer(newPeer, nowIso());
     if (!registration)

@@ -52,13 +52,20 @@ public:
         QString sessionName;
         QString summary;
         QString version;
+        QString requestedId; // ours: the id the session asks for (CLAUDE_PEERS_ID, tty-less helpers)
+        QString client; // ours: the MCP client's name
     };
     struct Registered
     {
         Peer peer;
         QByteArray sessionSecret;
     };
+    // Reference §3.6, except that a live session of another process is never replaced: when
+    // the id the request derives (requested id, else the tty's) belongs to one, the newcomer
+    // gets a fresh random id, and live sessions on the same tty are not evicted as zombies.
     Result<Registered> registerPeer(const Registration &request);
+    // [A-Za-z0-9_-]{1,64}: what a requested id may be (no ':', which marks remote peers).
+    static bool isValidRequestedId(const QString &id);
 
     Result<bool> touch(const QString &peerId); // last_seen = now; false if unknown
     Result<void> setSummary(const QString &peerId, const QString &summary);

@@ -329,7 +329,7 @@ Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QStri
     }
     for (const auto &rows : {*samePid, sameTty}) {
         for (const auto &[id, name, text] : rows) {
-            if (result.evictedIds.contains(id))
+            if (result.evictedIds.contains(id) || peer.keepIds.contains(id))
                 continue;
             inherit(name, text);
             if (auto r = evict(id); !r)
@@ -352,6 +352,7 @@ Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QStri
     ins.bindValue(9, text(now));
     // As text: a QByteArray would bind as a BLOB, which never equals the TEXT column.
     ins.bindValue(10, text(QString::fromLatin1(peer.secretHash)));
+    ins.bindValue(11, text(peer.client));
     if (auto r = run(ins, "Registering a peer"); !r)
         return std::unexpected(r.error());
     ins.finish();
@@ -370,6 +371,7 @@ Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QStri
     p.sessionName = sessionName;
     p.channelPush = QStringLiteral("unknown");
     p.version = peer.version;
+    p.client = peer.client;
     qCDebug(lcStore) << "Registered" << p.id << "pid" << p.pid << "evicted" << result.evictedIds;
     return result;
 }

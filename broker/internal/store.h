@@ -24,6 +24,10 @@ struct NewPeer
     QString summary;
     QString version;
     QByteArray secretHash; // SHA-256 of the session secret (hex)
+    QString client; // the MCP client's name from initialize; empty = not said
+    // Live sessions of other processes on the same terminal: kept, not evicted as zombies
+    // (docs/divergences.md, "two sessions on one terminal").
+    QStringList keepIds;
 };
 
 struct NewMessage

@@ -156,6 +156,17 @@ Result<void> migrateTo2(QSqlDatabase &db)
     return {};
 }
 
+Result<void> migrateTo3(QSqlDatabase &db)
+{
+    auto names = columnNames(db, QStringLiteral("peers"));
+    if (!names)
+        return std::unexpected(names.error());
+    if (names->contains(QStringLiteral("client")))
+        return {};
+    return exec(db, QStringLiteral("ALTER TABLE peers ADD COLUMN client TEXT DEFAULT ''"),
+                QStringLiteral("Adding column peers.client"));
+}
+
 // One step in its own write transaction. BEGIN IMMEDIATE takes the write lock first, then
 // user_version is read again: another process may have upgraded the file meanwhile.
 Result<void> runStep(QSqlDatabase &db, int target, const std::function<Result<void>(QSqlDatabase &)> &step)
@@ -264,7 +275,7 @@ Result<int> migrate(QSqlDatabase &db)
                         .arg(db.databaseName())
                         .arg(*version)
                         .arg(currentVersion));
-    const std::function<Result<void>(QSqlDatabase &)> steps[] = {migrateTo1, migrateTo2};
+    const std::function<Result<void>(QSqlDatabase &)> steps[] = {migrateTo1, migrateTo2, migrateTo3};
     for (int target = *version + 1; target <= currentVersion; ++target) {
         if (auto r = runStep(db, target, steps[target - 1]); !r)
             return std::unexpected(r.error());

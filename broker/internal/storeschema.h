@@ -15,9 +15,10 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 //   0: an empty file, or a reference 0.7.0 database (the reference never sets user_version)
 //   1: the reference's final tables, every column the reference adds by ALTER present
 //   2: peers.secret_hash (session secrets) and the indexes of the hot queries
+//   3: peers.client (the MCP client a peer runs in: "claude-code", "opencode", …)
 namespace StoreSchema {
 
-inline constexpr int currentVersion = 2;
+inline constexpr int currentVersion = 3;
 
 Result<int> userVersion(QSqlDatabase &db);
 

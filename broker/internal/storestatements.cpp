@@ -12,8 +12,8 @@ using StoreSchema::databaseError;
 
 namespace {
 
-const QString peerColumns = QStringLiteral(
-    "id, pid, cwd, git_root, tty, summary, registered_at, last_seen, session_name, channel_push, version");
+const QString peerColumns = QStringLiteral("id, pid, cwd, git_root, tty, summary, registered_at, last_seen, "
+                                           "session_name, channel_push, version, client");
 const QString messageColumns =
     QStringLiteral("id, from_id, to_id, text, type, metadata, reply_to, sent_at, delivered");
 
@@ -43,6 +43,7 @@ Peer peerFromRow(const QSqlQuery &q)
     p.sessionName = q.value(8).toString();
     p.channelPush = q.value(9).toString();
     p.version = q.value(10).toString();
+    p.client = q.value(11).toString();
     return p;
 }
 
@@ -123,8 +124,9 @@ Result<void> Statements::prepareAll()
          QStringLiteral("SELECT id, session_name, summary FROM peers "
                         "WHERE tty = ? AND pid != ? AND id != ? ORDER BY rowid")},
         {&insertPeer,
-         QStringLiteral("INSERT INTO peers (id, pid, cwd, git_root, tty, session_name, summary, version, "
-                        "registered_at, last_seen, secret_hash) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")},
+         QStringLiteral(
+             "INSERT INTO peers (id, pid, cwd, git_root, tty, session_name, summary, version, "
+             "registered_at, last_seen, secret_hash, client) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)")},
         {&insertMessage,
          QStringLiteral("INSERT INTO messages (from_id, to_id, text, type, metadata, reply_to, "
                         "sent_at, delivered) VALUES (?, ?, ?, ?, ?, ?, ?, 0)")},

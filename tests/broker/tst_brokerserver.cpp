@@ -488,13 +488,20 @@ private Q_SLOTS:
             h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"), {}, {}, pid);
         QCOMPARE(again.id, named.id);
         QCOMPARE(str(again.answer, "session_name"), QStringLiteral("WORKER"));
-        // same tty, another pid → one row for that tty, same id
+        // same tty, another live pid → its own id; the live one keeps its row (divergence)
         const RegisteredPeer other = h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"));
-        QCOMPARE(other.id, named.id);
+        QVERIFY(other.id != named.id);
+        QVERIFY(h.hasPeer(named.id));
+        // same tty once the first is dead → the terminal's id again, one row for that tty
+        h.endSession(pid);
+        const RegisteredPeer after =
+            h.registerPeer(QStringLiteral("/w"), QStringLiteral("pts/7"), {}, {}, h.spawnSession());
+        QCOMPARE(after.id, named.id);
+        QCOMPARE(str(after.answer, "session_name"), QStringLiteral("WORKER"));
         int rowsForTty = 0;
         for (const QJsonValue &p : h.listPeers())
             rowsForTty += p.toObject().value(QStringLiteral("tty")).toString() == QLatin1String("pts/7");
-        QCOMPARE(rowsForTty, 1);
+        QCOMPARE(rowsForTty, 2); // the newcomer of before is alive: it stays
         // a TTY-less re-registration with the same pid gets a new id; the old one is gone
         const qint64 pid2 = h.spawnSession();
         const RegisteredPeer loose = h.registerPeer(QStringLiteral("/w"), {}, {}, {}, pid2);
@@ -507,6 +514,50 @@ private Q_SLOTS:
                                      {QStringLiteral("text"), QStringLiteral("x")}});
         QCOMPARE(r.object().value(QStringLiteral("ok")), QJsonValue(false));
         QVERIFY(str(r.object(), "error").contains(QLatin1String("not found")));
+    }
+
+    // Fields of ours (docs/protocol.md): requested_id for sessions without a terminal or with
+    // CLAUDE_PEERS_ID, client for the listings. A live holder keeps its id.
+    void requestedIdAndClientAreKeptAndListed()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const qint64 pid = h.spawnSession();
+        auto registerAs = [&](qint64 p, const QJsonValue &requested, const QJsonValue &client) {
+            QJsonObject body {{QStringLiteral("pid"), p},
+                              {QStringLiteral("cwd"), QStringLiteral("/w")},
+                              {QStringLiteral("git_root"), QJsonValue()},
+                              {QStringLiteral("tty"), QJsonValue()}};
+            if (!requested.isUndefined())
+                body.insert(QStringLiteral("requested_id"), requested);
+            if (!client.isUndefined())
+                body.insert(QStringLiteral("client"), client);
+            return h.post(QStringLiteral("/register"), body);
+        };
+        const HttpResult first = registerAs(pid, QStringLiteral("reviewer"), QStringLiteral("opencode"));
+        QCOMPARE(first.status, 200);
+        QCOMPARE(str(first.object(), "id"), QStringLiteral("reviewer"));
+        const HttpResult second =
+            registerAs(h.spawnSession(), QStringLiteral("reviewer"), QJsonValue::Undefined);
+        QCOMPARE(second.status, 200);
+        const QString secondId = str(second.object(), "id");
+        QVERIFY(secondId != QLatin1String("reviewer"));
+        QCOMPARE(secondId.size(), 8);
+        for (const QJsonValue &v : h.listPeers()) {
+            const QJsonObject p = v.toObject();
+            if (str(p, "id") == QLatin1String("reviewer"))
+                QCOMPARE(str(p, "client"), QStringLiteral("opencode"));
+            else
+                QVERIFY(!p.contains(QLatin1String("client"))); // 0.7's row shape when not said
+        }
+        QCOMPARE(registerAs(pid, QStringLiteral("host:peer"), QJsonValue::Undefined).status, 400);
+        QCOMPARE(registerAs(pid, QString(65, QLatin1Char('a')), QJsonValue::Undefined).status, 400);
+        QCOMPARE(registerAs(pid, 5, QJsonValue::Undefined).status, 400);
+        QVERIFY(h.hasPeer(QStringLiteral("reviewer")));
+        h.endSession(pid);
+        const HttpResult again =
+            registerAs(h.spawnSession(), QStringLiteral("reviewer"), QStringLiteral("claude-code"));
+        QCOMPARE(str(again.object(), "id"), QStringLiteral("reviewer"));
     }
 
     // A target found alive is trusted for Service::liveTargetCacheMs (docs/decisions.md): a

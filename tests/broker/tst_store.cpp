@@ -229,17 +229,17 @@ void tst_Store::createsSchemaOnEmptyFile()
 {
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 2);
+    QCOMPARE(m_store->schemaVersion(), 3);
     QCOMPARE(int(QFile::permissions(dbPath()) & 0x7077), 0x6000); // rw owner, nothing for group/other
     QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now)); // creates the WAL
     QCOMPARE(int(QFile::permissions(dbPath() + QStringLiteral("-wal")) & 0x7077), 0x6000);
 
     RawDb raw(dbPath());
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
-                      "session_name", "channel_push", "version", "secret_hash"}));
+                      "session_name", "channel_push", "version", "secret_hash", "client"}));
     QCOMPARE(
         raw.column(QStringLiteral("PRAGMA table_info(messages)"), 1),
         strings({"id", "from_id", "to_id", "text", "type", "metadata", "reply_to", "sent_at", "delivered"}));
@@ -268,7 +268,7 @@ void tst_Store::reopensWithDataIntact()
     QCOMPARE(m_store->schemaVersion(), 0);
 
     QVERIFY(m_store->open(dbPath()));
-    QCOMPARE(m_store->schemaVersion(), 2);
+    QCOMPARE(m_store->schemaVersion(), 3);
     auto peer = m_store->peer(QStringLiteral("aaaa1111"));
     QVERIFY(peer && peer->has_value());
     auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
@@ -315,7 +315,7 @@ void tst_Store::upgradesReferenceDatabase()
 
     auto opened = m_store->open(path);
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 2);
+    QCOMPARE(m_store->schemaVersion(), 3);
 
     auto peers = m_store->peers();
     QVERIFY(peers);
@@ -375,7 +375,7 @@ void tst_Store::upgradesReferenceDatabase()
     QCOMPARE(*purged, 1);
 
     RawDb check(path);
-    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 2);
+    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
     QVERIFY(
         check.column(QStringLiteral("PRAGMA table_info(peers)"), 1).contains(QStringLiteral("secret_hash")));
     QCOMPARE(check.scalar(QStringLiteral("SELECT COUNT(*) FROM peers WHERE secret_hash = ''")).toInt(), 3);
@@ -411,12 +411,12 @@ void tst_Store::upgradesFirstReleaseDatabase()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 2);
+    QCOMPARE(m_store->schemaVersion(), 3);
 
     RawDb raw(dbPath());
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
-                      "session_name", "channel_push", "version", "secret_hash"}));
+                      "session_name", "channel_push", "version", "secret_hash", "client"}));
     QCOMPARE(
         raw.column(QStringLiteral("PRAGMA table_info(messages)"), 1),
         strings({"id", "from_id", "to_id", "text", "sent_at", "delivered", "type", "metadata", "reply_to"}));

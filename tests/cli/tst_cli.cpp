@@ -610,14 +610,16 @@ private Q_SLOTS:
 
     void restartWithoutBrokerExecutableFails()
     {
-        if (QFileInfo::exists(QFileInfo(TestSupport::cliExe()).absolutePath() + u"/claude-peers-broker"_s))
-            QSKIP("claude-peers-broker sits next to claude-peers in this build");
         TestHome nobody;
         QProcessEnvironment env = cliEnvironment(nobody);
         env.insert(u"PATH"_s, u"/nonexistent"_s);
+        // The build puts claude-peers-broker beside claude-peers: name a missing one instead.
+        env.insert(u"CLAUDE_PEERS_BROKER_EXE"_s, nobody.path() + u"/claude-peers-broker"_s);
         const CliRun r = runCli(env, {u"restart"_s});
         QCOMPARE(r.code, 2);
-        QVERIFY2(r.err.contains(u"claude-peers-broker not found"_s), qPrintable(describe(r)));
+        QVERIFY2(r.err.contains(u"CLAUDE_PEERS_BROKER_EXE="_s + nobody.path() +
+                                u"/claude-peers-broker is not an executable file"_s),
+                 qPrintable(describe(r)));
     }
 };
 

@@ -102,8 +102,12 @@ private Q_SLOTS:
             << u"[AUTH_WORKER:pts/44] recently touched auth.ts in my-project"_s;
         QTest::newRow("no parts") << u"/h/p"_s << u"/h/p"_s << u"master"_s << QStringList {} << u""_s << u""_s
                                   << u"[p:master] Working in p"_s;
-        QTest::newRow("unknown branch shows main")
-            << u"/h/p"_s << u""_s << u""_s << QStringList {} << u""_s << u""_s << u"[p:main] Working in p"_s;
+        QTest::newRow("unknown branch in a repo shows main")
+            << u"/h/p"_s << u"/h/p"_s << u""_s << QStringList {} << u""_s << u""_s
+            << u"[p:main] Working in p"_s;
+        // Divergence: the reference says [work:main:pts/0] outside any repository.
+        QTest::newRow("no repo: no branch") << u"/h/work"_s << u""_s << u""_s << QStringList {} << u""_s
+                                            << u"pts/0"_s << u"[work:pts/0] Working in work"_s;
         QTest::newRow("feature branch + files")
             << u"/h/p"_s << u"/h/p"_s << u"feat/x"_s << QStringList {u"a"_s, u"b"_s, u"c"_s, u"d"_s} << u""_s
             << u"/dev/pts/3"_s << u"[p:feat/x:pts/3] on feat/x, recently touched a, b, c in p"_s;
@@ -111,7 +115,7 @@ private Q_SLOTS:
                                             << u""_s << u"[W] on dev in p"_s;
         QTest::newRow("cwd project when no repo")
             << u"/srv/work/"_s << u""_s << u""_s << QStringList {} << u""_s << u"ttys001"_s
-            << u"[/srv/work/:main:ttys001] Working in /srv/work/"_s;
+            << u"[/srv/work/:ttys001] Working in /srv/work/"_s;
     }
     void mcpAutoSummary()
     {

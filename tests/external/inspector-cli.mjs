@@ -58,7 +58,8 @@ check(JSON.stringify(send.inputSchema.required) === JSON.stringify(['to_id', 'me
 // tools/call: a tool that needs the broker (it waits for the registration).
 r = inspector('--method', 'tools/call', '--tool-name', 'list_peers', '--tool-arg', 'scope=machine');
 check(r.status === 0, `tools/call list_peers exits 0 (got ${r.status}: ${r.stderr})`);
-check(text(json(r, 'list_peers')) === 'No other Claude Code instances found (scope: machine).', `list_peers text: ${r.stdout}`);
+// The Inspector is neither Claude Code nor OpenCode: it gets the neutral wording.
+check(text(json(r, 'list_peers')) === 'No other peers found (scope: machine).', `list_peers text: ${r.stdout}`);
 
 r = inspector('--method', 'tools/call', '--tool-name', 'set_summary', '--tool-arg', 'summary=[INSPECTOR] probing');
 check(text(json(r, 'set_summary')) === 'Summary updated: "[INSPECTOR] probing"', 'set_summary answers');

@@ -20,6 +20,7 @@ home = tempfile.mkdtemp(prefix="peers-probe-")
 env = {
     "HOME": home,
     "PATH": "/usr/bin:/bin",  # no broker to start: the probe is about the protocol only
+    "CLAUDE_PEERS_BROKER_EXE": os.path.join(home, "no-broker"),  # not the one beside the helper
     "CLAUDE_PEERS_PORT": "1",  # nothing listens there
     "CLAUDE_PEERS_TOKEN": os.path.join(home, "token"),
     "CLAUDE_PEERS_DB": os.path.join(home, "db"),
@@ -96,6 +97,11 @@ send(b'{"jsonrpc":"2.0","id":0,"method":"initialize","params":{"protocolVersion"
 init = answer(0)
 ok(init is not None and init["result"]["protocolVersion"] == "2025-11-25", "initialize 2099-01-01 -> 2025-11-25, id 0 echoed")
 send(b'{"jsonrpc":"2.0","method":"notifications/initialized"}')
+# No broker answers (port 1, none to start): the client is told, not only stderr.
+trouble = read_until(lambda o: o.get("method") == "notifications/message", 15.0 * factor)
+ok(trouble is not None and trouble["params"]["level"] == "error" and trouble["params"]["logger"] == "claude-peers"
+   and "No broker answers" in trouble["params"]["data"],
+   f"broker trouble arrives as notifications/message (got {trouble})")
 
 # server/discover (the 2026-07-28 probe, string id) -> -32601 so that dual-era clients fall back.
 send(b'{"jsonrpc":"2.0","id":"server-discover-probe-1","method":"server/discover","params":{}}')
@@ -118,9 +124,15 @@ null_errors = [o for o in lines if o.get("id") is None][before:]
 ok([code(o) for o in null_errors] == [-32700, -32600, -32600], f"bad JSON -32700, bare value -32600, array -32600 (got {[code(o) for o in null_errors]})")
 
 # unknown methods, and the ones Claude Code sends without the capability
-for i, method in enumerate(["prompts/list", "resources/list", "resources/templates/list", "logging/setLevel", "foo"]):
+for i, method in enumerate(["prompts/list", "resources/list", "resources/templates/list", "foo"]):
     send(json.dumps({"jsonrpc": "2.0", "id": 100 + i, "method": method}).encode())
     ok(code(answer(100 + i)) == -32601, f"{method} -> -32601")
+
+# logging is a capability of ours (broker trouble as notifications/message)
+send(b'{"jsonrpc":"2.0","id":110,"method":"logging/setLevel","params":{"level":"bogus"}}')
+ok(code(answer(110)) == -32602, "logging/setLevel with an unknown level -> -32602")
+send(b'{"jsonrpc":"2.0","id":111,"method":"logging/setLevel","params":{"level":"debug"}}')
+ok(answer(111) is not None and answer(111).get("result") == {}, "logging/setLevel debug -> {}")
 
 # invalid requests that carry a readable id
 send(b'{"jsonrpc":"1.0","id":200,"method":"ping"}')

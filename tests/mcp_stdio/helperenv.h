@@ -23,6 +23,8 @@ inline QProcessEnvironment helperEnvironment(const TestSupport::TestHome &home, 
     QString path = QStringLiteral("/usr/bin:/bin");
     if (brokerOnPath)
         path = QFileInfo(TestSupport::brokerExe()).absolutePath() + QLatin1Char(':') + path;
+    else // the build puts claude-peers-broker beside the helper: name a missing one instead
+        env.insert(QStringLiteral("CLAUDE_PEERS_BROKER_EXE"), home.path() + QStringLiteral("/no-broker"));
     env.insert(QStringLiteral("PATH"), path);
     env.insert(QStringLiteral("CLAUDE_PEERS_TTY"), tty);
     return env;

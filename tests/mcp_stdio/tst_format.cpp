@@ -71,6 +71,8 @@ private Q_SLOTS:
                      "**AUTH_WORKER** (d92a5e28)\n  PID: 42  |  CWD: /home/u/proj  Active: 1h 5m\n"
                      "  Repo: /home/u/proj\n  Version: 0.8.0\n  TTY: pts/44\n  Summary: [AUTH_WORKER] JWT\n"
                      "  Channel push: unverified\n  Last seen: 2026-03-27T13:04:59.000Z"));
+        p.client = QStringLiteral("opencode");
+        QVERIFY(Format::peerBlock(p, now).contains(QLatin1String("\n  TTY: pts/44\n  Client: OpenCode\n")));
     }
 
     void peerList()
@@ -78,6 +80,10 @@ private Q_SLOTS:
         const QDateTime now = QDateTime::currentDateTimeUtc();
         QCOMPARE(Format::peerList(QStringLiteral("repo"), {}, now),
                  QStringLiteral("No other Claude Code instances found (scope: repo)."));
+        QCOMPARE(Format::peerList(QStringLiteral("repo"), {}, now, ClientKind::OpenCode),
+                 QStringLiteral("No other peers found (scope: repo)."));
+        QCOMPARE(Format::peerList(QStringLiteral("repo"), {}, now, ClientKind::Other),
+                 QStringLiteral("No other peers found (scope: repo)."));
         Broker::Peer a;
         a.id = QStringLiteral("a");
         Broker::Peer b;
@@ -183,6 +189,15 @@ private Q_SLOTS:
                                 "2026-03-27T12:00:00.000Z):\ntake\nMetadata: {\"task\":\"x\"}"));
         QCOMPARE(Format::messageEntry(entry(1, QStringLiteral("response"), QStringLiteral("r"))),
                  QStringLiteral("[RESPONSE] From d92a5e28 (msg#1, 2026-03-27T12:00:00.000Z):\nr"));
+        // reply_to shows whatever the type (issue 7 §2.6: a text answer lost its thread).
+        BannerQueue::Entry text = entry(7, QStringLiteral("text"), QStringLiteral("ok"));
+        text.replyTo = 3;
+        QCOMPARE(Format::messageEntry(text),
+                 QStringLiteral("re: msg#3 From d92a5e28 (msg#7, 2026-03-27T12:00:00.000Z):\nok"));
+        BannerQueue::Entry query = entry(8, QStringLiteral("query"), QStringLiteral("and?"));
+        query.replyTo = 7;
+        QCOMPARE(Format::messageEntry(query),
+                 QStringLiteral("[QUERY] re: msg#7 From d92a5e28 (msg#8, 2026-03-27T12:00:00.000Z):\nand?"));
     }
 
     void messageStatus()

@@ -146,9 +146,14 @@ private Q_SLOTS:
         QTest::newRow("resources/list")
             << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":12,\"method\":\"resources/list\"}")
             << int(JsonRpc::MethodNotFound) << QJsonValue(12);
-        QTest::newRow("logging/setLevel") << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"logging/"
-                                                        "setLevel\",\"params\":{\"level\":\"info\"}}")
-                                          << int(JsonRpc::MethodNotFound) << QJsonValue(13);
+        QTest::newRow("logging/setLevel unknown level")
+            << QByteArray(
+                   "{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"logging/setLevel\",\"params\":{\"level\":"
+                   "\"loud\"}}")
+            << int(JsonRpc::InvalidParams) << QJsonValue(13);
+        QTest::newRow("logging/setLevel without level")
+            << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":13,\"method\":\"logging/setLevel\",\"params\":{}}")
+            << int(JsonRpc::InvalidParams) << QJsonValue(13);
         QTest::newRow("notification method with id")
             << QByteArray("{\"jsonrpc\":\"2.0\",\"id\":14,\"method\":\"notifications/initialized\"}")
             << int(JsonRpc::InvalidRequest) << QJsonValue(14);
@@ -306,7 +311,7 @@ private Q_SLOTS:
                     .isObject());
         QVERIFY(!caps.contains(QLatin1String("prompts")));
         QVERIFY(!caps.contains(QLatin1String("resources")));
-        QVERIFY(!caps.contains(QLatin1String("logging")));
+        QVERIFY(caps.value(QLatin1String("logging")).isObject()); // notifications/message for trouble
         const QString instructions = result.value(QLatin1String("instructions")).toString();
         QVERIFY(!instructions.isEmpty());
         QVERIFY(instructions.size() <= 2048);
@@ -319,6 +324,53 @@ private Q_SLOTS:
         for (const char *word : {"send_message", "check_messages", "set_summary", "set_name", "from_id",
                                  "list_peers", "broadcast_message", "whoami", "<channel"})
             QVERIFY2(ServerInfo::instructions().contains(QLatin1String(word)), word);
+    }
+
+    void setLevelIsAnsweredAndReported()
+    {
+        JsonRpcDispatcher d(&m_tools);
+        initialize(d);
+        QSignalSpy levels(&d, &JsonRpcDispatcher::logLevelSet);
+        const QJsonObject answer = sendOne(d,
+                                           "{\"jsonrpc\":\"2.0\",\"id\":5,\"method\":\"logging/setLevel\","
+                                           "\"params\":{\"level\":\"warning\"}}");
+        QCOMPARE(answer.value(QLatin1String("result")), QJsonValue(QJsonObject()));
+        QCOMPARE(levels.size(), 1);
+        QCOMPARE(levels.at(0).at(0).toString(), QStringLiteral("warning"));
+    }
+
+    void instructionsAreWordedForTheClient_data()
+    {
+        QTest::addColumn<QString>("client");
+        QTest::addColumn<bool>("claudeCode");
+        QTest::newRow("claude-code") << QStringLiteral("claude-code") << true;
+        QTest::newRow("opencode") << QStringLiteral("opencode") << false;
+        QTest::newRow("other") << QStringLiteral("mcp-inspector") << false;
+    }
+    void instructionsAreWordedForTheClient()
+    {
+        QFETCH(QString, client);
+        QFETCH(bool, claudeCode);
+        JsonRpcDispatcher d(&m_tools);
+        const QJsonObject params {{QStringLiteral("protocolVersion"), QStringLiteral("2025-11-25")},
+                                  {QStringLiteral("capabilities"), QJsonObject()},
+                                  {QStringLiteral("clientInfo"),
+                                   QJsonObject {{QStringLiteral("name"), client},
+                                                {QStringLiteral("version"), QStringLiteral("1")}}}};
+        const QJsonObject answer =
+            sendOne(d,
+                    line(QJsonObject {{QStringLiteral("jsonrpc"), QStringLiteral("2.0")},
+                                      {QStringLiteral("id"), 1},
+                                      {QStringLiteral("method"), QStringLiteral("initialize")},
+                                      {QStringLiteral("params"), params}}));
+        const QString text =
+            answer.value(QLatin1String("result")).toObject().value(QLatin1String("instructions")).toString();
+        QVERIFY(text.size() <= 2048);
+        QCOMPARE(text.contains(QLatin1String("<channel")), claudeCode);
+        QCOMPARE(text.contains(QLatin1String("/rename")), claudeCode);
+        QVERIFY(!text.contains(QLatin1String("Claude Code instances")));
+        QVERIFY(text.contains(QLatin1String("check_messages")));
+        QVERIFY(text.contains(QLatin1String("QUEUED PEER MESSAGES")));
     }
 
     void toolsListIsOnePage()

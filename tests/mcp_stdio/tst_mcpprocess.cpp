@@ -108,7 +108,7 @@ private Q_SLOTS:
                      QLatin1String("Not registered with broker yet. Try /mcp reconnect, or check "
                                    "if broker is running: claude-peers status")),
                  qPrintable(McpClient::text(send)));
-        QVERIFY2(McpClient::text(send).contains(QLatin1String("claude-peers-broker was found neither")),
+        QVERIFY2(McpClient::text(send).contains(QLatin1String("CLAUDE_PEERS_BROKER_EXE=")),
                  qPrintable(McpClient::text(send)));
         // whoami and channel_health work regardless.
         const QJsonObject who = c.callTool(QStringLiteral("whoami"));
@@ -125,6 +125,7 @@ private Q_SLOTS:
         TestHome home;
         QProcessEnvironment env = helperEnvironment(home, false);
         McpClient c(env);
+        c.setClientInfo(QStringLiteral("claude-code")); // the reference's texts
         QVERIFY(c.start());
         QVERIFY(c.initialize());
         const int id =

@@ -1,5 +1,7 @@
 #include "tty.h"
 
+#include <QCryptographicHash>
+#include <QRegularExpression>
 #include <QTest>
 
 #include <sys/sysmacros.h>
@@ -86,6 +88,25 @@ private Q_SLOTS:
         qputenv("CLAUDE_PEERS_TTY", "");
         QCOMPARE(Tty::detect(), QString());
         qunsetenv("CLAUDE_PEERS_TTY");
+    }
+
+    // Issue 7 §3.2: a helper without a terminal keeps one id per client and folder.
+    void stableIdWithoutTty()
+    {
+        const QString a = Tty::stableIdWithoutTty(QStringLiteral("opencode"), QStringLiteral("/w/a"));
+        QCOMPARE(a, Tty::stableIdWithoutTty(QStringLiteral("opencode"), QStringLiteral("/w/a")));
+        QCOMPARE(a.size(), 8);
+        QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{8}$")).match(a).hasMatch());
+        // Independent of the code: SHA-256 of "client:opencode:/w/a", first 8 hex.
+        QCOMPARE(
+            a,
+            QString::fromLatin1(QCryptographicHash::hash("client:opencode:/w/a", QCryptographicHash::Sha256)
+                                    .toHex()
+                                    .left(8)));
+        QVERIFY(a != Tty::stableIdWithoutTty(QStringLiteral("opencode"), QStringLiteral("/w/b")));
+        QVERIFY(a != Tty::stableIdWithoutTty(QStringLiteral("claude-code"), QStringLiteral("/w/a")));
+        QCOMPARE(Tty::stableIdWithoutTty(QString(), QStringLiteral("/w/a")),
+                 Tty::stableIdWithoutTty(QStringLiteral("mcp-client"), QStringLiteral("/w/a")));
     }
 };
 

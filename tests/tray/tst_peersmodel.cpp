@@ -193,6 +193,7 @@ private Q_SLOTS:
         Peer unnamed = peer(QStringLiteral("zz000000"));
         unnamed.channelPush = QStringLiteral("unverified");
         unnamed.lastSeen = QStringLiteral("not a date");
+        unnamed.client = QStringLiteral("opencode");
         m_model->sync({p, unnamed});
 
         QCOMPARE(m_model->index(0, PeersModel::NameColumn).data().toString(), QStringLiteral("AUTH_WORKER"));
@@ -212,6 +213,10 @@ private Q_SLOTS:
                  QStringLiteral("auth_worker"));
         QCOMPARE(m_model->index(0, PeersModel::SummaryColumn).data(PeersModel::PeerIdRole).toString(), p.id);
         QVERIFY(m_model->index(0, PeersModel::NameColumn).data(Qt::ToolTipRole).toString().contains(p.tty));
+        QVERIFY(m_model->index(1, PeersModel::NameColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("client OpenCode")));
         QVERIFY(m_model->index(0, PeersModel::DirectoryColumn)
                     .data(Qt::ToolTipRole)
                     .toString()

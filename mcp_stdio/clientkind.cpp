@@ -1,0 +1,17 @@
+#include "clientkind.h"
+
+#include "dto.h"
+
+namespace Mcp {
+
+ClientKind clientKindFromName(const QString &clientName)
+{
+    const QString label = Broker::clientLabel(clientName);
+    if (label == QLatin1String("Claude Code"))
+        return ClientKind::ClaudeCode;
+    if (label == QLatin1String("OpenCode"))
+        return ClientKind::OpenCode;
+    return ClientKind::Other;
+}
+
+} // namespace Mcp

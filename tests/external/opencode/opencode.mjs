@@ -1,0 +1,226 @@
+// The real OpenCode (npm opencode-ai, pinned in this folder's own package-lock.json) as an MCP
+// client of claude-peers-mcp, offline: private HOME and XDG dirs, OpenCode's network switches
+// off, its plugin dependencies pre-created, a scripted OpenAI-compatible provider on loopback.
+// OpenCode gets the README's own opencode.json snippet. Checks (issue 7 §3.6):
+//   /mcp connected; every tool reaches the model, worded for OpenCode; a tool result reaches the
+//   provider; a message sent with the CLI arrives in a banner; OpenCode's exit unregisters;
+//   two helpers on one tty (§1.3) keep their own ids; a message the model never saw is not
+//   reported delivered (§3.1).
+import { spawn, spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import {
+  check, fail, freePort, makeHome, onCleanup, peerIdForTty, requireExe, sleep, startBroker, waitFor,
+} from '../lib/harness.mjs';
+import { startMockProvider } from './mockprovider.mjs';
+
+const here = path.dirname(fileURLToPath(import.meta.url));
+const opencodeExe = path.join(here, 'node_modules', 'opencode-ai', 'bin', 'opencode.exe');
+if (!existsSync(opencodeExe) || !existsSync(path.join(here, 'node_modules', '@opencode-ai', 'plugin', 'package.json')))
+  fail('opencode-ai is not installed. Run: npm ci --prefix tests/external/opencode');
+const helper = requireExe('PEERS_MCP_EXE');
+const cli = requireExe('PEERS_CLI_EXE');
+const factor = Number(process.env.PEERS_TEST_TIMEOUT_FACTOR || 1);
+
+const version = spawnSync(opencodeExe, ['--version'], { encoding: 'utf8', timeout: 60000 * factor });
+check(version.stdout.trim() === '1.18.33', `opencode --version is the pinned 1.18.33 (got "${version.stdout.trim()}")`);
+
+// The README's OpenCode snippet, with <path> pointing at this build.
+function readmeSnippet() {
+  const readme = readFileSync(path.resolve(here, '..', '..', '..', 'README.md'), 'utf8');
+  const at = readme.indexOf('OpenCode, in `opencode.json`:');
+  if (at < 0) fail('README.md has no "OpenCode, in `opencode.json`:" snippet');
+  const block = /```json\n([\s\S]*?)```/.exec(readme.slice(at));
+  if (!block) fail('README.md: no json block after the OpenCode line');
+  const text = block[1].replaceAll('<path>/claude-peers-mcp', helper);
+  try {
+    return JSON.parse(text);
+  } catch (e) {
+    fail(`README.md's OpenCode snippet is not JSON: ${e.message}`);
+  }
+}
+
+const home = await makeHome();
+await startBroker(home);
+const token = readFileSync(home.env.CLAUDE_PEERS_TOKEN, 'utf8').trim();
+const mock = await startMockProvider();
+onCleanup(() => mock.close());
+
+async function broker(route, body) {
+  const r = await fetch(`http://127.0.0.1:${home.port}${route}`, {
+    method: 'POST',
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  return r.json();
+}
+const peers = () => broker('/list-peers', { scope: 'machine', cwd: '/', git_root: null });
+
+// One `opencode serve` in its own folder, with its own XDG dirs.
+async function startOpenCode(name, extraEnv = {}) {
+  const base = path.join(home.dir, name);
+  const project = path.join(base, 'project');
+  const xdg = Object.fromEntries(
+    ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(base, k.toLowerCase())]));
+  for (const d of [project, ...Object.values(xdg)]) mkdirSync(d, { recursive: true });
+  const configDir = path.join(xdg.XDG_CONFIG_HOME, 'opencode');
+  mkdirSync(path.join(configDir, 'node_modules', '@opencode-ai'), { recursive: true });
+  // Its plugin dependencies already there: else OpenCode runs an install at start.
+  copyFileSync(path.join(here, 'config-deps', 'package.json'), path.join(configDir, 'package.json'));
+  copyFileSync(path.join(here, 'config-deps', 'package-lock.json'), path.join(configDir, 'package-lock.json'));
+  symlinkSync(path.join(here, 'node_modules', '@opencode-ai', 'plugin'),
+    path.join(configDir, 'node_modules', '@opencode-ai', 'plugin'));
+  writeFileSync(path.join(configDir, 'opencode.json'), JSON.stringify({
+    $schema: 'https://opencode.ai/config.json',
+    autoupdate: false,
+    share: 'disabled',
+    enabled_providers: ['mock'],
+    model: 'mock/mock-model',
+    small_model: 'mock/mock-model',
+    provider: {
+      mock: {
+        npm: '@ai-sdk/openai-compatible',
+        name: 'Mock',
+        options: { baseURL: `http://127.0.0.1:${mock.port}/v1`, apiKey: 'test' },
+        models: { 'mock-model': { name: 'Mock Model', limit: { context: 32000, output: 4096 } } },
+      },
+    },
+  }));
+  writeFileSync(path.join(project, 'opencode.json'), JSON.stringify(readmeSnippet(), null, 2));
+  const port = await freePort();
+  const env = {
+    PATH: '/usr/bin:/bin',
+    ...home.env, // HOME and the broker's port, token and database: the helper inherits them
+    ...xdg,
+    OPENCODE_DISABLE_AUTOUPDATE: 'true',
+    OPENCODE_DISABLE_MODELS_FETCH: 'true',
+    OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true',
+    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true',
+    OPENCODE_DISABLE_SHARE: 'true',
+    OPENCODE_DISABLE_EXTERNAL_SKILLS: 'true',
+    OPENCODE_DISABLE_EMBEDDED_WEB_UI: 'true',
+    ...extraEnv,
+  };
+  const child = spawn(opencodeExe, ['serve', '--port', String(port), '--hostname', '127.0.0.1', '--print-logs'], {
+    cwd: project, env, stdio: ['ignore', 'pipe', 'pipe'], detached: true,
+  });
+  let log = '';
+  child.stdout.on('data', (d) => (log += d));
+  child.stderr.on('data', (d) => (log += d));
+  onCleanup(() => {
+    try {
+      process.kill(-child.pid, 'SIGKILL'); // OpenCode and the helper it started
+    } catch { /* gone */ }
+  });
+  const url = (route) => `http://127.0.0.1:${port}${route}${route.includes('?') ? '&' : '?'}directory=${encodeURIComponent(project)}`;
+  const oc = {
+    name, child, project: realpathSync(project), log: () => log,
+    async get(route) {
+      const r = await fetch(url(route), { signal: AbortSignal.timeout(120000 * factor) });
+      return r.json();
+    },
+    async post(route, body) {
+      const r = await fetch(url(route), {
+        method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
+        signal: AbortSignal.timeout(300000 * factor),
+      });
+      return r.json();
+    },
+    exited: new Promise((resolve) => child.on('exit', resolve)),
+  };
+  await waitFor(async () => {
+    if (child.exitCode !== null) fail(`opencode ${name} exited early:\n${log}`);
+    try {
+      const status = await oc.get('/mcp');
+      return status?.['claude-peers']?.status === 'connected';
+    } catch {
+      return false;
+    }
+  }, 300000, `opencode ${name}: GET /mcp shows claude-peers connected`);
+  check(true, `opencode ${name}: /mcp shows claude-peers connected`);
+  return oc;
+}
+
+async function prompt(oc, sessionId, text) {
+  const answer = await oc.post(`/session/${sessionId}/message`, { parts: [{ type: 'text', text }] });
+  if (!answer?.info) fail(`opencode ${oc.name}: no answer to "${text}": ${JSON.stringify(answer).slice(0, 500)}`);
+  return answer;
+}
+
+async function stopOpenCode(oc) {
+  process.kill(oc.child.pid, 'SIGTERM');
+  await Promise.race([oc.exited, sleep(30000 * factor)]);
+  if (oc.child.exitCode === null && oc.child.signalCode === null) fail(`opencode ${oc.name} did not exit on SIGTERM`);
+}
+
+// --- One OpenCode, no terminal ------------------------------------------------------------
+const a = await startOpenCode('a');
+await waitFor(async () => (await peers()).length === 1, 30000, 'the helper of opencode a to register');
+const [peerA] = await peers();
+check(peerA.client === 'opencode', `the peer says its client: client="${peerA.client}"`);
+const stableId = createHash('sha256').update(`client:opencode:${a.project}`, 'utf8').digest('hex').slice(0, 8);
+check(peerA.id === stableId, `no tty: the id is the stable one of client and folder (${peerA.id} = ${stableId})`);
+
+const session = await a.post('/session', {});
+if (!session?.id) fail(`POST /session: ${JSON.stringify(session)}`);
+await prompt(a, session.id, 'please call claude-peers_whoami');
+const tools = mock.toolNames();
+for (const t of ['list_peers', 'send_message', 'set_summary', 'set_name', 'check_messages', 'broadcast_message',
+  'message_status', 'channel_health', 'whoami'])
+  check(tools.has(`claude-peers_${t}`), `the model was offered claude-peers_${t}`);
+const described = JSON.stringify(mock.requests.at(-1).tools ?? []);
+check(!described.includes('Claude Code instance') && !described.includes('/rename'),
+  'tool descriptions are worded for OpenCode (no "Claude Code instances", no /rename)');
+let results = mock.toolResults();
+check(results.some((r) => r.includes(`ID: ${peerA.id}`) && r.includes('Client: OpenCode')),
+  `the whoami result reached the provider: ${JSON.stringify(results.at(-1) ?? '').slice(0, 300)}`);
+check(results.some((r) => r.includes('(not used by this client: messages reach you')),
+  'whoami does not claim channel push for OpenCode');
+
+// A message sent with the CLI reaches the model in the banner of its next tool result.
+const send = spawnSync(cli, ['send', peerA.id, 'hello from the cli'], {
+  env: { PATH: '/usr/bin:/bin', ...home.env }, encoding: 'utf8', timeout: 30000 * factor });
+check(send.status === 0, `claude-peers send exits 0 (${send.stderr.trim()})`);
+await sleep(6000); // the banner shows a message 5 s after it arrived (reference §7.5)
+await prompt(a, session.id, 'please call claude-peers_list_peers with {"scope":"machine"}');
+results = mock.toolResults();
+check(results.some((r) => r.includes('--- QUEUED PEER MESSAGES') && r.includes('hello from the cli')),
+  `the CLI's message reached the model in a banner: ${JSON.stringify(results.at(-1) ?? '').slice(0, 400)}`);
+
+// §3.1: a message OpenCode's model never saw must not count as delivered.
+const unseen = await broker('/send-message', { from_id: 'cli', to_id: peerA.id, text: 'never shown to the model' });
+if (!unseen?.ok) fail(`send-message: ${JSON.stringify(unseen)}`);
+await sleep(3000); // long enough for the helper to have it (push is ~1 ms)
+const statusWhileRunning = await broker('/message-status', { message_id: unseen.message_id });
+
+// Exit unregisters.
+await stopOpenCode(a);
+await waitFor(async () => !(await peers()).some((p) => p.id === peerA.id), 10000,
+  'the helper to unregister once OpenCode exited');
+check(true, 'OpenCode exited: its helper unregistered');
+const statusAfterExit = await broker('/message-status', { message_id: unseen.message_id });
+
+// --- §1.3: two OpenCodes, two folders, one terminal ---------------------------------------
+const tty = 'pts/77';
+const [b, c] = await Promise.all([startOpenCode('b', { CLAUDE_PEERS_TTY: tty }),
+  startOpenCode('c', { CLAUDE_PEERS_TTY: tty })]);
+await waitFor(async () => (await peers()).length === 2, 30000, 'both helpers on one tty to register');
+const settled = await peers();
+const ids = settled.map((p) => p.id);
+check(new Set(ids).size === 2 && ids.includes(peerIdForTty(tty)),
+  `two helpers on ${tty}: one has the terminal's id, the other its own (${ids.join(', ')})`);
+await sleep(3000); // the fight re-registered both about 1.5 times a second
+const later = await peers();
+check(JSON.stringify(later.map((p) => [p.id, p.registered_at]).sort()) ===
+  JSON.stringify(settled.map((p) => [p.id, p.registered_at]).sort()),
+  'no re-registration for 3 s: the two helpers do not fight');
+await Promise.all([stopOpenCode(b), stopOpenCode(c)]);
+
+// Last, so that every other check has run: this one waits on the §3.1 change.
+check(!statusWhileRunning.delivered,
+  `§3.1: a message OpenCode's model never saw is not reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
+check(!statusAfterExit.delivered,
+  `§3.1: after OpenCode exited, the unseen message is still not delivered (${JSON.stringify(statusAfterExit)})`);
+console.log('PASS');
