@@ -24,11 +24,11 @@ class Tools final : public ToolHost
 public:
     QJsonArray toolList() const override
     {
-        return {ToolDefinitions::listPeers(),     ToolDefinitions::sendMessage(),
-                ToolDefinitions::setSummary(),    ToolDefinitions::setName(),
-                ToolDefinitions::checkMessages(), ToolDefinitions::broadcastMessage(),
-                ToolDefinitions::messageStatus(), ToolDefinitions::channelHealth(),
-                ToolDefinitions::whoami()};
+        using namespace ToolDefinitions;
+        constexpr auto client = ClientKind::ClaudeCode; // the longest texts
+        return {listPeers(client),     sendMessage(client),   setSummary(client),
+                setName(client),       checkMessages(client), broadcastMessage(client),
+                messageStatus(client), channelHealth(client), whoami(client)};
     }
     bool hasTool(const QString &name) const override
     {
