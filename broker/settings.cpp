@@ -80,7 +80,10 @@ QJsonObject readConfig(const QString &path)
         return {};
     }
     QJsonParseError error;
-    const QJsonDocument doc = QJsonDocument::fromJson(file.read(4 * 1024 * 1024), &error);
+    // QIODevice::read(n) allocates n bytes up front: ask for no more than the file holds.
+    constexpr qint64 maxConfigBytes = 4 * 1024 * 1024;
+    const QJsonDocument doc =
+        QJsonDocument::fromJson(file.read(qMin(file.size() + 1, maxConfigBytes)), &error);
     if (error.error != QJsonParseError::NoError || !doc.isObject()) {
         qCWarning(lcSettings).noquote()
             << "Ignoring malformed config file" << path << ":"

@@ -71,7 +71,8 @@ ConfigFile ConfigFile::load(const QString &path)
         qCWarning(lcClientConfig).noquote() << config.m_warning;
         return config;
     }
-    const QByteArray data = file.read(MaxFileBytes + 1);
+    // The size was checked above; reading only that much avoids allocating the limit per load.
+    const QByteArray data = file.read(file.size() + 1);
     QJsonParseError error;
     const QJsonDocument doc = QJsonDocument::fromJson(data, &error);
     if (error.error != QJsonParseError::NoError) {
