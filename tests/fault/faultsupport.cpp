@@ -83,31 +83,15 @@ int SocketFlood::open(quint16 port, int count, int timeoutMs)
         }
         m_sockets.push_back(std::move(s));
     }
-    QDeadlineTimer deadline(timeoutMs);
-    for (;;) {
-        std::vector<pollfd> fds;
-        std::vector<size_t> which;
-        for (size_t i = first; i < m_sockets.size(); ++i) {
-            const Socket &s = m_sockets[i];
-            if (s.fd >= 0 && !s.connected && !s.failed) {
-                fds.push_back({s.fd, POLLOUT, 0});
-                which.push_back(i);
-            }
-        }
-        if (fds.empty() || deadline.hasExpired())
-            break;
-        if (::poll(fds.data(), nfds_t(fds.size()), int(qMin<qint64>(deadline.remainingTime(), 100))) <= 0)
-            continue;
-        for (size_t k = 0; k < fds.size(); ++k) {
-            if (!fds[k].revents)
-                continue;
-            Socket &s = m_sockets[which[k]];
+    pollWhile(
+        first, POLLOUT, [](const Socket &s) { return s.fd >= 0 && !s.connected && !s.failed; },
+        [](Socket &s) {
             int error = 0;
             socklen_t length = sizeof error;
             ::getsockopt(s.fd, SOL_SOCKET, SO_ERROR, &error, &length);
             (error == 0 ? s.connected : s.failed) = true;
-        }
-    }
+        },
+        QDeadlineTimer(timeoutMs));
     int connectedNow = 0;
     for (size_t i = first; i < m_sockets.size(); ++i)
         connectedNow += m_sockets[i].connected ? 1 : 0;
@@ -124,15 +108,28 @@ void SocketFlood::sendAll(QByteArrayView bytes)
 
 void SocketFlood::pump(int ms)
 {
-    QDeadlineTimer deadline(ms);
     char buffer[4096];
+    pollWhile(
+        0, POLLIN, [](const Socket &s) { return s.connected && !s.peerClosed; },
+        [&buffer](Socket &s) {
+            const ssize_t n = ::recv(s.fd, buffer, sizeof buffer, 0);
+            if (n > 0)
+                s.received.append(buffer, n);
+            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
+                s.peerClosed = true;
+        },
+        QDeadlineTimer(ms));
+}
+
+void SocketFlood::pollWhile(size_t first, short events, const std::function<bool(const Socket &)> &wanted,
+                            const std::function<void(Socket &)> &ready, QDeadlineTimer deadline)
+{
     for (;;) {
         std::vector<pollfd> fds;
         std::vector<size_t> which;
-        for (size_t i = 0; i < m_sockets.size(); ++i) {
-            const Socket &s = m_sockets[i];
-            if (s.connected && !s.peerClosed) {
-                fds.push_back({s.fd, POLLIN, 0});
+        for (size_t i = first; i < m_sockets.size(); ++i) {
+            if (wanted(m_sockets[i])) {
+                fds.push_back({m_sockets[i].fd, events, 0});
                 which.push_back(i);
             }
         }
@@ -141,14 +138,8 @@ void SocketFlood::pump(int ms)
         if (::poll(fds.data(), nfds_t(fds.size()), int(qMin<qint64>(deadline.remainingTime(), 100))) <= 0)
             continue;
         for (size_t k = 0; k < fds.size(); ++k) {
-            if (!fds[k].revents)
-                continue;
-            Socket &s = m_sockets[which[k]];
-            const ssize_t n = ::recv(s.fd, buffer, sizeof buffer, 0);
-            if (n > 0)
-                s.received.append(buffer, n);
-            else if (n == 0 || (errno != EAGAIN && errno != EINTR))
-                s.peerClosed = true;
+            if (fds[k].revents)
+                ready(m_sockets[which[k]]);
         }
     }
 }

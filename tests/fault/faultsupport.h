@@ -8,10 +8,12 @@
 #include "testsupport.h"
 
 #include <QByteArray>
+#include <QDeadlineTimer>
 #include <QJsonObject>
 #include <QList>
 #include <QtGlobal>
 
+#include <functional>
 #include <memory>
 #include <vector>
 
@@ -64,6 +66,11 @@ private:
         bool peerClosed = false;
         QByteArray received;
     };
+    // Polls the sockets from index `first` on that `wanted` selects, for `events`, and hands
+    // each ready one to `ready`, until none is wanted any more or the deadline passes.
+    void pollWhile(size_t first, short events, const std::function<bool(const Socket &)> &wanted,
+                   const std::function<void(Socket &)> &ready, QDeadlineTimer deadline);
+
     std::vector<Socket> m_sockets;
 };
 
