@@ -1,8 +1,8 @@
 #include "session.h"
 
 #include "brokerclient.h"
+#include "brokerlifecycle.h"
 #include "config.h"
-#include "launcher.h"
 #include "logging.h"
 #include "serverinfo.h"
 #include "tty.h"
@@ -20,13 +20,22 @@ namespace Mcp {
 namespace {
 
 constexpr int MinStartupTimeoutMs = 3000;
-constexpr int BrokerPollIntervalMs = 100;
 constexpr int RegisterTimeoutMs = 5000;
 // Losing the credential this often means another helper keeps registering as this peer: say
 // so and slow down instead of answering each takeover with one of our own.
 constexpr int RejectionWindowMs = 60000;
 constexpr int RejectionsBeforeBackoff = 3;
 constexpr int RejectionBackoffMs = 30000;
+
+Broker::BrokerLifecycle::Options lifecycleOptions(const Session::Options &options)
+{
+    Broker::BrokerLifecycle::Options o;
+    o.probeTimeoutMs = options.healthTimeoutMs;
+    o.pollTimeoutMs = 1000;
+    o.startTimeoutMs = qMax(options.startupTimeoutMs, MinStartupTimeoutMs);
+    o.programName = QStringLiteral("claude-peers-mcp");
+    return o;
+}
 
 QJsonValue nullable(const QString &s)
 {
@@ -39,10 +48,16 @@ Session::Session(Broker::BrokerClient *client, Options options, QObject *parent)
     : QObject(parent),
       m_client(client),
       m_options(std::move(options)),
+      m_lifecycle(new Broker::BrokerLifecycle(client, lifecycleOptions(m_options), this)),
       m_retryTimer(new QTimer(this)),
       m_heartbeatTimer(new QTimer(this))
 {
-    m_options.startupTimeoutMs = qMax(m_options.startupTimeoutMs, MinStartupTimeoutMs);
+    connect(m_lifecycle, &Broker::BrokerLifecycle::launched, this,
+            [this](qint64 pid, const QString &program) {
+                m_spawnedPid = pid;
+                qCInfo(lcSession) << "started" << program << "pid" << pid;
+                setState(State::StartingBroker);
+            });
     m_retryTimer->setSingleShot(true);
     connect(m_retryTimer, &QTimer::timeout, this, &Session::connectToBroker);
     m_heartbeatTimer->setInterval(m_options.heartbeatIntervalMs);
@@ -158,104 +173,44 @@ void Session::connectToBroker()
         return;
     const quint64 generation = ++m_generation;
     setState(State::Probing);
-    m_client->get(
-        QStringLiteral("/health"),
-        [this, generation](Broker::Result<QJsonValue> r) {
-            if (generation != m_generation)
-                return;
-            if (r)
-                rememberBroker(*r);
-            onHealth(r.has_value());
-        },
-        m_options.healthTimeoutMs);
-}
-
-void Session::onHealth(bool ok)
-{
-    if (ok) {
+    auto onHealth = [this, generation](Broker::Result<Broker::BrokerHealth> health) {
+        if (generation != m_generation)
+            return;
+        if (!health) {
+            setError(health.error().code == QLatin1String("unreachable") ? m_client->unreachableMessage()
+                                                                         : health.error().message);
+            retryLater(5000);
+            return;
+        }
+        rememberBroker(*health);
         setState(State::Registering);
         if (m_workspaceReady)
             registerNow();
         else
             m_registerWhenReady = true;
-        return;
-    }
+    };
     if (!m_options.spawnBroker) {
-        setError(m_client->unreachableMessage());
-        retryLater(5000);
+        m_lifecycle->probe(std::move(onHealth));
         return;
     }
-    spawnBroker();
+    m_lifecycle->ensureRunning(
+        [onHealth = std::move(onHealth)](Broker::Result<Broker::BrokerLifecycle::Started> started) {
+            if (started)
+                onHealth(started->health);
+            else
+                onHealth(std::unexpected(started.error()));
+        });
 }
 
-void Session::rememberBroker(const QJsonValue &health)
+void Session::rememberBroker(const Broker::BrokerHealth &health)
 {
-    const QJsonObject h = health.toObject();
-    QStringList capabilities;
-    for (const QJsonValue &c : h.value(QLatin1String("capabilities")).toArray())
-        capabilities << c.toString();
-    if (capabilities != m_brokerCapabilities)
+    if (health.capabilities != m_brokerCapabilities)
         qCInfo(lcSession).noquote() << "broker capabilities:"
-                                    << (capabilities.isEmpty() ? QStringLiteral("none (a 0.7 broker)")
-                                                               : capabilities.join(QLatin1String(", ")));
-    m_brokerCapabilities = capabilities;
-    m_databaseId = h.value(QLatin1String("database_id")).toString();
-}
-
-void Session::spawnBroker()
-{
-    const QString exe = Broker::Launcher::findBrokerExecutable();
-    if (exe.isEmpty()) {
-        setError(QStringLiteral("No broker answers at %1 and %2. Start the tray app or claude-peers-broker.")
-                     .arg(m_client->location().baseUrl().toString(),
-                          Broker::Launcher::brokerSearchDescription(QStringLiteral("claude-peers-mcp"))));
-        retryLater(5000);
-        return;
-    }
-    // Several helpers may notice at once; the broker's lock file lets exactly one of them win.
-    auto pid = Broker::Launcher::startDetached(exe);
-    if (!pid) {
-        setError(pid.error().message);
-        retryLater(5000);
-        return;
-    }
-    m_spawnedPid = *pid;
-    m_spawnClock.start();
-    qCInfo(lcSession) << "started" << exe << "pid" << m_spawnedPid;
-    setState(State::StartingBroker);
-    pollStartedBroker();
-}
-
-void Session::pollStartedBroker()
-{
-    const quint64 generation = m_generation;
-    m_client->get(
-        QStringLiteral("/health"),
-        [this, generation](Broker::Result<QJsonValue> r) {
-            if (generation != m_generation || m_state != State::StartingBroker)
-                return;
-            if (r) {
-                qCInfo(lcSession) << "broker up after" << m_spawnClock.elapsed() << "ms";
-                rememberBroker(*r);
-                onHealth(true);
-                return;
-            }
-            if (m_spawnClock.elapsed() >= m_options.startupTimeoutMs) {
-                const quint16 port = m_client->location().port;
-                setError(
-                    QStringLiteral("Failed to start broker daemon after %1ms. Check if port %2 is in use: "
-                                   "ss -ltnp 'sport = :%2'")
-                        .arg(m_options.startupTimeoutMs)
-                        .arg(port));
-                retryLater(5000);
-                return;
-            }
-            QTimer::singleShot(BrokerPollIntervalMs, this, [this, generation] {
-                if (generation == m_generation && m_state == State::StartingBroker)
-                    pollStartedBroker();
-            });
-        },
-        1000);
+                                    << (health.capabilities.isEmpty()
+                                            ? QStringLiteral("none (a 0.7 broker)")
+                                            : health.capabilities.join(QLatin1String(", ")));
+    m_brokerCapabilities = health.capabilities;
+    m_databaseId = health.databaseId;
 }
 
 void Session::registerNow()
@@ -417,6 +372,7 @@ void Session::stop(int timeoutMs, std::function<void()> done)
     const bool wasRegistered = isRegistered();
     ++m_generation;
     setState(State::Stopped);
+    m_lifecycle->abort();
     m_retryTimer->stop();
     m_heartbeatTimer->stop();
     if (!wasRegistered) {

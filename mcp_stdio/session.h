@@ -15,7 +15,9 @@ class QTimer;
 
 namespace Broker {
 class BrokerClient;
-}
+class BrokerLifecycle;
+struct BrokerHealth;
+} // namespace Broker
 
 namespace Mcp {
 
@@ -125,10 +127,7 @@ private:
     QString requestedId() const;
     void probeWorkspace();
     void connectToBroker();
-    void onHealth(bool ok);
-    void rememberBroker(const QJsonValue &health);
-    void spawnBroker();
-    void pollStartedBroker();
+    void rememberBroker(const Broker::BrokerHealth &health);
     void registerNow();
     void onRegistered(const QJsonObject &answer);
     void retryLater(int delayMs);
@@ -138,6 +137,7 @@ private:
 
     Broker::BrokerClient *m_client;
     Options m_options;
+    Broker::BrokerLifecycle *m_lifecycle; // probe, start a broker when none answers, wait for it
     State m_state = State::Idle;
     QString m_lastError;
 
@@ -166,7 +166,6 @@ private:
     int m_failures = 0;
 
     qint64 m_spawnedPid = 0;
-    QElapsedTimer m_spawnClock;
     QElapsedTimer m_registeredClock;
     QTimer *m_retryTimer;
     QTimer *m_heartbeatTimer;

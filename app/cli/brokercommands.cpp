@@ -20,7 +20,8 @@ void reload(Context &ctx, BrokerControl *control, const BrokerControl::Health &h
                       [&ctx, control, health, done = std::move(done)](Broker::Result<QJsonValue> answer) {
                           if (answer) {
                               const QJsonValue peers = answer->toObject().value(QStringLiteral("peers"));
-                              done(peers.isDouble() ? peers.toInt() : health.peers, QStringLiteral("reload"));
+                              done(peers.isDouble() ? peers.toInt() : health.broker.peers,
+                                   QStringLiteral("reload"));
                               return;
                           }
                           auto target = control->verifiedPid(health);
@@ -34,7 +35,7 @@ void reload(Context &ctx, BrokerControl *control, const BrokerControl::Health &h
                               done(-1, sent.error().message);
                               return;
                           }
-                          done(health.peers, QStringLiteral("sighup"));
+                          done(health.broker.peers, QStringLiteral("sighup"));
                       });
 }
 
@@ -168,13 +169,13 @@ void reloadBroker(Context &ctx, const Invocation &)
 void killBroker(Context &ctx, const Invocation &)
 {
     auto *control = new BrokerControl(ctx, &ctx);
-    control->stop([&ctx](int code, bool) { ctx.finish(code); });
+    control->stop([&ctx](int code) { ctx.finish(code); });
 }
 
 void restart(Context &ctx, const Invocation &)
 {
     auto *control = new BrokerControl(ctx, &ctx);
-    control->stop([&ctx, control](int code, bool) {
+    control->stop([&ctx, control](int code) {
         if (code != ExitOk) {
             ctx.finish(code);
             return;

@@ -1,11 +1,11 @@
 #include "brokerhost.h"
 
 #include "brokerclient.h"
+#include "brokerlifecycle.h"
 #include "brokerthread.h"
 #include "snapshotpublisher.h"
 #include "traylogging.h"
 
-#include <QJsonObject>
 #include <QSignalBlocker>
 
 #include <algorithm>
@@ -14,12 +14,31 @@ namespace App {
 
 using Broker::Error;
 
+namespace {
+
+Broker::BrokerLifecycle::Options lifecycleOptions(const BrokerHost::Timing &timing)
+{
+    Broker::BrokerLifecycle::Options o;
+    o.probeTimeoutMs = timing.requestTimeoutMs;
+    o.pollTimeoutMs = std::min(timing.requestTimeoutMs, 500);
+    o.firstPollMs = timing.firstRetryMs;
+    o.maxPollMs = timing.retryIntervalMs;
+    o.stopTimeoutMs = timing.handoverTimeoutMs;
+    o.signalWhenRefused = false; // a broker that says no to a hand-over is left alone
+    o.programName = QStringLiteral("claude-peers-tray");
+    return o;
+}
+
+} // namespace
+
 BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
     : QObject(parent),
       m_thread(std::make_unique<BrokerThread>(settings)),
       m_client(new Broker::BrokerClient(settings.location, this)),
+      m_lifecycle(new Broker::BrokerLifecycle(m_client, lifecycleOptions(m_timing), this)),
       m_port(settings.location.port)
 {
+    connect(m_lifecycle, &Broker::BrokerLifecycle::stopping, this, &BrokerHost::onOldBrokerAnswered);
     qRegisterMetaType<App::BrokerSnapshot>();
     m_retryTimer.setSingleShot(true);
     connect(&m_retryTimer, &QTimer::timeout, this, &BrokerHost::retryStart);
@@ -47,6 +66,7 @@ quint16 BrokerHost::port() const
 void BrokerHost::setTiming(const Timing &timing)
 {
     m_timing = timing;
+    m_lifecycle->setOptions(lifecycleOptions(timing));
     m_thread->post(
         [ms = timing.snapshotIntervalMs](HostedBroker &broker) { broker.publisher().setIntervalMs(ms); });
 }
@@ -107,7 +127,8 @@ void BrokerHost::onStartAnswer(quint64 attempt, const Broker::Result<void> &resu
 void BrokerHost::stop()
 {
     m_retryTimer.stop();
-    m_client->abortAll(); // their callbacks must not run after this
+    m_lifecycle->abort(); // its callbacks must not run after this
+    m_client->abortAll();
     ++m_attempt;
     m_thread->postAndWait([port = port()](HostedBroker &broker) {
         if (broker.server().isRunning())
@@ -137,62 +158,62 @@ void BrokerHost::onSnapshot(const BrokerSnapshot &snapshot)
 }
 
 // Someone holds the database lock or the port. If it is a broker that answers, ask it to
-// hand over; anything else (a foreign program on the port, a hung broker) is an error the
-// user has to see.
+// hand over (BrokerLifecycle: /shutdown, then wait until its port is free and its process
+// gone); anything else (a foreign program on the port, a hung broker) is an error the user has
+// to see.
 void BrokerHost::onStartRefused(const Error &error)
 {
     m_refusal = error;
     qCInfo(lcHost).noquote() << QStringLiteral(
                                     "broker start refused (%1): %2 - asking the running broker to hand over")
                                     .arg(error.code, error.message);
-    m_client->get(
-        QStringLiteral("/health"),
-        [this](Broker::Result<QJsonValue> answer) {
-            if (!answer) {
-                fail({QStringLiteral("port_busy"),
-                      QStringLiteral("%1 (no broker answers on port %2 to take over from: %3)")
-                          .arg(m_refusal.message)
-                          .arg(port())
-                          .arg(answer.error().message)});
-                return;
-            }
-            const QJsonObject health = answer->toObject();
-            if (health.value(QStringLiteral("status")).toString() != u"ok") {
-                fail({QStringLiteral("port_busy"),
-                      QStringLiteral("Port %1 is in use by a program that is not a claude-peers broker.")
-                          .arg(port())});
-                return;
-            }
-            m_previousPid = health.value(QStringLiteral("pid")).toInteger();
-            askToHandOver();
-        },
-        m_timing.requestTimeoutMs);
+    m_handoverClock.start();
+    m_handoverDeadline = QDeadlineTimer(m_timing.handoverTimeoutMs);
+    m_lifecycle->stop([this](Broker::Result<Broker::BrokerLifecycle::Stopped> stopped) {
+        if (!stopped) {
+            fail(handOverError(stopped.error()));
+            return;
+        }
+        if (!stopped->wasRunning) {
+            fail({QStringLiteral("port_busy"),
+                  QStringLiteral("%1 (no broker answers on port %2 to take over from)")
+                      .arg(m_refusal.message)
+                      .arg(port())});
+            return;
+        }
+        // Its port is free and its process gone; the lock file may still lag a moment.
+        m_nextRetryMs = std::min(m_timing.firstRetryMs, m_timing.retryIntervalMs);
+        attemptStart();
+    });
 }
 
-void BrokerHost::askToHandOver()
+void BrokerHost::onOldBrokerAnswered(const Broker::BrokerHealth &health)
 {
+    m_previousPid = health.pid;
     qCInfo(lcHost).noquote() << QStringLiteral("asking the broker on port %1 (pid %2) to hand over")
                                     .arg(port())
                                     .arg(m_previousPid);
-    m_handoverClock.start();
-    m_client->post(
-        QStringLiteral("/shutdown"), QJsonObject {},
-        [this](Broker::Result<QJsonValue> answer) {
-            // A broker that exits before its answer is flushed looks unreachable: the port is
-            // about to be free, so that counts as accepted. A status answer means refused.
-            if (!answer && answer.error().code != u"unreachable") {
-                fail({QStringLiteral("handover_refused"),
-                      QStringLiteral("The broker already running on port %1 refused to hand over: %2")
-                          .arg(port())
-                          .arg(answer.error().message)});
-                return;
-            }
-            setState(State::HandingOver);
-            m_handoverDeadline = QDeadlineTimer(m_timing.handoverTimeoutMs);
-            m_nextRetryMs = std::min(m_timing.firstRetryMs, m_timing.retryIntervalMs);
-            m_retryTimer.start(m_nextRetryMs);
-        },
-        m_timing.requestTimeoutMs);
+    setState(State::HandingOver);
+}
+
+Error BrokerHost::handOverError(const Error &error) const
+{
+    using namespace Broker::LifecycleError;
+    if (error.code == QLatin1String(NotABroker))
+        return {QStringLiteral("port_busy"), error.message};
+    if (error.code == QLatin1String(ShutdownRefused))
+        return {QStringLiteral("handover_refused"),
+                QStringLiteral("The broker already running on port %1 refused to hand over: %2")
+                    .arg(port())
+                    .arg(error.message)};
+    if (error.code == QLatin1String(StopTimeout))
+        return {
+            QStringLiteral("handover_timeout"),
+            QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
+                .arg(port())
+                .arg(m_timing.handoverTimeoutMs / 1000.0)
+                .arg(m_refusal.message)};
+    return error;
 }
 
 void BrokerHost::retryStart()

@@ -14,7 +14,9 @@
 
 namespace Broker {
 class BrokerClient;
-}
+class BrokerLifecycle;
+struct BrokerHealth;
+} // namespace Broker
 
 namespace App {
 
@@ -32,8 +34,9 @@ class HostedBroker;
 // none when nothing changed). Only stop() waits for the broker thread.
 //
 // start(): if BrokerServer::start() answers "locked" or "port_in_use" and a broker answers
-// GET /health on our port, it is asked to POST /shutdown (main token) and start() is retried
-// on a timer until the old broker has let go or the hand-over timeout passes. Nothing blocks.
+// GET /health on our port, Broker::BrokerLifecycle asks it to POST /shutdown (main token) and
+// waits until its port is free and its process gone; then start() is retried on a timer until
+// the lock is ours too or the hand-over timeout passes. Nothing blocks.
 class BrokerHost : public QObject
 {
     Q_OBJECT
@@ -41,7 +44,7 @@ public:
     enum class State {
         Stopped, // never started, or stop() was called
         Starting, // first start() attempt / probing who holds the port
-        HandingOver, // the old broker accepted /shutdown; waiting for the port and lock
+        HandingOver, // a broker answered and was asked to hand over; waiting for its port and lock
         Running,
         Failed, // see lastError(); start() again to retry
     };
@@ -102,7 +105,8 @@ private:
     void attemptStart();
     void onStartAnswer(quint64 attempt, const Broker::Result<void> &result);
     void onStartRefused(const Broker::Error &error);
-    void askToHandOver();
+    void onOldBrokerAnswered(const Broker::BrokerHealth &health);
+    Broker::Error handOverError(const Broker::Error &error) const;
     void retryStart();
     void onRetryRefused(const Broker::Error &error);
     void succeed();
@@ -110,7 +114,9 @@ private:
     void onSnapshot(const BrokerSnapshot &snapshot);
 
     std::unique_ptr<BrokerThread> m_thread;
+    Timing m_timing;
     Broker::BrokerClient *m_client;
+    Broker::BrokerLifecycle *m_lifecycle; // the old broker: probe, ask to hand over, wait
     quint16 m_port;
     quint64 m_attempt = 0; // answers of earlier attempts (before a stop()) are ignored
     BrokerSnapshot m_snapshot;
@@ -118,7 +124,6 @@ private:
     QDeadlineTimer m_handoverDeadline;
     int m_nextRetryMs = 0;
     QElapsedTimer m_handoverClock; // for the log: how long the old broker took to let go
-    Timing m_timing;
     State m_state = State::Stopped;
     Broker::Error m_lastError;
     Broker::Error m_refusal; // why the first start() failed, for the error message

@@ -13,6 +13,7 @@
 #include <cerrno>
 #include <csignal>
 #include <cstring>
+#include <limits>
 #include <sys/types.h>
 #include <unistd.h>
 
@@ -35,38 +36,9 @@ std::optional<qint64> readPidFile(const Location &location)
     return pid;
 }
 
-namespace {
-
-// A zombie (exited, not yet reaped by its parent) still answers kill(pid, 0).
-bool isZombie(qint64 pid)
-{
-#ifdef Q_OS_LINUX
-    QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-    if (!stat.open(QIODevice::ReadOnly))
-        return false;
-    const QByteArray line = stat.read(1024);
-    const qsizetype paren = line.lastIndexOf(')');
-    return paren >= 0 && paren + 2 < line.size() && line.at(paren + 2) == 'Z';
-#else
-    Q_UNUSED(pid);
-    return false;
-#endif
-}
-
-} // namespace
-
-bool isProcessAlive(qint64 pid)
-{
-    if (pid <= 0)
-        return false;
-    if (::kill(pid_t(pid), 0) == 0)
-        return !isZombie(pid);
-    return errno == EPERM;
-}
-
 Result<void> sendSignal(qint64 pid, int signal)
 {
-    if (pid <= 0)
+    if (pid <= 0 || pid > std::numeric_limits<pid_t>::max())
         return fail(QStringLiteral("bad_pid"), QStringLiteral("Refusing to signal pid %1").arg(pid));
     if (::kill(pid_t(pid), signal) != 0)
         return fail(QStringLiteral("signal_failed"),

@@ -11,7 +11,8 @@
 
 // Finding, starting and signalling the broker process without lsof or pkill: the pid file
 // beside the database names it (docs/protocol.md). Shared by the CLI (kill-broker, restart)
-// and the MCP helper (start a broker when none answers).
+// and the MCP helper (start a broker when none answers); BrokerLifecycle builds on it. Whether a
+// pid is alive: liveness.h.
 namespace Broker::Launcher {
 
 inline constexpr char BrokerExecutableName[] = "claude-peers-broker";
@@ -19,10 +20,6 @@ inline constexpr char BrokerExecutableName[] = "claude-peers-broker";
 // The pid in Location::pidPath() (first integer of the file); nullopt when the file is
 // missing, unreadable or holds no positive integer.
 std::optional<qint64> readPidFile(const Location &location);
-
-// kill(pid, 0) succeeds (and, on Linux, it is not a zombie), or fails with EPERM (alive, another
-// user's).
-bool isProcessAlive(qint64 pid);
 
 // Sends a signal (SIGTERM, SIGHUP…) to exactly that pid.
 Result<void> sendSignal(qint64 pid, int signal);

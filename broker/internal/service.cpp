@@ -2,7 +2,6 @@
 #include "bounce.h"
 #include "clock.h"
 #include "federationlink.h"
-#include "liveness.h"
 #include "logging.h"
 #include "peerid.h"
 #include "store.h"
@@ -462,7 +461,7 @@ QString Service::staleReason(const Peer &peer) const
 {
     if (peer.isRemote())
         return {};
-    if (!Liveness::isProcessAlive(peer.pid))
+    if (!m_liveness.isProcessAlive(peer.pid))
         return QStringLiteral("PID %1 dead").arg(peer.pid);
     if (m_heartbeatTimeoutMs > 0) {
         // Not last_seen: that is wall-clock time, which jumps (issue 7 §1.6).

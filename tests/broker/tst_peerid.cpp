@@ -1,14 +1,9 @@
-// Peer ids (reference §7.9 vectors), session secrets and the liveness probe.
-#include "internal/liveness.h"
+// Peer ids (reference §7.9 vectors) and session secrets (liveness: tests/client/tst_liveness).
 #include "internal/peerid.h"
 
 #include <QRegularExpression>
 #include <QSet>
 #include <QTest>
-
-#include <csignal>
-#include <sys/wait.h>
-#include <unistd.h>
 
 class tst_PeerId : public QObject
 {
@@ -67,46 +62,6 @@ private Q_SLOTS:
     {
         QFETCH(QByteArray, credential);
         QVERIFY(!Broker::SessionSecret::looksLikeSecret(credential));
-    }
-
-    void ownProcessIsAlive() { QVERIFY(Broker::Liveness::isProcessAlive(getpid())); }
-
-    void nonPositiveAndExitedPidsAreDead()
-    {
-        QVERIFY(!Broker::Liveness::isProcessAlive(0));
-        QVERIFY(!Broker::Liveness::isProcessAlive(-1));
-        QVERIFY(!Broker::Liveness::isProcessAlive(qint64(1) << 40));
-        const pid_t child = fork();
-        if (child == 0)
-            _exit(0);
-        QVERIFY(child > 0);
-        int status = 0;
-        QCOMPARE(waitpid(child, &status, 0), child); // reaped: the pid no longer exists
-        QVERIFY(!Broker::Liveness::isProcessAlive(child));
-    }
-
-    // Divergence from the reference (§13.1 #9): EPERM means "exists, not ours" → alive.
-    void processOfAnotherUserIsAlive()
-    {
-        if (geteuid() != 0) {
-            QVERIFY(Broker::Liveness::isProcessAlive(1)); // init: EPERM for us
-            return;
-        }
-        // As root, ask from a child that dropped to "nobody": kill(parent, 0) gives EPERM there.
-        const pid_t parent = getpid();
-        const pid_t child = fork();
-        if (child == 0) {
-            if (setgid(65534) != 0 || setuid(65534) != 0)
-                _exit(3);
-            errno = 0;
-            const bool eperm = ::kill(parent, 0) != 0 && errno == EPERM;
-            _exit(eperm ? (Broker::Liveness::isProcessAlive(parent) ? 0 : 1) : 2);
-        }
-        QVERIFY(child > 0);
-        int status = 0;
-        QCOMPARE(waitpid(child, &status, 0), child);
-        QVERIFY(WIFEXITED(status));
-        QCOMPARE(WEXITSTATUS(status), 0);
     }
 };
 

@@ -3,7 +3,7 @@
 // process. The "broker" here is a tiny fake HTTP server plus a child process standing in for it.
 #include "command.h"
 #include "context.h"
-#include "launcher.h"
+#include "liveness.h"
 
 #include "testsupport.h"
 
@@ -171,7 +171,7 @@ private Q_SLOTS:
             if (path == "/shutdown")
                 return "404"; // an old broker without /shutdown
             // The "broker" stops answering once its process is gone.
-            if (!Broker::Launcher::isProcessAlive(pid)) {
+            if (!Broker::Liveness::isProcessAlive(pid)) {
                 QFile::remove(pidPath());
                 return {};
             }
@@ -199,7 +199,7 @@ private Q_SLOTS:
         QCOMPARE(r.code, 2);
         QVERIFY2(r.err.contains(u"cannot be signalled"_s), qPrintable(r.err));
         QVERIFY(r.err.contains(u"reports pid %1"_s.arg(pid + 100000)));
-        QVERIFY(Broker::Launcher::isProcessAlive(pid));
+        QVERIFY(Broker::Liveness::isProcessAlive(pid));
     }
 
     void missingPidFileIsNeverSignalled()
@@ -212,7 +212,7 @@ private Q_SLOTS:
         const Run r = run({u"kill-broker"_s});
         QCOMPARE(r.code, 2);
         QVERIFY(r.err.contains(u"no pid file"_s));
-        QVERIFY(Broker::Launcher::isProcessAlive(pid));
+        QVERIFY(Broker::Liveness::isProcessAlive(pid));
     }
 
     void brokerThatDoesNotExitTimesOut()
@@ -250,7 +250,7 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(r.out + r.err));
         QCOMPARE(r.out, u"Broker hot-reloaded (SIGHUP sent). 3 peer(s) stay connected.\n"_s);
         QTRY_VERIFY_WITH_TIMEOUT(QFile::exists(marker), TestSupport::scaled(5000));
-        QVERIFY(Broker::Launcher::isProcessAlive(pid));
+        QVERIFY(Broker::Liveness::isProcessAlive(pid));
     }
 
     void refusedReloadWithoutPidFails()

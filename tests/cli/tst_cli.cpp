@@ -1,6 +1,6 @@
 // End-to-end tests of the real `claude-peers` binary against a real `claude-peers-broker`, each
 // in its own temporary HOME on a port the OS picked.
-#include "launcher.h"
+#include "liveness.h"
 
 #include "testsupport.h"
 
@@ -147,12 +147,12 @@ struct DetachedBrokerGuard
     qint64 pid = 0;
     ~DetachedBrokerGuard()
     {
-        if (pid > 0 && Broker::Launcher::isProcessAlive(pid)) {
+        if (pid > 0 && Broker::Liveness::isProcessAlive(pid)) {
             ::kill(pid_t(pid), SIGTERM);
             QDeadlineTimer deadline(TestSupport::scaled(5000));
-            while (Broker::Launcher::isProcessAlive(pid) && !deadline.hasExpired())
+            while (Broker::Liveness::isProcessAlive(pid) && !deadline.hasExpired())
                 QThread::msleep(20);
-            if (Broker::Launcher::isProcessAlive(pid))
+            if (Broker::Liveness::isProcessAlive(pid))
                 ::kill(pid_t(pid), SIGKILL);
         }
     }
@@ -605,7 +605,7 @@ private Q_SLOTS:
         // And the new one stops again through the CLI.
         const CliRun stop = runCli(env, {u"kill-broker"_s});
         QVERIFY2(stop.code == 0, qPrintable(describe(stop)));
-        QVERIFY(!Broker::Launcher::isProcessAlive(guard.pid));
+        QVERIFY(!Broker::Liveness::isProcessAlive(guard.pid));
     }
 
     void restartWithoutBrokerExecutableFails()
