@@ -7,6 +7,7 @@
 
 #include <QJsonArray>
 #include <QLockFile>
+#include <QPointer>
 
 #include <algorithm>
 #include <csignal>
@@ -78,8 +79,8 @@ void BrokerLifecycle::probe(Callback<BrokerHealth> done)
     const quint16 port = m_client->location().port;
     m_client->get(
         QStringLiteral("/health"),
-        [this, operation, port, done = std::move(done)](Result<QJsonValue> answer) {
-            if (!current(operation))
+        [this, alive = QPointer(this), operation, port, done = std::move(done)](Result<QJsonValue> answer) {
+            if (!alive || !current(operation))
                 return;
             m_busy = false;
             if (!answer) {
@@ -167,8 +168,9 @@ void BrokerLifecycle::askToShutDown(quint64 operation, const BrokerHealth &healt
         return;
     m_client->post(
         QStringLiteral("/shutdown"), QJsonObject {},
-        [this, operation, health, done = std::move(done)](Result<QJsonValue> answer) mutable {
-            if (current(operation))
+        [this, alive = QPointer(this), operation, health,
+         done = std::move(done)](Result<QJsonValue> answer) mutable {
+            if (alive && current(operation))
                 afterShutdownAnswer(operation, health, std::move(answer), std::move(done));
         },
         m_options.probeTimeoutMs);
@@ -265,8 +267,8 @@ void BrokerLifecycle::poll()
     const quint64 operation = m_operation;
     m_client->get(
         QStringLiteral("/health"),
-        [this, operation](Result<QJsonValue> answer) {
-            if (current(operation))
+        [this, alive = QPointer(this), operation](Result<QJsonValue> answer) {
+            if (alive && current(operation))
                 onPollAnswer(answer);
         },
         std::min<qint64>(m_options.pollTimeoutMs, std::max<qint64>(m_deadline.remainingTime(), 50)));

@@ -55,7 +55,8 @@ struct BrokerHealth
 // Asynchronous: every wait polls /health on a timer with back-off (firstPollMs doubling up to
 // maxPollMs) and ends at a deadline; no nested event loop, no sleep. One operation at a time:
 // starting another, or abort(), drops the one in progress without calling its callback.
-// Callbacks run from the event loop, never inside the call that started them.
+// Callbacks run from the event loop, never inside the call that started them; none runs after
+// the object is destroyed (the client it uses may outlive it).
 class BrokerLifecycle : public QObject
 {
     Q_OBJECT

@@ -15,6 +15,41 @@
 
 using Broker::Liveness::isProcessAlive;
 
+namespace {
+
+// A forked child that runs until letExit() (it reads a pipe whose write end we hold); the test
+// reaps it.
+struct RunningChild
+{
+    pid_t pid = -1;
+    int release = -1;
+
+    RunningChild()
+    {
+        int fds[2];
+        if (::pipe(fds) != 0)
+            return;
+        pid = ::fork();
+        if (pid == 0) {
+            char c = 0;
+            ::close(fds[1]);
+            (void)!::read(fds[0], &c, 1);
+            ::_exit(0);
+        }
+        ::close(fds[0]);
+        release = fds[1];
+    }
+    ~RunningChild() { letExit(); }
+    void letExit()
+    {
+        if (release >= 0)
+            ::close(release);
+        release = -1;
+    }
+};
+
+} // namespace
+
 class tst_Liveness : public QObject
 {
     Q_OBJECT
@@ -59,22 +94,13 @@ private Q_SLOTS:
 
     void runningChildIsAliveUntilItExits()
     {
-        int ready[2];
-        QCOMPARE(::pipe(ready), 0);
-        const pid_t child = ::fork();
-        if (child == 0) {
-            char c = 0;
-            ::close(ready[1]);
-            (void)!::read(ready[0], &c, 1); // exits when the parent closes its end
-            ::_exit(0);
-        }
-        QVERIFY(child > 0);
-        ::close(ready[0]);
-        QVERIFY(isProcessAlive(child));
-        ::close(ready[1]);
+        RunningChild child;
+        QVERIFY(child.pid > 0);
+        QVERIFY(isProcessAlive(child.pid));
+        child.letExit();
         int status = 0;
-        QCOMPARE(::waitpid(child, &status, 0), child);
-        QVERIFY(!isProcessAlive(child));
+        QCOMPARE(::waitpid(child.pid, &status, 0), child.pid);
+        QVERIFY(!isProcessAlive(child.pid));
     }
 
     // The broker's Checker: the same verdicts, the /proc look at most once per recheck time.
@@ -90,26 +116,17 @@ private Q_SLOTS:
         QFETCH(int, recheckMs);
         QFETCH(bool, zombieSeenAtOnce);
         Broker::Liveness::Checker checker(recheckMs);
-        int ready[2];
-        QCOMPARE(::pipe(ready), 0);
-        const pid_t child = ::fork();
-        if (child == 0) {
-            char c = 0;
-            ::close(ready[1]);
-            (void)!::read(ready[0], &c, 1);
-            ::_exit(0);
-        }
-        QVERIFY(child > 0);
-        ::close(ready[0]);
-        QVERIFY(checker.isProcessAlive(child));
-        ::close(ready[1]);
+        RunningChild child;
+        QVERIFY(child.pid > 0);
+        QVERIFY(checker.isProcessAlive(child.pid));
+        child.letExit();
         siginfo_t info {};
-        QCOMPARE(::waitid(P_PID, id_t(child), &info, WEXITED | WNOWAIT), 0); // a zombie now
-        QCOMPARE(checker.isProcessAlive(child), !zombieSeenAtOnce);
-        QVERIFY(!Broker::Liveness::isProcessAlive(child)); // the free function always looks
+        QCOMPARE(::waitid(P_PID, id_t(child.pid), &info, WEXITED | WNOWAIT), 0); // a zombie now
+        QCOMPARE(checker.isProcessAlive(child.pid), !zombieSeenAtOnce);
+        QVERIFY(!Broker::Liveness::isProcessAlive(child.pid)); // the free function always looks
         int status = 0;
-        QCOMPARE(::waitpid(child, &status, 0), child);
-        QVERIFY(!checker.isProcessAlive(child)); // reaped: gone at once either way
+        QCOMPARE(::waitpid(child.pid, &status, 0), child.pid);
+        QVERIFY(!checker.isProcessAlive(child.pid)); // reaped: gone at once either way
     }
 
     // Divergence from the reference (§13.1 #9): EPERM means "exists, not ours", so alive.
