@@ -7,11 +7,14 @@
 #include <QJsonValue>
 #include <QObject>
 
+#include <functional>
+
 #include <memory>
 #include <optional>
 
 namespace Broker {
 
+class BrokerModule;
 class Clock;
 class FederationLink;
 class SecretStore;
@@ -33,10 +36,18 @@ public:
     // Before start(): the OS keychain that keeps the local token (default: none, the token
     // file alone). Only the broker hosts give one; see TokenKeeper.
     void setSecretStore(std::shared_ptr<SecretStore> keychain);
+    // Before start(): a module (its tables, routes and jobs, brokermodule.h). The composition
+    // roots in app/ add them; the broker library depends on none.
+    void addModule(std::shared_ptr<BrokerModule> module);
+    // Before start(): the key that X-Claude-Peers-PSK must carry on RouteAuth::FederationPsk
+    // routes (default: the local token, as the reference).
+    void setFederationKey(std::function<QByteArray()> key);
 
     // Takes the lock beside the database, opens/migrates it, loads or creates the token,
-    // listens on 127.0.0.1:<port>. Error codes: "locked" (another broker holds the
-    // database; message names its pid), "port_in_use", "database", "token", "listen".
+    // runs the modules' migrations and starts them, listens on 127.0.0.1:<port>, starts the
+    // jobs. Error codes: "locked" (another broker holds the database; message names its pid),
+    // "port_in_use", "database", "token", "listen", "module_schema" and "module" (the message
+    // names the module and says why).
     Result<void> start();
     // Stops listening, answers pending waits, closes the database, releases the lock.
     void stop();
@@ -49,6 +60,9 @@ public:
     void reload();
     // Runs the periodic jobs now: stale peers, orphan bounce, purge of old delivered messages.
     void runMaintenance();
+    // Runs the modules' jobs that are due by the broker's clock now (the timer does it on its
+    // own; a test that moved a ManualClock calls it).
+    void runDueJobs();
 
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;
