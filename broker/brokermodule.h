@@ -73,7 +73,8 @@ public:
     virtual QList<Route> routes() { return {}; }
     virtual QList<ModuleJob> jobs() { return {}; }
     // The broker stops: no more requests or jobs; kept responders get no answer from the
-    // module after this (the broker closes their connections).
+    // module after this (the broker closes their connections). A host may start the same
+    // server, and so the module, again later (the tray after a hand-over).
     virtual void stop() { }
 };
 

@@ -189,26 +189,27 @@ void tst_BrokerModules::routeAuthKinds_data()
     QTest::addColumn<int>("status");
     QTest::addColumn<QString>("caller");
 
-    QTest::newRow("main token on main route") << "/test/main"
-                                              << "main" << 200 << "main";
-    QTest::newRow("session secret on main route") << "/test/main"
-                                                  << "session" << 403 << "";
-    QTest::newRow("wrong token on main route") << "/test/main"
-                                               << "wrong" << 401 << "";
-    QTest::newRow("nothing on main route") << "/test/main"
-                                           << "nobody" << 401 << "";
-    QTest::newRow("session secret on session route") << "/test/session"
-                                                     << "session" << 200 << "session";
-    QTest::newRow("main token on session route") << "/test/session"
-                                                 << "main" << 200 << "main";
-    QTest::newRow("session acting as another peer") << "/test/session"
-                                                    << "other-session" << 403 << "";
-    QTest::newRow("wrong secret on session route") << "/test/session"
-                                                   << "wrong" << 401 << "";
-    QTest::newRow("nothing on open route") << "/test/open"
-                                           << "nobody" << 200 << "none";
-    QTest::newRow("wrong token on open route") << "/test/open"
-                                               << "wrong" << 200 << "none";
+    struct Row
+    {
+        const char *name, *path, *who;
+        int status;
+        const char *caller;
+    };
+    const Row rows[] = {
+        {"main token on main route", "/test/main", "main", 200, "main"},
+        {"session secret on main route", "/test/main", "session", 403, ""},
+        {"wrong token on main route", "/test/main", "wrong", 401, ""},
+        {"nothing on main route", "/test/main", "nobody", 401, ""},
+        {"session secret on session route", "/test/session", "session", 200, "session"},
+        {"main token on session route", "/test/session", "main", 200, "main"},
+        {"session acting as another peer", "/test/session", "other-session", 403, ""},
+        {"wrong secret on session route", "/test/session", "wrong", 401, ""},
+        {"nothing on open route", "/test/open", "nobody", 200, "none"},
+        {"wrong token on open route", "/test/open", "wrong", 200, "none"},
+    };
+    for (const Row &row : rows)
+        QTest::newRow(row.name) << QString::fromLatin1(row.path) << QString::fromLatin1(row.who) << row.status
+                                << QString::fromLatin1(row.caller);
 }
 
 void tst_BrokerModules::routeAuthKinds()
