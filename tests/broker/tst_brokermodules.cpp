@@ -152,6 +152,27 @@ int statusOf(const QByteArray &rawAnswer)
     return rawAnswer.mid(9, 3).toInt(); // "HTTP/1.1 200 OK"
 }
 
+// start() was refused with this error code, in a message that names the module.
+bool refusedNamingModule(const Result<void> &started, const QString &code)
+{
+    if (started)
+        return false;
+    if (started.error().code == code &&
+        started.error().message.contains(QStringLiteral("Module \"test-module\"")))
+        return true;
+    qWarning().noquote() << "refused with" << started.error().code << started.error().message;
+    return false;
+}
+
+// A broker's settings in a private HOME, on a port the OS picks.
+Settings settingsIn(const TestSupport::TestHome &home)
+{
+    Settings settings;
+    settings.location = Location::fromEnvironment(home.environment());
+    settings.location.port = 0;
+    return settings;
+}
+
 } // namespace
 
 class tst_BrokerModules : public QObject
@@ -372,10 +393,7 @@ void tst_BrokerModules::refusesRouteTakenByTheBroker()
         BrokerHarness h;
         h.server().addModule(module);
         const auto started = h.server().start();
-        QVERIFY(!started);
-        QCOMPARE(started.error().code, QStringLiteral("module"));
-        QVERIFY2(started.error().message.contains(QStringLiteral("test-module")),
-                 qPrintable(started.error().message));
+        QVERIFY(refusedNamingModule(started, QStringLiteral("module")));
         QVERIFY2(started.error().message.contains(QString::fromUtf8(path)),
                  qPrintable(started.error().message));
         QVERIFY(!h.server().isRunning());
@@ -407,9 +425,7 @@ void tst_BrokerModules::migratesFreshDatabase()
 void tst_BrokerModules::reopenedDatabaseRunsOnlyNewSteps()
 {
     TestSupport::TestHome home;
-    Settings settings;
-    settings.location = Location::fromEnvironment(home.environment());
-    settings.location.port = 0;
+    const Settings settings = settingsIn(home);
     int firstRuns = 0;
     int secondRuns = 0;
     auto counted = [](int version, const QString &sql, int &runs) {
@@ -462,10 +478,8 @@ void tst_BrokerModules::failingMigrationRefusesStart()
     BrokerHarness h;
     h.server().addModule(module);
     const auto started = h.server().start();
-    QVERIFY(!started);
-    QCOMPARE(started.error().code, QStringLiteral("module_schema"));
+    QVERIFY(refusedNamingModule(started, QStringLiteral("module_schema")));
     const QString message = started.error().message;
-    QVERIFY2(message.contains(QStringLiteral("Module \"test-module\"")), qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("migration 2 (add the remotes table) failed")),
              qPrintable(message));
     QVERIFY2(message.contains(QStringLiteral("already exists")), qPrintable(message)); // SQLite's reason
@@ -486,9 +500,7 @@ void tst_BrokerModules::failingMigrationRefusesStart()
 void tst_BrokerModules::newerModuleTablesRefuseStart()
 {
     TestSupport::TestHome home;
-    Settings settings;
-    settings.location = Location::fromEnvironment(home.environment());
-    settings.location.port = 0;
+    const Settings settings = settingsIn(home);
     {
         auto module = std::make_shared<TestModule>();
         module->steps = twoSteps();
@@ -501,8 +513,7 @@ void tst_BrokerModules::newerModuleTablesRefuseStart()
     BrokerServer server(settings);
     server.addModule(older);
     const auto started = server.start();
-    QVERIFY(!started);
-    QCOMPARE(started.error().code, QStringLiteral("module_schema"));
+    QVERIFY(refusedNamingModule(started, QStringLiteral("module_schema")));
     QVERIFY2(started.error().message.contains(QStringLiteral("newer claude-peers")),
              qPrintable(started.error().message));
 }
@@ -510,9 +521,7 @@ void tst_BrokerModules::newerModuleTablesRefuseStart()
 void tst_BrokerModules::referenceDatabaseStillOpens()
 {
     TestSupport::TestHome home;
-    Settings settings;
-    settings.location = Location::fromEnvironment(home.environment());
-    settings.location.port = 0;
+    const Settings settings = settingsIn(home);
     QFile fixture(QStringLiteral(PEERS_SOURCE_DIR "/tests/broker/fixtures/reference-0.7.0.sql"));
     QVERIFY(fixture.open(QIODevice::ReadOnly));
     sqlite3 *raw = nullptr;
@@ -589,11 +598,7 @@ void tst_BrokerModules::jobWithoutIntervalRefusesStart()
     module->jobIntervalMs = 0;
     BrokerHarness h;
     h.server().addModule(module);
-    const auto started = h.server().start();
-    QVERIFY(!started);
-    QCOMPARE(started.error().code, QStringLiteral("module"));
-    QVERIFY2(started.error().message.contains(QStringLiteral("test-module")),
-             qPrintable(started.error().message));
+    QVERIFY(refusedNamingModule(h.server().start(), QStringLiteral("module")));
     QCOMPARE(module->stopped, 1);
 }
 
