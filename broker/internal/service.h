@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "dto.h"
 #include "liveness.h"
 #include "peersilence.h"
@@ -155,7 +157,7 @@ private:
     FederationLink &m_federation;
     qint64 m_heartbeatTimeoutMs = 60000;
     mutable PeerSilence m_silence;
-    mutable Liveness::Checker m_liveness; // asked for the target of every message
+    mutable Liveness::Checker m_liveness; // asked for every listed peer and uncached send target
     QHash<QString, qint64> m_liveTargets; // peer id → monotonic ms when found alive
     mutable QString m_isoCache;
     mutable qint64 m_isoCacheMs = 0;
