@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QVariant>
 
+#include <algorithm>
 #include <array>
 
 namespace Broker {
@@ -582,7 +583,10 @@ Result<QList<Message>> Store::orphans() const
 {
     if (!d->ready())
         return std::unexpected(notOpen());
-    return d->messages(d->statements->orphans, "Looking for orphaned messages");
+    auto list = d->messages(d->statements->orphans, "Looking for orphaned messages");
+    if (list)
+        std::sort(list->begin(), list->end(), [](const Message &a, const Message &b) { return a.id < b.id; });
+    return list;
 }
 
 Result<int> Store::deleteMessages(const QList<qint64> &ids)

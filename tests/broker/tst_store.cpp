@@ -229,13 +229,13 @@ void tst_Store::createsSchemaOnEmptyFile()
 {
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
     QCOMPARE(int(QFile::permissions(dbPath()) & 0x7077), 0x6000); // rw owner, nothing for group/other
     QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now)); // creates the WAL
     QCOMPARE(int(QFile::permissions(dbPath() + QStringLiteral("-wal")) & 0x7077), 0x6000);
 
     RawDb raw(dbPath());
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 4);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
@@ -245,16 +245,37 @@ void tst_Store::createsSchemaOnEmptyFile()
         strings({"id", "from_id", "to_id", "text", "type", "metadata", "reply_to", "sent_at", "delivered"}));
     const QStringList indexes = raw.column(QStringLiteral(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%' ORDER BY name"));
-    QCOMPARE(indexes,
-             strings({"idx_messages_delivered_sent", "idx_messages_to_delivered", "idx_peers_pid",
-                      "idx_peers_tty"}));
-    // The delivery query uses its index rather than scanning the table.
-    const QString plan =
-        raw.column(QStringLiteral("EXPLAIN QUERY PLAN SELECT id FROM messages WHERE to_id = 'x' "
-                                  "AND delivered = 0 ORDER BY id"),
-                   3)
+    QCOMPARE(
+        indexes,
+        strings({"idx_messages_delivered_at", "idx_messages_undelivered", "idx_peers_pid", "idx_peers_tty"}));
+    // Only undelivered rows in the delivery index, only delivered ones in the purge index.
+    QCOMPARE(
+        raw.scalar(QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'idx_messages_undelivered'"))
+            .toString(),
+        QStringLiteral("CREATE INDEX idx_messages_undelivered ON messages(to_id) WHERE delivered = 0"));
+    QCOMPARE(
+        raw.scalar(QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'idx_messages_delivered_at'"))
+            .toString(),
+        QStringLiteral("CREATE INDEX idx_messages_delivered_at ON messages(sent_at) WHERE delivered = 1"));
+    // The hot and the periodic queries use these indexes rather than scanning the table.
+    const auto plan = [&raw](const char *sql) {
+        return raw.column(QStringLiteral("EXPLAIN QUERY PLAN ") + QLatin1String(sql), 3)
             .join(QLatin1Char(' '));
-    QVERIFY2(plan.contains(QLatin1String("idx_messages_to_delivered")), qPrintable(plan));
+    };
+    const std::pair<const char *, const char *> uses[] = {
+        {"SELECT id FROM messages WHERE to_id = 'x' AND delivered = 0 AND id > 0 ORDER BY id",
+         "idx_messages_undelivered"},
+        {"UPDATE messages SET delivered = 1 WHERE to_id = 'x' AND delivered = 0 "
+         "AND id IN (SELECT value FROM json_each('[1,2]'))",
+         "idx_messages_undelivered"},
+        {"DELETE FROM messages WHERE delivered = 1 AND sent_at < '2026'", "idx_messages_delivered_at"},
+        {"SELECT m.id FROM messages m WHERE m.delivered = 0 AND m.from_id != 'system' AND NOT EXISTS "
+         "(SELECT 1 FROM peers p WHERE p.id = m.to_id) ORDER BY m.to_id, m.id",
+         "idx_messages_undelivered"},
+    };
+    for (const auto &[sql, index] : uses)
+        QVERIFY2(plan(sql).contains(QLatin1String(index)),
+                 qPrintable(QLatin1String(sql) + u" -> " + plan(sql)));
 }
 
 void tst_Store::reopensWithDataIntact()
@@ -268,7 +289,7 @@ void tst_Store::reopensWithDataIntact()
     QCOMPARE(m_store->schemaVersion(), 0);
 
     QVERIFY(m_store->open(dbPath()));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
     auto peer = m_store->peer(QStringLiteral("aaaa1111"));
     QVERIFY(peer && peer->has_value());
     auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
@@ -315,7 +336,7 @@ void tst_Store::upgradesReferenceDatabase()
 
     auto opened = m_store->open(path);
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
 
     auto peers = m_store->peers();
     QVERIFY(peers);
@@ -375,7 +396,7 @@ void tst_Store::upgradesReferenceDatabase()
     QCOMPARE(*purged, 1);
 
     RawDb check(path);
-    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 4);
     QVERIFY(
         check.column(QStringLiteral("PRAGMA table_info(peers)"), 1).contains(QStringLiteral("secret_hash")));
     QCOMPARE(check.scalar(QStringLiteral("SELECT COUNT(*) FROM peers WHERE secret_hash = ''")).toInt(), 3);
@@ -411,7 +432,7 @@ void tst_Store::upgradesFirstReleaseDatabase()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
 
     RawDb raw(dbPath());
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
@@ -1054,12 +1075,17 @@ void tst_Store::orphans()
                                 now);
     QVERIFY(ids);
     QCOMPARE(show(m_store->acknowledge(gone, {ids->at(4)})), QStringLiteral("1"));
+    // A later message to another gone peer whose id sorts first: the list is still by message id.
+    auto later =
+        m_store->insertMessage(newMessage(alive, QStringLiteral("early000"), QStringLiteral("6")), now);
+    QVERIFY(later);
     auto found = m_store->orphans();
     QVERIFY(found);
-    QCOMPARE(idsOf(*found), QList<qint64>({ids->at(0), ids->at(3)}));
+    QCOMPARE(idsOf(*found), QList<qint64>({ids->at(0), ids->at(3), *later}));
     QCOMPARE(found->first().text, QStringLiteral("1 orphan"));
 
     QCOMPARE(show(m_store->deleteUndeliveredFor(gone)), QStringLiteral("3")); // incl. the system bounce
+    QCOMPARE(show(m_store->deleteUndeliveredFor(QStringLiteral("early000"))), QStringLiteral("1"));
     auto left = m_store->orphans();
     QVERIFY(left && left->isEmpty());
     QCOMPARE(m_store->counts()->messages, 2); // the delivered one and the one to the live peer
