@@ -176,28 +176,37 @@ qint64 Connection::unsentBytes() const
 // is empty.
 void Connection::flushOut()
 {
-    if (m_out.isEmpty() || m_state == State::Closed)
+    if (m_state == State::Closed || sendDirect())
         return;
-    const QByteArray out = std::exchange(m_out, {});
-    qsizetype sent = 0;
+    m_socket->write(std::exchange(m_out, {}));
+    m_socket->flush();
+}
+
+// The part of flushOut() that never enters Qt's socket code, so it emits no signal and is safe
+// from inside another connection's handler. True when m_out is all sent.
+bool Connection::sendDirect()
+{
+    if (m_out.isEmpty())
+        return true;
 #ifdef Q_OS_UNIX
-    if (m_directFd >= 0 && m_socket->bytesToWrite() == 0) {
+    if (m_directFd < 0 || m_socket->bytesToWrite() > 0)
+        return false;
 #ifdef MSG_NOSIGNAL
-        constexpr int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
+    constexpr int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
 #else
-        constexpr int flags = MSG_DONTWAIT; // SIGPIPE is ignored by the broker's hosts
+    constexpr int flags = MSG_DONTWAIT; // SIGPIPE is ignored by the broker's hosts
 #endif
-        const ssize_t n = ::send(m_directFd, out.constData(), size_t(out.size()), flags);
-        if (n > 0) {
-            sent = n;
-            m_lastActivity = m_server->now();
-        }
+    const ssize_t n = ::send(m_directFd, m_out.constData(), size_t(m_out.size()), flags);
+    if (n <= 0)
+        return false; // a full buffer or an error: Qt's path waits or reports it
+    m_lastActivity = m_server->now();
+    if (n == m_out.size()) {
+        m_out.clear();
+        return true;
     }
+    m_out.remove(0, n);
 #endif
-    if (sent < out.size()) {
-        m_socket->write(out.constData() + sent, out.size() - sent);
-        m_socket->flush();
-    }
+    return false;
 }
 
 bool Connection::pull()
@@ -396,10 +405,10 @@ void Connection::writeAnswered()
     m_lastActivity = m_server->now();
     if (m_inProcess)
         return; // process() flushes and parses on
-    if (m_slots.empty()) {
-        // Nothing else outstanding on this connection (a client that waits for each answer,
-        // a push to a long-poll): nothing to gather, so no posted event either.
-        flushOut();
+    // Nothing else outstanding on this connection (a client that waits for each answer, a push
+    // to a long-poll): nothing to gather, so no posted event either, unless the kernel did not
+    // take it all (Qt's path may emit signals, not to be run from inside another handler).
+    if (m_slots.empty() && sendDirect()) {
         resumeLater();
         return;
     }

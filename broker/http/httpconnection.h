@@ -83,6 +83,7 @@ private:
     void resumeLater();
     void flushLater();
     void flushOut();
+    bool sendDirect();
     void startClose();
     void halfClose();
     void discardInput();
