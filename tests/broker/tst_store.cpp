@@ -177,6 +177,7 @@ private Q_SLOTS:
 
     void createsSchemaOnEmptyFile();
     void reopensWithDataIntact();
+    void upgradesVersion3Indexes();
     void upgradesReferenceDatabase_data();
     void upgradesReferenceDatabase();
     void upgradesFirstReleaseDatabase();
@@ -302,6 +303,43 @@ void tst_Store::reopensWithDataIntact()
     auto counted = second.counts();
     QVERIFY(counted);
     QCOMPARE(counted->messages, 1);
+}
+
+// A database of schema 3 (full indexes holding `delivered`) gets the partial indexes of
+// schema 4, and its pending and delivered rows are found through them.
+void tst_Store::upgradesVersion3Indexes()
+{
+    QVERIFY(m_store->open(dbPath()));
+    QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now));
+    auto ids = m_store->insertMessages(
+        {newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("1")),
+         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("2"))},
+        now);
+    QVERIFY(ids);
+    QCOMPARE(show(m_store->acknowledge(QStringLiteral("aaaa1111"), {ids->at(0)})), QStringLiteral("1"));
+    m_store->close();
+    {
+        RawDb raw(dbPath());
+        QCOMPARE(raw.execScript(QStringLiteral(
+                     "DROP INDEX idx_messages_undelivered; DROP INDEX idx_messages_delivered_at;"
+                     "CREATE INDEX idx_messages_to_delivered ON messages(to_id, delivered);"
+                     "CREATE INDEX idx_messages_delivered_sent ON messages(delivered, sent_at);"
+                     "PRAGMA user_version = 3;")),
+                 QString());
+    }
+
+    QVERIFY(m_store->open(dbPath()));
+    QCOMPARE(m_store->schemaVersion(), 4);
+    RawDb raw(dbPath());
+    QCOMPARE(raw.column(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE "
+                                       "'idx_messages%' ORDER BY name")),
+             strings({"idx_messages_delivered_at", "idx_messages_undelivered"}));
+    auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
+    QVERIFY(pending);
+    QCOMPARE(idsOf(*pending), QList<qint64> {ids->at(1)});
+    QCOMPARE(show(m_store->purgeDeliveredBefore(QStringLiteral("2999-01-01T00:00:00.000Z"))),
+             QStringLiteral("1"));
+    QCOMPARE(m_store->counts()->messages, 1);
 }
 
 void tst_Store::upgradesReferenceDatabase_data()
