@@ -69,6 +69,14 @@ QString errorKindName(ErrorKind kind)
         return QStringLiteral("listen");
     case ErrorKind::Stopped:
         return QStringLiteral("stopped");
+    case ErrorKind::Route:
+        return QStringLiteral("route");
+    case ErrorKind::Module:
+        return QStringLiteral("module");
+    case ErrorKind::ModuleSchema:
+        return QStringLiteral("module_schema");
+    case ErrorKind::ModuleJob:
+        return QStringLiteral("module_job");
     case ErrorKind::HandoverRefused:
         return QStringLiteral("handover_refused");
     case ErrorKind::HandoverTimeout:

@@ -46,6 +46,10 @@ enum class ErrorKind {
     PortBusy, // something else answers on the broker's port
     Listen,
     Stopped,
+    Route, // a module's route clashes with another
+    Module, // a module refused to start
+    ModuleSchema, // a module's migrations failed
+    ModuleJob, // a module's background job could not be added
     HandoverRefused,
     HandoverTimeout,
     // The CLI's command line

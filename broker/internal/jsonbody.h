@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "jsonfields.h"
 #include "result.h"
 
