@@ -252,7 +252,7 @@ void ToolRegistry::sendMessage(const QJsonObject &args, const Done &done)
         remote ? QStringLiteral("/federation/send-to-remote") : QStringLiteral("/send-message");
     m_client->post(path, body, [this, done, toId, text, remote](Broker::Result<QJsonValue> r) {
         if (!r) {
-            if (r.error().code == QLatin1String("unreachable"))
+            if (r.error().kind == Broker::ErrorKind::Unreachable)
                 m_session->reportTrouble(Session::Trouble::Unreachable, r.error().message);
             done(textResult(QStringLiteral("Error sending message: ") + r.error().message, true));
             return;
