@@ -1,6 +1,6 @@
 #include "delivery.h"
 
-#include "brokerlink.h"
+#include "brokerclient.h"
 #include "format.h"
 #include "logging.h"
 #include "session.h"
@@ -37,7 +37,7 @@ Delivery::Options Delivery::defaultOptions()
     return o;
 }
 
-Delivery::Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
+Delivery::Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter *writer, Options options,
                    QObject *parent)
     : QObject(parent),
       m_client(client),

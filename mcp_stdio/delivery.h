@@ -17,9 +17,11 @@
 
 class QTimer;
 
-namespace Mcp {
+namespace Broker {
+class BrokerClient;
+}
 
-class BrokerLink;
+namespace Mcp {
 
 class Session;
 class StdoutWriter;
@@ -59,7 +61,7 @@ public:
     // CLAUDE_PEERS_POLL_INTERVAL_MS over them (tests shorten them).
     static Options defaultOptions();
 
-    Delivery(BrokerLink *client, Session *session, StdoutWriter *writer, Options options,
+    Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter *writer, Options options,
              QObject *parent = nullptr);
     ~Delivery() override;
 
@@ -121,7 +123,7 @@ private:
     void forgetDatabase();
     void troubleFrom(const Broker::Error &error);
 
-    BrokerLink *m_client;
+    Broker::BrokerClient *m_client;
     Session *m_session;
     StdoutWriter *m_writer;
     Options m_options;

@@ -1,6 +1,6 @@
 #include "mcpserver.h"
 
-#include "brokerlink.h"
+#include "brokerclient.h"
 #include "channel.h"
 #include "clientlog.h"
 #include "config.h"
@@ -59,7 +59,7 @@ McpServer::McpServer(Options options, QObject *parent)
       m_options(options),
       m_writer(new StdoutWriter(options.stdoutFd, this)),
       m_transport(new StdioTransport(options.stdinFd, LineSplitter::DefaultLimit, this)),
-      m_client(new BrokerLink(Broker::Location::fromEnvironment(), this)),
+      m_client(new Broker::BrokerClient(Broker::Location::fromEnvironment(), this)),
       m_session(new Session(m_client, Session::defaultOptions(), this)),
       m_delivery(new Delivery(m_client, m_session, m_writer, Delivery::defaultOptions(), this)),
       m_tools(new ToolRegistry(m_client, m_session, m_delivery, this)),

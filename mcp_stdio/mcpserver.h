@@ -5,9 +5,12 @@
 
 class QTimer;
 
+namespace Broker {
+class BrokerClient;
+}
+
 namespace Mcp {
 
-class BrokerLink;
 class ClientLog;
 
 class Delivery;
@@ -55,7 +58,7 @@ private:
     Options m_options;
     StdoutWriter *m_writer;
     StdioTransport *m_transport;
-    BrokerLink *m_client;
+    Broker::BrokerClient *m_client;
     Session *m_session;
     Delivery *m_delivery;
     ToolRegistry *m_tools;

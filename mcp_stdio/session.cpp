@@ -1,6 +1,6 @@
 #include "session.h"
 
-#include "brokerlink.h"
+#include "brokerclient.h"
 #include "config.h"
 #include "launcher.h"
 #include "logging.h"
@@ -35,7 +35,7 @@ QJsonValue nullable(const QString &s)
 
 } // namespace
 
-Session::Session(BrokerLink *client, Options options, QObject *parent)
+Session::Session(Broker::BrokerClient *client, Options options, QObject *parent)
     : QObject(parent),
       m_client(client),
       m_options(std::move(options)),
@@ -48,11 +48,11 @@ Session::Session(BrokerLink *client, Options options, QObject *parent)
     m_heartbeatTimer->setInterval(m_options.heartbeatIntervalMs);
     connect(m_heartbeatTimer, &QTimer::timeout, this, &Session::heartbeat);
     // Any request may be the first to notice: tools, heartbeat, the push stream.
-    connect(m_client, &BrokerLink::unreachable, this, [this](const QString &path) {
+    connect(m_client, &Broker::BrokerClient::unreachable, this, [this](const QString &path) {
         if (path != QLatin1String("/unregister"))
             reportTrouble(Trouble::Unreachable, m_client->unreachableMessage());
     });
-    connect(m_client, &BrokerLink::sessionRejected, this, [this](const QString &path) {
+    connect(m_client, &Broker::BrokerClient::sessionRejected, this, [this](const QString &path) {
         reportTrouble(Trouble::NotRegistered,
                       QStringLiteral("the broker refused this session's credential (%1)").arg(path));
     });

@@ -13,9 +13,11 @@
 
 class QTimer;
 
-namespace Mcp {
+namespace Broker {
+class BrokerClient;
+}
 
-class BrokerLink;
+namespace Mcp {
 
 // The helper's life with the broker (reference §7.7–7.11, with our fixes): find the broker,
 // start `claude-peers-broker` when none answers, register with the session's identity, keep
@@ -55,7 +57,7 @@ public:
         QString version; // sent in /register
     };
 
-    Session(BrokerLink *client, Options options, QObject *parent = nullptr);
+    Session(Broker::BrokerClient *client, Options options, QObject *parent = nullptr);
     ~Session() override;
 
     // Reads the options' environment and config overrides (CLAUDE_PEERS_STARTUP_TIMEOUT_MS,
@@ -134,7 +136,7 @@ private:
     void heartbeat();
     QString autoSummary() const;
 
-    BrokerLink *m_client;
+    Broker::BrokerClient *m_client;
     Options m_options;
     State m_state = State::Idle;
     QString m_lastError;

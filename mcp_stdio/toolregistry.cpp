@@ -1,6 +1,6 @@
 #include "toolregistry.h"
 
-#include "brokerlink.h"
+#include "brokerclient.h"
 #include "clientprofile.h"
 #include "delivery.h"
 #include "format.h"
@@ -72,7 +72,8 @@ QString scopeError(const QString &scope)
 
 } // namespace
 
-ToolRegistry::ToolRegistry(BrokerLink *client, Session *session, Delivery *delivery, QObject *parent)
+ToolRegistry::ToolRegistry(Broker::BrokerClient *client, Session *session, Delivery *delivery,
+                           QObject *parent)
     : QObject(parent), m_client(client), m_session(session), m_delivery(delivery)
 {
     bool ok = false;

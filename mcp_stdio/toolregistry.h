@@ -6,9 +6,12 @@
 #include <QJsonObject>
 #include <QObject>
 
+namespace Broker {
+class BrokerClient;
+}
+
 namespace Mcp {
 
-class BrokerLink;
 class Delivery;
 class Session;
 
@@ -19,7 +22,8 @@ class ToolRegistry : public QObject, public ToolHost
 {
     Q_OBJECT
 public:
-    ToolRegistry(BrokerLink *client, Session *session, Delivery *delivery, QObject *parent = nullptr);
+    ToolRegistry(Broker::BrokerClient *client, Session *session, Delivery *delivery,
+                 QObject *parent = nullptr);
 
     // How long a tool call waits for the registration before it reports (default 10 s, env
     // CLAUDE_PEERS_TOOL_WAIT_MS).
@@ -63,7 +67,7 @@ private:
     // does not show pushes (channel_health gives its own "Why:" line instead).
     QString channelPushLine(bool explain) const;
 
-    BrokerLink *m_client;
+    Broker::BrokerClient *m_client;
     Session *m_session;
     Delivery *m_delivery;
     int m_registrationWaitMs;

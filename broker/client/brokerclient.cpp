@@ -3,344 +3,575 @@
 #include "clientlogging.h"
 #include "tokenfile.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
-#include <QNetworkAccessManager>
-#include <QNetworkProxy>
-#include <QNetworkReply>
-#include <QNetworkRequest>
 #include <QPointer>
-#include <QSet>
+#include <QSocketNotifier>
 #include <QTimer>
 
-#include <memory>
+#include <deque>
+
+#include <arpa/inet.h>
+#include <cerrno>
+#include <cstring>
+#include <netinet/in.h>
+#include <netinet/tcp.h>
+#include <sys/socket.h>
+#include <unistd.h>
 
 namespace Broker {
 
 namespace {
-
 constexpr int MaxBodyInMessage = 1000; // characters of an error body quoted in a message
+constexpr qsizetype MaxHeaderBytes = 64 * 1024;
 
-struct Call
+bool isRepeatable(const QString &path)
 {
-    QString path; // without the query, for messages
-    QUrl url;
-    bool isPost = false;
-    QByteArray body;
-    BrokerClient::Callback callback;
-    int timeoutMs = 5000;
-    bool usesMainToken = false;
-    QByteArray credential; // what this attempt sent (empty = no Authorization header)
-    bool retried = false;
-};
-
-// Per attempt: why the reply was aborted, if we aborted it.
-struct AttemptState
-{
-    bool timedOut = false;
-    bool tooLarge = false;
-};
-
+    return path != QLatin1String("/send-message") && path != QLatin1String("/broadcast") &&
+        !path.startsWith(QLatin1String("/federation/"));
+}
 } // namespace
 
-class BrokerClient::Private
+struct BrokerClient::Request
 {
-public:
-    explicit Private(BrokerClient *q, Location location)
-        : q(q), location(std::move(location)), nam(new QNetworkAccessManager(q))
-    {
-        // Loopback only: never let a proxy from the environment see the bearer token.
-        nam->setProxy(QNetworkProxy::NoProxy);
-    }
-
-    void send(const std::shared_ptr<Call> &call);
-    void finished(const std::shared_ptr<Call> &call, QNetworkReply *reply, const AttemptState &state);
-    std::optional<QByteArray> mainToken();
-    Error unreachable(const QNetworkReply *reply, const AttemptState &state, const Call &call) const;
-
-    BrokerClient *q;
-    Location location;
-    QNetworkAccessManager *nam;
-    std::optional<QByteArray> token; // cached main token; nullopt = read the file on next use
-    QByteArray sessionSecret;
-    int defaultTimeoutMs = 5000;
-    qint64 maxAnswerBytes = BrokerClient::DefaultMaxAnswerBytes;
-    QSet<QNetworkReply *> pending;
-    quint64 generation = 0; // bumped by abortAll(): queued callbacks of older requests are dropped
+    QString path; // without the query: for routing and messages
+    QByteArray target; // what the request line carries
+    bool isPost = false;
+    QByteArray body;
+    Callback callback;
+    int timeoutMs = 5000;
+    QElapsedTimer age; // since post(): the deadline covers queueing too
+    bool usesMainToken = false;
+    QByteArray credential;
+    bool retried401 = false; // re-sent after a token rotation
+    bool retriedClose = false; // re-sent after a keep-alive connection closed under it
 };
 
-std::optional<QByteArray> BrokerClient::Private::mainToken()
+// One keep-alive connection; requests go one at a time, in order. Plain non-blocking POSIX
+// socket with QSocketNotifiers (Qt Core only): the helper does not need QtNetwork at all.
+class BrokerClient::Connection : public QObject
 {
-    if (!token) {
-        auto read = TokenFile::read(location.tokenPath);
-        if (!read) {
-            qCDebug(lcClientHttp) << "no token:" << read.error().message;
-            return std::nullopt;
-        }
-        token = *read;
+public:
+    Connection(BrokerClient *link, const QByteArray &name) : QObject(link), m_link(link), m_name(name)
+    {
+        m_timer.setSingleShot(true);
+        connect(&m_timer, &QTimer::timeout, this, [this] { dropCurrent(QStringLiteral("timed out")); });
     }
-    return token;
-}
+    ~Connection() override { closeSocket(); }
 
-void BrokerClient::Private::send(const std::shared_ptr<Call> &call)
-{
-    QNetworkRequest request(call->url);
-    request.setTransferTimeout(call->timeoutMs);
-    request.setAttribute(QNetworkRequest::Http2AllowedAttribute, false);
-    request.setAttribute(QNetworkRequest::RedirectPolicyAttribute, QNetworkRequest::ManualRedirectPolicy);
-    request.setAttribute(QNetworkRequest::CacheLoadControlAttribute, QNetworkRequest::AlwaysNetwork);
-
-    QNetworkReply *reply = nullptr;
-    if (call->isPost) {
-        const bool useSecret = !sessionSecret.isEmpty() && call->path != QLatin1String("/register");
-        call->usesMainToken = !useSecret;
-        if (useSecret) {
-            call->credential = sessionSecret;
-        } else {
-            call->credential = mainToken().value_or(QByteArray());
-        }
-        if (!call->credential.isEmpty())
-            request.setRawHeader("Authorization", "Bearer " + call->credential);
-        request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-        reply = nam->post(request, call->body);
-    } else {
-        reply = nam->get(request);
+    void enqueue(std::shared_ptr<Request> r)
+    {
+        m_queue.push_back(std::move(r));
+        if (!m_current)
+            startNext();
     }
-    pending.insert(reply);
+    int pending() const { return int(m_queue.size()) + (m_current ? 1 : 0); }
+    void abandon()
+    {
+        m_queue.clear();
+        m_current.reset();
+        m_timer.stop();
+        closeSocket();
+    }
 
-    auto state = std::make_shared<AttemptState>();
-    const qint64 limit = maxAnswerBytes;
-    auto abortTooLarge = [reply, state] {
-        if (state->tooLarge)
-            return;
-        state->tooLarge = true;
-        reply->abort();
-    };
+private:
+    void startNext()
+    {
+        while (!m_current && !m_queue.empty()) {
+            std::shared_ptr<Request> r = std::move(m_queue.front());
+            m_queue.pop_front();
+            const qint64 left = r->timeoutMs - r->age.elapsed();
+            if (left <= 0) {
+                m_link->fail(r, Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+                continue;
+            }
+            m_current = std::move(r);
+            m_received = false;
+            m_in.clear();
+            m_timer.start(int(left));
+            if (m_state == State::Connected) {
+                m_reused = true;
+                sendCurrent();
+            } else if (m_state == State::Unconnected) {
+                m_reused = false;
+                openSocket();
+            }
+            // else: connecting; onWritable() sends it
+        }
+    }
 
-    // transferTimeout only measures silence; this deadline bounds the whole exchange, so a
-    // server that trickles bytes cannot hold the caller forever.
-    auto *deadline = new QTimer(reply);
-    deadline->setSingleShot(true);
-    QObject::connect(deadline, &QTimer::timeout, reply, [reply, state] {
-        state->timedOut = true;
-        reply->abort();
-    });
-    deadline->start(call->timeoutMs);
+    enum class State { Unconnected, Connecting, Connected };
 
-    QObject::connect(reply, &QNetworkReply::metaDataChanged, reply, [reply, limit, abortTooLarge] {
-        const QVariant length = reply->header(QNetworkRequest::ContentLengthHeader);
-        if (length.isValid() && length.toLongLong() > limit)
-            abortTooLarge();
-    });
-    QObject::connect(reply, &QNetworkReply::downloadProgress, reply,
-                     [limit, abortTooLarge](qint64 received, qint64) {
-                         if (received > limit)
-                             abortTooLarge();
-                     });
-    QObject::connect(reply, &QNetworkReply::finished, q,
-                     [this, call, reply, state] { finished(call, reply, *state); });
-}
-
-Error BrokerClient::Private::unreachable(const QNetworkReply *reply, const AttemptState &state,
-                                         const Call &call) const
-{
-    qCDebug(lcClientHttp).nospace() << call.path << ": no answer ("
-                                    << (state.timedOut
-                                            ? QStringLiteral("timed out after %1 ms").arg(call.timeoutMs)
-                                            : reply->errorString())
-                                    << ")";
-    return Error {QStringLiteral("unreachable"), q->unreachableMessage()};
-}
-
-void BrokerClient::Private::finished(const std::shared_ptr<Call> &call, QNetworkReply *reply,
-                                     const AttemptState &state)
-{
-    pending.remove(reply);
-    reply->deleteLater();
-
-    const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-    const QNetworkReply::NetworkError netError = reply->error();
-    // Errors below 100 are transport failures (refused, closed, timeout, aborted); above are
-    // HTTP-level and carry a status we report as such.
-    const bool transportFailure = netError != QNetworkReply::NoError && int(netError) < 100;
-
-    Result<QJsonValue> result;
-    if (state.tooLarge) {
-        result =
-            fail(QStringLiteral("too_large"),
-                 QStringLiteral("Broker answer to %1 exceeds %2 bytes").arg(call->path).arg(maxAnswerBytes));
-    } else if (state.timedOut || status == 0 || (transportFailure && (status < 200 || status >= 300))) {
-        result = std::unexpected(unreachable(reply, state, *call));
-    } else if (transportFailure) {
-        // A 2xx whose body was cut off: the broker went away mid-answer.
-        result = std::unexpected(unreachable(reply, state, *call));
-    } else if (status == 401 && call->isPost && call->usesMainToken && !call->retried) {
-        // The token may have been rotated: read the file again and retry once with it.
-        token.reset();
-        auto fresh = TokenFile::read(location.tokenPath);
-        if (!fresh) {
-            result = std::unexpected(Error {QStringLiteral("token"), fresh.error().message, 401});
-        } else if (*fresh == call->credential) {
-            token = *fresh;
-            const QByteArray body = reply->readAll();
-            result =
-                std::unexpected(Error {QStringLiteral("http"),
-                                       QStringLiteral("Broker error (%1): %2 %3")
-                                           .arg(call->path)
-                                           .arg(status)
-                                           .arg(QString::fromUtf8(body.left(MaxBodyInMessage)).trimmed()),
-                                       status});
-        } else {
-            token = *fresh;
-            call->retried = true;
-            qCDebug(lcClientHttp) << call->path << ": 401, token file changed, retrying once";
-            send(call);
+    void openSocket()
+    {
+        m_fd = ::socket(AF_INET, SOCK_STREAM | SOCK_NONBLOCK | SOCK_CLOEXEC, 0);
+        if (m_fd < 0) {
+            dropCurrent(QString::fromLocal8Bit(std::strerror(errno)));
             return;
         }
-    } else if (status < 200 || status >= 300) {
-        const QByteArray body = reply->readAll();
-        result = std::unexpected(Error {QStringLiteral("http"),
-                                        QStringLiteral("Broker error (%1): %2 %3")
-                                            .arg(call->path)
-                                            .arg(status)
-                                            .arg(QString::fromUtf8(body.left(MaxBodyInMessage)).trimmed()),
-                                        status});
-    } else {
-        const QByteArray body = reply->readAll();
-        QJsonParseError parseError;
-        const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
-        if (parseError.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
-            result = fail(QStringLiteral("bad_json"),
-                          QStringLiteral("Broker answer to %1 is not JSON: %2")
-                              .arg(call->path,
-                                   parseError.error != QJsonParseError::NoError ? parseError.errorString()
-                                                                                : QStringLiteral("empty")));
-        } else if (doc.isArray()) {
-            result = QJsonValue(doc.array());
-        } else {
-            result = QJsonValue(doc.object());
+        const int one = 1;
+        ::setsockopt(m_fd, IPPROTO_TCP, TCP_NODELAY, &one, sizeof one);
+        sockaddr_in addr {};
+        addr.sin_family = AF_INET;
+        addr.sin_port = htons(m_link->m_location.port);
+        addr.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+        m_readNotifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Read, this);
+        m_writeNotifier = new QSocketNotifier(qintptr(m_fd), QSocketNotifier::Write, this);
+        connect(m_readNotifier, &QSocketNotifier::activated, this, &Connection::onReadable);
+        connect(m_writeNotifier, &QSocketNotifier::activated, this, &Connection::onWritable);
+        m_readNotifier->setEnabled(false);
+        m_state = State::Connecting;
+        if (::connect(m_fd, reinterpret_cast<const sockaddr *>(&addr), sizeof addr) == 0) {
+            onWritable(); // connected at once (loopback)
+        } else if (errno != EINPROGRESS) {
+            // Refused at once: reported from the event loop like any other failure.
+            const QString why = QString::fromLocal8Bit(std::strerror(errno));
+            m_writeNotifier->setEnabled(false);
+            QTimer::singleShot(0, this, [this, why] { onClosed(why); });
         }
     }
-    // Delivered from the event loop, not from inside the reply's signal: the callback may then
-    // delete the client (and with it the reply). Dropped if the client dies or abortAll() runs first.
-    if (!call->callback)
-        return;
-    QMetaObject::invokeMethod(
-        q,
-        [this, generation = generation, callback = std::move(call->callback),
-         result = std::move(result)]() mutable {
-            if (generation == this->generation)
-                callback(std::move(result));
-        },
-        Qt::QueuedConnection);
-}
 
-BrokerClient::BrokerClient(Location location, QObject *parent)
-    : QObject(parent), d(new Private(this, std::move(location)))
+    void closeSocket()
+    {
+        // Disabled before the descriptor goes; deleted later because this may run inside
+        // one of their own activated() signals.
+        for (QSocketNotifier *n : {m_readNotifier, m_writeNotifier}) {
+            if (n) {
+                n->setEnabled(false);
+                n->deleteLater();
+            }
+        }
+        m_readNotifier = nullptr;
+        m_writeNotifier = nullptr;
+        if (m_fd >= 0)
+            ::close(m_fd);
+        m_fd = -1;
+        m_state = State::Unconnected;
+        m_out.clear();
+        m_eof = false;
+    }
+
+    void onWritable()
+    {
+        if (m_state == State::Connecting) {
+            int error = 0;
+            socklen_t len = sizeof error;
+            ::getsockopt(m_fd, SOL_SOCKET, SO_ERROR, &error, &len);
+            if (error != 0) {
+                onClosed(QString::fromLocal8Bit(std::strerror(error)));
+                return;
+            }
+            m_state = State::Connected;
+            m_readNotifier->setEnabled(true);
+            m_writeNotifier->setEnabled(false);
+            sendCurrent();
+            return;
+        }
+        flushOut();
+    }
+
+    void flushOut()
+    {
+        while (!m_out.isEmpty()) {
+            const ssize_t n = ::send(m_fd, m_out.constData(), size_t(m_out.size()), MSG_NOSIGNAL);
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK)) {
+                m_writeNotifier->setEnabled(true);
+                return;
+            }
+            if (n <= 0) {
+                onClosed(QString::fromLocal8Bit(std::strerror(errno)));
+                return;
+            }
+            m_out.remove(0, n);
+        }
+        if (m_writeNotifier)
+            m_writeNotifier->setEnabled(false);
+    }
+
+    void onReadable()
+    {
+        char buf[65536];
+        for (;;) {
+            const ssize_t n = ::read(m_fd, buf, sizeof buf);
+            if (n > 0) {
+                m_in.append(buf, n);
+                m_received = true;
+                if (m_in.size() > m_link->m_maxAnswerBytes + MaxHeaderBytes) {
+                    tooLarge();
+                    return;
+                }
+                continue;
+            }
+            if (n < 0 && errno == EINTR)
+                continue;
+            if (n < 0 && (errno == EAGAIN || errno == EWOULDBLOCK))
+                break;
+            // EOF or error: the broker closed the connection.
+            const QString why =
+                n == 0 ? QStringLiteral("connection closed") : QString::fromLocal8Bit(std::strerror(errno));
+            m_eof = true;
+            if (!m_current) {
+                closeSocket();
+                return;
+            }
+            onClosed(why);
+            return;
+        }
+        if (!m_current) {
+            m_in.clear(); // nothing asked: ignore
+            return;
+        }
+        parse();
+    }
+
+    void sendCurrent()
+    {
+        if (!m_current || m_state != State::Connected)
+            return;
+        const Request &r = *m_current;
+        QByteArray out;
+        out.reserve(256 + r.body.size());
+        out += r.isPost ? "POST " : "GET ";
+        out += r.target;
+        out += " HTTP/1.1\r\nHost: 127.0.0.1:";
+        out += QByteArray::number(m_link->m_location.port);
+        out += "\r\n";
+        if (r.isPost) {
+            if (!r.credential.isEmpty())
+                out += "Authorization: Bearer " + r.credential + "\r\n";
+            out += "Content-Type: application/json\r\nContent-Length: ";
+            out += QByteArray::number(r.body.size());
+            out += "\r\n\r\n";
+            out += r.body;
+        } else {
+            out += "\r\n";
+        }
+        m_out += out;
+        flushOut();
+    }
+
+    // One complete answer in m_in → finish the current request.
+    void parse()
+    {
+        const qsizetype headerEnd = m_in.indexOf("\r\n\r\n");
+        if (headerEnd < 0) {
+            if (m_in.size() > MaxHeaderBytes)
+                dropCurrent(QStringLiteral("answer headers too large"));
+            return;
+        }
+        const QList<QByteArray> lines = m_in.left(headerEnd).split('\n');
+        const QList<QByteArray> statusLine = lines.value(0).trimmed().split(' ');
+        bool ok = false;
+        const int status = statusLine.value(1).toInt(&ok);
+        if (!ok || !statusLine.value(0).startsWith("HTTP/1.")) {
+            dropCurrent(QStringLiteral("not an HTTP answer"));
+            return;
+        }
+        qint64 length = -1;
+        bool chunked = false;
+        bool close = statusLine.value(0) == "HTTP/1.0";
+        for (qsizetype i = 1; i < lines.size(); ++i) {
+            const QByteArray line = lines.at(i).trimmed();
+            const qsizetype colon = line.indexOf(':');
+            if (colon <= 0)
+                continue;
+            const QByteArray name = line.left(colon).trimmed().toLower();
+            const QByteArray value = line.mid(colon + 1).trimmed();
+            if (name == "content-length")
+                length = value.toLongLong();
+            else if (name == "transfer-encoding")
+                chunked = value.toLower().contains("chunked");
+            else if (name == "connection")
+                close = value.toLower().contains("close");
+        }
+        const qsizetype bodyStart = headerEnd + 4;
+        QByteArray body;
+        qsizetype consumed = 0;
+        if (chunked) {
+            qsizetype pos = bodyStart;
+            for (;;) {
+                const qsizetype eol = m_in.indexOf("\r\n", pos);
+                if (eol < 0)
+                    return; // need more
+                const qint64 size =
+                    m_in.mid(pos, eol - pos).split(';').value(0).trimmed().toLongLong(&ok, 16);
+                if (!ok || size < 0) {
+                    dropCurrent(QStringLiteral("bad chunked answer"));
+                    return;
+                }
+                if (body.size() + size > m_link->m_maxAnswerBytes) {
+                    tooLarge();
+                    return;
+                }
+                if (m_in.size() < eol + 2 + size + 2)
+                    return; // need more
+                if (size == 0) {
+                    const qsizetype trailerEnd = m_in.indexOf("\r\n", eol + 2);
+                    if (trailerEnd < 0)
+                        return;
+                    consumed = trailerEnd + 2;
+                    break;
+                }
+                body += m_in.mid(eol + 2, size);
+                pos = eol + 2 + size + 2;
+            }
+        } else if (length >= 0) {
+            if (length > m_link->m_maxAnswerBytes) {
+                tooLarge();
+                return;
+            }
+            if (m_in.size() - bodyStart < length)
+                return; // need more
+            body = m_in.mid(bodyStart, length);
+            consumed = bodyStart + length;
+        } else {
+            // No length: the body ends with the connection.
+            if (!m_eof)
+                return;
+            body = m_in.mid(bodyStart);
+            consumed = m_in.size();
+        }
+        m_in.remove(0, consumed);
+        std::shared_ptr<Request> r = std::move(m_current);
+        m_current.reset();
+        m_timer.stop();
+        if (close || m_eof)
+            closeSocket();
+        const QPointer<Connection> alive(this);
+        m_link->finish(r, status, body); // the callback may delete the client, and us with it
+        if (alive)
+            startNext();
+    }
+
+    void tooLarge()
+    {
+        const QString path = m_current->path;
+        closeSocket();
+        m_in.clear();
+        finishCurrentWith(Error {
+            QStringLiteral("too_large"),
+            QStringLiteral("Broker answer to %1 exceeds %2 bytes").arg(path).arg(m_link->m_maxAnswerBytes)});
+    }
+
+    void finishCurrentWith(const Error &error)
+    {
+        std::shared_ptr<Request> r = std::move(m_current);
+        m_current.reset();
+        m_timer.stop();
+        m_link->fail(r, error);
+        startNext();
+    }
+
+    void dropCurrent(const QString &why)
+    {
+        if (!m_current)
+            return;
+        qCDebug(lcClientHttp).noquote() << m_name << m_current->path << "failed:" << why;
+        closeSocket();
+        m_in.clear();
+        finishCurrentWith(Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+    }
+
+    void onClosed(const QString &why)
+    {
+        if (!m_current) {
+            closeSocket();
+            return;
+        }
+        if (!m_in.isEmpty() && m_in.contains("\r\n\r\n")) {
+            // An answer delimited by the close. Its callback may already have sent the next
+            // request on a fresh connection: that one is not what closed.
+            const std::shared_ptr<Request> closing = m_current;
+            const QPointer<Connection> alive(this);
+            parse();
+            if (!alive || m_current != closing)
+                return;
+        }
+        // A keep-alive connection the broker closed just as we reused it: the request was not
+        // read, send it again once on a fresh connection. Not for requests that store
+        // something: a broker that died after storing must not get the message twice.
+        if (m_reused && !m_received && !m_current->retriedClose && isRepeatable(m_current->path)) {
+            m_current->retriedClose = true;
+            std::shared_ptr<Request> r = std::move(m_current);
+            m_current.reset();
+            m_timer.stop();
+            closeSocket();
+            m_in.clear();
+            m_queue.push_front(std::move(r));
+            QTimer::singleShot(0, this, [this] { startNext(); });
+            return;
+        }
+        dropCurrent(why);
+    }
+
+    BrokerClient *m_link;
+    QByteArray m_name;
+    int m_fd = -1;
+    State m_state = State::Unconnected;
+    QSocketNotifier *m_readNotifier = nullptr;
+    QSocketNotifier *m_writeNotifier = nullptr;
+    QByteArray m_out; // request bytes the socket did not take yet
+    bool m_eof = false;
+    QTimer m_timer;
+    std::deque<std::shared_ptr<Request>> m_queue;
+    std::shared_ptr<Request> m_current;
+    QByteArray m_in;
+    bool m_received = false;
+    bool m_reused = false;
+};
+
+BrokerClient::BrokerClient(Broker::Location location, QObject *parent)
+    : QObject(parent),
+      m_location(std::move(location)),
+      m_stream(new Connection(this, "stream")),
+      m_control(new Connection(this, "control"))
 {
 }
 
 BrokerClient::~BrokerClient()
 {
-    abortAll();
-    delete d;
-    d = nullptr;
-}
-
-const Location &BrokerClient::location() const
-{
-    return d->location;
-}
-
-void BrokerClient::setSessionSecret(const QByteArray &secret)
-{
-    d->sessionSecret = secret;
-}
-
-QByteArray BrokerClient::sessionSecret() const
-{
-    return d->sessionSecret;
-}
-
-void BrokerClient::setDefaultTimeoutMs(int ms)
-{
-    d->defaultTimeoutMs = ms > 0 ? ms : 5000;
-}
-
-int BrokerClient::defaultTimeoutMs() const
-{
-    return d->defaultTimeoutMs;
-}
-
-void BrokerClient::setToken(const QByteArray &token)
-{
-    if (token.isEmpty())
-        d->token.reset();
-    else
-        d->token = token;
-}
-
-void BrokerClient::setMaxAnswerBytes(qint64 bytes)
-{
-    d->maxAnswerBytes = bytes > 0 ? bytes : DefaultMaxAnswerBytes;
-}
-
-qint64 BrokerClient::maxAnswerBytes() const
-{
-    return d->maxAnswerBytes;
+    m_stream->abandon();
+    m_control->abandon();
 }
 
 QString BrokerClient::unreachableMessage() const
 {
     return QStringLiteral("Broker not reachable at %1. Is it running? Start it with claude-peers-broker or "
                           "the tray app.")
-        .arg(d->location.baseUrl().toString());
+        .arg(m_location.baseUrl().toString());
 }
 
 void BrokerClient::abortAll()
 {
-    ++d->generation;
-    const auto replies = d->pending;
-    d->pending.clear();
-    for (QNetworkReply *reply : replies) {
-        QObject::disconnect(reply, nullptr, this, nullptr);
-        reply->abort();
-        reply->deleteLater();
-    }
+    ++m_generation;
+    m_stream->abandon();
+    m_control->abandon();
 }
 
 int BrokerClient::pendingCount() const
 {
-    return int(d->pending.size());
+    return m_stream->pending() + m_control->pending();
+}
+
+BrokerClient::Connection *BrokerClient::connectionFor(const QString &path)
+{
+    // The long-poll holds its connection for up to a minute; nothing else may queue behind it.
+    return path == QLatin1String("/wait-messages") ? m_stream : m_control;
+}
+
+QByteArray BrokerClient::mainToken()
+{
+    if (m_token.isEmpty()) {
+        if (auto read = TokenFile::read(m_location.tokenPath))
+            m_token = *read;
+    }
+    return m_token;
+}
+
+void BrokerClient::enqueue(std::shared_ptr<Request> r)
+{
+    if (r->isPost) {
+        const bool useSecret = !m_sessionSecret.isEmpty() && r->path != QLatin1String("/register");
+        r->usesMainToken = !useSecret;
+        r->credential = useSecret ? m_sessionSecret : mainToken();
+    }
+    connectionFor(r->path)->enqueue(std::move(r));
 }
 
 void BrokerClient::post(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs)
 {
-    auto call = std::make_shared<Call>();
-    call->path = path;
-    QUrl url = d->location.baseUrl();
-    url.setPath(path);
-    call->url = url;
-    call->isPost = true;
-    call->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
-    call->callback = std::move(callback);
-    call->timeoutMs = timeoutMs > 0 ? timeoutMs : d->defaultTimeoutMs;
-    d->send(call);
+    auto r = std::make_shared<Request>();
+    r->path = path;
+    r->target = path.toUtf8();
+    r->isPost = true;
+    r->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    r->callback = std::move(callback);
+    r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
+    r->age.start();
+    enqueue(std::move(r));
 }
 
 void BrokerClient::get(const QString &pathAndQuery, Callback callback, int timeoutMs)
 {
-    auto call = std::make_shared<Call>();
-    const qsizetype q = pathAndQuery.indexOf(QLatin1Char('?'));
-    call->path = q < 0 ? pathAndQuery : pathAndQuery.left(q);
-    QUrl url = d->location.baseUrl();
-    url.setPath(call->path);
-    if (q >= 0)
-        url.setQuery(pathAndQuery.mid(q + 1));
-    call->url = url;
-    call->callback = std::move(callback);
-    call->timeoutMs = timeoutMs > 0 ? timeoutMs : d->defaultTimeoutMs;
-    d->send(call);
+    auto r = std::make_shared<Request>();
+    r->path = pathAndQuery.section(QLatin1Char('?'), 0, 0);
+    r->target = pathAndQuery.toUtf8();
+    r->callback = std::move(callback);
+    r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
+    r->age.start();
+    enqueue(std::move(r));
+}
+
+void BrokerClient::fail(const std::shared_ptr<Request> &r, Error error)
+{
+    if (!r->callback)
+        return;
+    // Queued: a failure can be found inside post() (a request whose deadline passed), and
+    // callers rely on never being called back from there.
+    Callback cb = std::move(r->callback);
+    const QString path = r->path;
+    const bool rejected = error.httpStatus == 401 && !r->usesMainToken;
+    QMetaObject::invokeMethod(
+        this,
+        [this, cb = std::move(cb), error = std::move(error), path, rejected, generation = m_generation] {
+            if (generation != m_generation)
+                return; // abortAll() dropped it
+            if (error.code == QLatin1String("unreachable"))
+                Q_EMIT unreachable(path);
+            else if (rejected)
+                Q_EMIT sessionRejected(path);
+            cb(std::unexpected(error));
+        },
+        Qt::QueuedConnection);
+}
+
+void BrokerClient::finish(const std::shared_ptr<Request> &r, int status, const QByteArray &body)
+{
+    if (status == 401 && r->isPost && r->usesMainToken && !r->retried401) {
+        // The token may have been rotated: read the file again and retry once with it.
+        const QByteArray sent = r->credential;
+        m_token.clear();
+        auto fresh = TokenFile::read(m_location.tokenPath);
+        if (!fresh) {
+            fail(r, Error {QStringLiteral("token"), fresh.error().message, 401});
+            return;
+        }
+        m_token = *fresh;
+        if (*fresh != sent) {
+            r->retried401 = true;
+            qCDebug(lcClientHttp) << r->path << ": 401, token file changed, retrying once";
+            enqueue(r);
+            return;
+        }
+    }
+    if (status < 200 || status >= 300) {
+        fail(r,
+             Error {QStringLiteral("http"),
+                    QStringLiteral("Broker error (%1): %2 %3")
+                        .arg(r->path)
+                        .arg(status)
+                        .arg(QString::fromUtf8(body.left(MaxBodyInMessage)).trimmed()),
+                    status});
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
+    if (parseError.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
+        fail(r,
+             Error {QStringLiteral("bad_json"),
+                    QStringLiteral("Broker answer to %1 is not JSON: %2")
+                        .arg(r->path,
+                             parseError.error != QJsonParseError::NoError ? parseError.errorString()
+                                                                          : QStringLiteral("empty"))});
+        return;
+    }
+    if (!r->callback)
+        return;
+    Callback cb = std::move(r->callback);
+    cb(doc.isArray() ? QJsonValue(doc.array()) : QJsonValue(doc.object()));
 }
 
 } // namespace Broker

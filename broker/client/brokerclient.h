@@ -7,67 +7,99 @@
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QObject>
+#include <QString>
 
 #include <functional>
-
-class QNetworkAccessManager;
+#include <memory>
 
 namespace Broker {
 
-// Asynchronous client of the local broker's HTTP API, shared by the helper, the CLI, the tray
-// and the tests. Every call ends in exactly one callback; nothing blocks. Callbacks run from the
-// event loop (never inside post()/get()), so a callback may delete the client. One
-// QNetworkAccessManager per client: loopback HTTP/1.1 keep-alive, no proxy, no HTTP/2. Every
-// request has a deadline (timeoutMs, default 5000) and answers are capped (16 MiB default).
+// The one HTTP client of the local broker, used by the helper, the CLI, the tray and the tests.
+// Every call ends in exactly one callback, from the event loop (never inside post()/get()), so a
+// callback may delete the client. Destroying the client, or abortAll(), drops pending requests
+// without calling their callbacks.
 //
-// Error codes: "unreachable" (refused, reset, timed out; message says the broker is not
-// reachable at <url>), "http" (non-2xx; httpStatus set; message
+// Transport: plain keep-alive TCP connections to 127.0.0.1 (a non-blocking POSIX socket with
+// QSocketNotifiers, Qt Core only): one for the push stream's long-poll (/wait-messages), one for
+// everything else, each carrying one request at a time, in order. Every request has a deadline
+// (timeoutMs, default 5000; it covers queueing too) and answers are capped (16 MiB by default).
+// Why not QNetworkAccessManager: an idle helper's only work is a few periodic requests, and
+// QNAM's per-request cost (a worker thread, queued events, headers read byte by byte) made
+// that about 1.2 CPU-s/h in our measurement against a target of 0.2, and it added latency on
+// the push path (docs/mcp-helper.md, "Figures"; docs/decisions.md for what a port would swap).
+//
+// Credentials: POSTs carry the session secret when one is set (except /register), else the main
+// token from the token file. Without a token the request goes out unauthenticated (so a stopped
+// broker still reads as "unreachable"). A 401 with the main token re-reads the token file and
+// retries once when it changed (rotation); reports "token" when the file is missing.
+//
+// Error codes: "unreachable" (refused, reset, timed out; the message says the broker is not
+// reachable and how to start it), "http" (non-2xx; httpStatus set; message
 // "Broker error (<path>): <status> <body>" as reference §7.12), "bad_json" (answer not JSON),
-// "token" (token file missing/unreadable), "too_large" (answer larger than maxAnswerBytes()).
-//
-// Without a token the request goes out unauthenticated (so a stopped broker still reads as
-// "unreachable"); a 401 then re-reads the file and reports "token" if it is still missing.
-// Destroying the client, or abortAll(), drops pending requests without calling their callbacks.
+// "token" (token file missing or unreadable), "too_large" (answer larger than maxAnswerBytes()).
 class BrokerClient : public QObject
 {
     Q_OBJECT
 public:
     using Callback = std::function<void(Result<QJsonValue>)>;
 
-    explicit BrokerClient(Location location, QObject *parent = nullptr);
-    ~BrokerClient() override;
-
-    const Location &location() const;
-
-    // When set, requests other than /register authenticate with this session secret instead
-    // of the main token (docs/protocol.md).
-    void setSessionSecret(const QByteArray &secret);
-    void setDefaultTimeoutMs(int ms); // default 5000
-
-    // Additions (keep additive): the main token to use instead of reading the token file, until
-    // a 401 makes the client read the file again (rotate-token authenticates its /reload with
-    // the old token after writing the new file).
-    void setToken(const QByteArray &token);
-    QByteArray sessionSecret() const;
-    int defaultTimeoutMs() const;
     static constexpr qint64 DefaultMaxAnswerBytes = 16 * 1024 * 1024;
-    void setMaxAnswerBytes(qint64 bytes);
-    qint64 maxAnswerBytes() const;
-    // "Broker not reachable at <url>. Is it running? Start it with ..." for this location.
-    QString unreachableMessage() const;
+
+    explicit BrokerClient(Location location, QObject *parent = nullptr);
+    ~BrokerClient() override; // pending callbacks are dropped, not called
+
+    const Location &location() const { return m_location; }
+
+    // Requests other than /register authenticate with it when set (docs/protocol.md).
+    void setSessionSecret(const QByteArray &secret) { m_sessionSecret = secret; }
+    QByteArray sessionSecret() const { return m_sessionSecret; }
+    // The main token to use instead of reading the token file, until a 401 makes the client read
+    // the file again (rotate-token authenticates its /reload with the old token).
+    void setToken(const QByteArray &token) { m_token = token; }
+    void setDefaultTimeoutMs(int ms) { m_defaultTimeoutMs = ms > 0 ? ms : 5000; }
+    int defaultTimeoutMs() const { return m_defaultTimeoutMs; }
+    void setMaxAnswerBytes(qint64 bytes) { m_maxAnswerBytes = bytes > 0 ? bytes : DefaultMaxAnswerBytes; }
+    qint64 maxAnswerBytes() const { return m_maxAnswerBytes; }
+
+    // POST JSON with the bearer credential.
+    void post(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs = -1);
+    // Unauthenticated GET (/health, /metrics, /federation/status); the path may carry a query.
+    void get(const QString &pathAndQuery, Callback callback, int timeoutMs = -1);
+
     // Drops every pending request; their callbacks are not called.
     void abortAll();
     int pendingCount() const;
 
-    // POST JSON with the bearer credential. On 401 the token file is read again and the
-    // request retried once (handles rotation).
-    void post(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs = -1);
-    // Unauthenticated GET (/health, /metrics, /federation/status).
-    void get(const QString &pathAndQuery, Callback callback, int timeoutMs = -1);
+    // "Broker not reachable at <url>. Is it running? Start it with ..." for this location.
+    QString unreachableMessage() const;
+
+Q_SIGNALS:
+    // A request made with the session secret was refused (401): the broker no longer knows
+    // this session (restarted with a fresh database, secret voided). Register again.
+    void sessionRejected(const QString &path);
+    // A request found no broker (refused, closed, timed out).
+    void unreachable(const QString &path);
 
 private:
-    class Private;
-    Private *d;
+    class Connection;
+    struct Request;
+    friend class Connection;
+
+    void enqueue(std::shared_ptr<Request> request);
+    Connection *connectionFor(const QString &path);
+    // Turns an HTTP answer into the callback's value; may re-send the request (401 retry).
+    void finish(const std::shared_ptr<Request> &request, int status, const QByteArray &body);
+    void fail(const std::shared_ptr<Request> &request, Error error);
+    QByteArray mainToken();
+
+    Location m_location;
+    QByteArray m_sessionSecret;
+    QByteArray m_token; // cached main token; empty = read the file on next use
+    int m_defaultTimeoutMs = 5000;
+    qint64 m_maxAnswerBytes = DefaultMaxAnswerBytes;
+    quint64 m_generation = 0; // bumped by abortAll(): queued failures of older requests are dropped
+    Connection *m_stream;
+    Connection *m_control;
 };
 
 } // namespace Broker

@@ -46,6 +46,7 @@ public:
     void setHandler(Handler h) { m_handler = std::move(h); }
     QList<Request> requests;
     int connections = 0;
+    bool closeAfterAnswer = false; // "Connection: close" servers: the close ends the answer
 
     static QByteArray answer(int status, const QByteArray &body,
                              const QByteArray &contentType = "application/json")
@@ -103,6 +104,10 @@ private:
             }
             if (!reply.isEmpty())
                 socket->write(reply);
+            if (closeAfterAnswer) {
+                socket->disconnectFromHost();
+                return;
+            }
         }
     }
 
@@ -450,6 +455,29 @@ private Q_SLOTS:
         }
         QCOMPARE(m_fake->requests.size(), 5);
         QCOMPARE(m_fake->connections, 1);
+    }
+
+    void aCallbackMayAskAgainWhenTheServerClosesAfterEachAnswer()
+    {
+        // The answer and the close arrive together; the request the callback sends meanwhile
+        // goes on a fresh connection and must not be taken for the one that closed.
+        m_fake->closeAfterAnswer = true;
+        m_fake->setHandler([](const auto &) {
+            return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nConnection: close\r\n"
+                   "Content-Length: 2\r\n\r\n{}";
+        });
+        writeToken("t");
+        BrokerClient client(location(m_fake->port()));
+        Outcome second;
+        client.get(QStringLiteral("/health"), [&](Result<QJsonValue> first) {
+            QVERIFY(first.has_value());
+            client.post(QStringLiteral("/shutdown"), {}, second.callback());
+        });
+        QTRY_COMPARE_WITH_TIMEOUT(second.calls, 1, wait());
+        QVERIFY2(second.result->has_value(), qPrintable(second.result->error().message));
+        QCOMPARE(m_fake->requests.size(), 2);
+        QCOMPARE(m_fake->requests.at(1).target, QByteArray("/shutdown"));
+        QCOMPARE(m_fake->connections, 2);
     }
 
     void abortAllDropsCallbacks()

@@ -189,7 +189,7 @@ private Q_SLOTS:
         QCOMPARE(host.lastError().code, QStringLiteral("handover_timeout"));
         QCOMPARE(host.previousBrokerPid(), 4242);
         QVERIFY(stub.requests().contains("GET /health"));
-        QVERIFY(stub.requests().contains("POST /shutdown"));
+        QVERIFY2(stub.requests().contains("POST /shutdown"), stub.requests().constData());
         QVERIFY(stub.requests().contains(QByteArray("Bearer " + home.token())));
 
         // Once the port is free, Retry succeeds.

@@ -1,6 +1,6 @@
 // The helper's HTTP client: against the real broker (credentials, 401 re-read, errors) and
 // against a scripted loopback server for the framing cases a healthy broker never produces.
-#include "brokerlink.h"
+#include "brokerclient.h"
 #include "testsupport.h"
 #include "tokenfile.h"
 
@@ -12,7 +12,7 @@
 #include <QTest>
 
 using namespace TestSupport;
-using Mcp::BrokerLink;
+using Broker::BrokerClient;
 
 namespace {
 
@@ -21,7 +21,7 @@ struct Outcome
 {
     bool called = false;
     Broker::Result<QJsonValue> result = std::unexpected(Broker::Error {});
-    BrokerLink::Callback callback()
+    BrokerClient::Callback callback()
     {
         return [this](Broker::Result<QJsonValue> r) {
             called = true;
@@ -85,7 +85,7 @@ QByteArray ok(const QByteArray &body)
 
 } // namespace
 
-class tst_BrokerLink : public QObject
+class tst_BrokerClientLive : public QObject
 {
     Q_OBJECT
 
@@ -95,7 +95,7 @@ private Q_SLOTS:
         TestHome home;
         BrokerProcess broker(home);
         QVERIFY(broker.start());
-        BrokerLink link(locationFor(home));
+        BrokerClient link(locationFor(home));
 
         Outcome health;
         link.get(QStringLiteral("/health"), health.callback());
@@ -155,7 +155,7 @@ private Q_SLOTS:
         TestHome home;
         BrokerProcess broker(home);
         QVERIFY(broker.start());
-        BrokerLink link(locationFor(home));
+        BrokerClient link(locationFor(home));
         Outcome first;
         link.post(QStringLiteral("/list-peers"),
                   QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}, first.callback());
@@ -176,7 +176,7 @@ private Q_SLOTS:
         Broker::Location wrong = locationFor(home);
         wrong.tokenPath = home.path() + QStringLiteral("/wrong-token");
         QVERIFY(Broker::TokenFile::write(wrong.tokenPath, Broker::TokenFile::generate()));
-        BrokerLink wrongLink(wrong);
+        BrokerClient wrongLink(wrong);
         Outcome third;
         wrongLink.post(QStringLiteral("/list-peers"),
                        QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")}}, third.callback());
@@ -189,7 +189,7 @@ private Q_SLOTS:
     {
         Broker::Location l;
         l.port = freePort(); // nobody listens
-        BrokerLink link(l);
+        BrokerClient link(l);
         Outcome o;
         link.get(QStringLiteral("/health"), o.callback(), 2000);
         QVERIFY(!o.called);
@@ -232,7 +232,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         ScriptedServer server;
         server.replies << reply;
-        BrokerLink link(server.location());
+        BrokerClient link(server.location());
         Outcome o;
         link.get(QStringLiteral("/x"), o.callback(), 500);
         QTRY_VERIFY(o.called);
@@ -257,7 +257,7 @@ private Q_SLOTS:
     void aReusedConnectionClosedUnderARequestIsRetriedOnceUnlessItStores()
     {
         ScriptedServer server;
-        BrokerLink link(server.location());
+        BrokerClient link(server.location());
         // First request opens the connection; the second finds it closed by the server.
         server.replies << ok("{}") << QByteArray() << ok("{\"retried\":true}");
         Outcome first;
@@ -281,7 +281,7 @@ private Q_SLOTS:
     void waitsDoNotBlockOtherRequests()
     {
         ScriptedServer server;
-        BrokerLink link(server.location());
+        BrokerClient link(server.location());
         server.replies << "hang";
         Outcome wait;
         link.post(QStringLiteral("/wait-messages"), QJsonObject(), wait.callback(), 3000);
@@ -297,5 +297,5 @@ private Q_SLOTS:
     }
 };
 
-QTEST_GUILESS_MAIN(tst_BrokerLink)
-#include "tst_brokerlink.moc"
+QTEST_GUILESS_MAIN(tst_BrokerClientLive)
+#include "tst_brokerclientlive.moc"
