@@ -4,8 +4,9 @@
 // OpenCode gets the README's own opencode.json snippet. Checks (issue 7 §3.6):
 //   /mcp connected; every tool reaches the model, worded for OpenCode; a tool result reaches the
 //   provider; a message sent with the CLI arrives in a banner; OpenCode's exit unregisters;
-//   two helpers on one tty (§1.3) keep their own ids; a message the model never saw is not
-//   reported delivered (§3.1). At the end every process it started must be gone.
+//   two helpers on one tty (§1.3; these two OpenCodes start alongside the first) keep their own
+//   ids; a message the model never saw is not reported delivered (§3.1). At the end every
+//   process it started must be gone.
 // CTest runs it through ../lib/in-netns.sh --own-pids: a loopback-only network and a pid
 // namespace of its own, so that nothing reaches the network and nothing outlives it.
 import { spawn, spawnSync } from 'node:child_process';
@@ -172,7 +173,7 @@ async function stopOpenCode(oc, helperPid) {
 async function never(happened, windowMs, what) {
   const end = Date.now() + windowMs * factor;
   while (Date.now() < end) {
-    if (await happened()) fail(what);
+    if (await happened()) fail(what());
     await sleep(100);
   }
 }
@@ -205,10 +206,16 @@ async function finish() {
   process.exit(0);
 }
 
+// The two parts run side by side (OpenCode takes seconds to start): each looks only at the
+// peers of its own folders.
+const peersIn = async (...ocs) => (await peers()).filter((p) => ocs.some((oc) => oc.project === p.cwd));
+const tty = 'pts/77';
+const sameTty = Promise.all([startOpenCode('b', { CLAUDE_PEERS_TTY: tty }), startOpenCode('c', { CLAUDE_PEERS_TTY: tty })]);
+
 // --- One OpenCode, no terminal ------------------------------------------------------------
 const a = await startOpenCode('a');
-await waitFor(async () => (await peers()).length === 1, 30000, 'the helper of opencode a to register');
-const [peerA] = await peers();
+await waitFor(async () => (await peersIn(a)).length === 1, 30000, 'the helper of opencode a to register');
+const [peerA] = await peersIn(a);
 check(peerA.client === 'opencode', `the peer says its client: client="${peerA.client}"`);
 const stableId = createHash('sha256').update(`client:opencode:${a.project}`, 'utf8').digest('hex').slice(0, 8);
 check(peerA.id === stableId, `no tty: the id is the stable one of client and folder (${peerA.id} = ${stableId})`);
@@ -249,7 +256,7 @@ if (!unseen?.ok) fail(`send-message: ${JSON.stringify(unseen)}`);
 let statusWhileRunning;
 // The helper has it within milliseconds (a push); 3 s is long enough for a wrong acknowledgement.
 await never(async () => (statusWhileRunning = await broker('/message-status', { message_id: unseen.message_id })).delivered,
-  3000, `§3.1: a message OpenCode's model never saw was reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
+  3000, () => `§3.1: a message OpenCode's model never saw was reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
 check(true, `§3.1: a message OpenCode's model never saw is not reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
 
 // Exit unregisters.
@@ -262,19 +269,17 @@ check(!statusAfterExit.delivered,
   `§3.1: after OpenCode exited, the unseen message is still not delivered (${JSON.stringify(statusAfterExit)})`);
 
 // --- §1.3: two OpenCodes, two folders, one terminal ---------------------------------------
-const tty = 'pts/77';
-const [b, c] = await Promise.all([startOpenCode('b', { CLAUDE_PEERS_TTY: tty }),
-  startOpenCode('c', { CLAUDE_PEERS_TTY: tty })]);
-await waitFor(async () => (await peers()).length === 2, 30000, 'both helpers on one tty to register');
-const settled = await peers();
+const [b, c] = await sameTty;
+await waitFor(async () => (await peersIn(b, c)).length === 2, 30000, 'both helpers on one tty to register');
+const settled = await peersIn(b, c);
 const ids = settled.map((p) => p.id);
 check(new Set(ids).size === 2 && ids.includes(peerIdForTty(tty)),
   `two helpers on ${tty}: one has the terminal's id, the other its own (${ids.join(', ')})`);
 // The fight re-registered both about 1.5 times a second.
 const registrations = (list) => JSON.stringify(list.map((p) => [p.id, p.registered_at]).sort());
 let later = settled;
-await never(async () => registrations(later = await peers()) !== registrations(settled), 3000,
-  `the two helpers on one tty re-registered: ${registrations(settled)} became ${registrations(later)}`);
+await never(async () => registrations(later = await peersIn(b, c)) !== registrations(settled), 3000,
+  () => `the two helpers on one tty re-registered: ${registrations(settled)} became ${registrations(later)}`);
 check(true, 'no re-registration for 3 s: the two helpers do not fight');
 const pidOf = (oc) => settled.find((p) => p.cwd === oc.project)?.pid;
 await Promise.all([stopOpenCode(b, pidOf(b)), stopOpenCode(c, pidOf(c))]);
