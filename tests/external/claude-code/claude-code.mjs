@@ -1,7 +1,7 @@
 // The real Claude Code (npm @anthropic-ai/claude-code, pinned by package-lock.json) with the
 // real claude-peers-mcp, offline: a mock Anthropic Messages API on loopback, a scratch HOME with
 // onboarding and trust pre-accepted, everything in a loopback-only network namespace
-// (in-netns.sh). Checks:
+// (../lib/in-netns.sh). Checks:
 //   1. `claude mcp add claude-peers -e K=V -- <helper>` and `claude mcp list` shows it Connected;
 //   2. `claude -p`: the model calls a peers tool and the tool result reaches the mock;
 //   3. interactive in tmux with the channels flag: a message sent with the claude-peers CLI
@@ -25,7 +25,7 @@ const SERVER = 'claude-peers';
 const WHOAMI = `mcp__${SERVER}__whoami`;
 
 // --- preconditions: a failure, never a skip ---------------------------------------------------
-if (process.env.PEERS_IN_NETNS !== '1') fail('run through in-netns.sh (a loopback-only network namespace)');
+if (process.env.PEERS_IN_NETNS !== '1') fail('run through ../lib/in-netns.sh (a loopback-only network namespace)');
 await new Promise((resolve) => {
   // No route but loopback: a connection to a documentation address must fail at once.
   const s = net.connect({ host: '192.0.2.1', port: 80, timeout: 2000 });
