@@ -134,11 +134,11 @@ export function isAlive(pid) {
   }
 }
 
-export async function waitFor(condition, timeoutMs, what) {
+export async function waitFor(condition, timeoutMs, what, intervalMs = 20) {
   const deadline = Date.now() + timeoutMs * Number(process.env.PEERS_TEST_TIMEOUT_FACTOR || 1);
   while (Date.now() < deadline) {
     if (await condition()) return;
-    await sleep(20);
+    await sleep(intervalMs);
   }
   fail(`timed out waiting for ${what}`);
 }

@@ -135,7 +135,6 @@ async function startOpenCode(name, extraEnv = {}) {
     post: (route, body) => request(route, {
       method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify(body),
     }, 120000),
-    exited: new Promise((resolve) => child.on('exit', resolve)),
   };
   openCodes.push(oc);
   // OpenCode binds its port a while before it serves it: a request that connects in between is
@@ -151,7 +150,7 @@ async function startOpenCode(name, extraEnv = {}) {
     if (child.exitCode !== null) fail(`opencode ${name} exited early:\n${log}`);
     const status = await oc.get('/mcp');
     return status?.['claude-peers']?.status === 'connected';
-  }, 60000, `opencode ${name}: GET /mcp shows claude-peers connected`);
+  }, 60000, `opencode ${name}: GET /mcp shows claude-peers connected`, 100);
   check(true, `opencode ${name}: /mcp shows claude-peers connected`);
   return oc;
 }
@@ -182,8 +181,15 @@ async function never(happened, windowMs, what) {
 
 // Processes of this pid namespace other than the test itself (pid 1), zombies excepted.
 function leftovers() {
+  const commandLine = (pid) => {
+    try {
+      return readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim();
+    } catch {
+      return '(gone)';
+    }
+  };
   return readdirSync('/proc').filter((d) => /^\d+$/.test(d) && d !== '1' && isAlive(Number(d)))
-    .map((pid) => `${pid} ${readFileSync(`/proc/${pid}/cmdline`, 'utf8').replaceAll('\0', ' ').trim()}`);
+    .map((pid) => `${pid} ${commandLine(pid)}`);
 }
 
 // Stops everything the test started and checks that it is gone; only then does node exit, with
