@@ -40,6 +40,11 @@ private Q_SLOTS:
             McpClient c(helperEnvironment(home, false)); // no tty
             c.setClientInfo(QStringLiteral("opencode"));
             QVERIFY(c.start());
+            // The second client, busy elsewhere, sends initialize late: a real OpenCode under load
+            // took over 20 ms, and a helper that had registered by then without knowing its
+            // client was listed with no client and an id other than the stable one.
+            if (run == 1)
+                QTest::qWait(300);
             QVERIFY(c.initialize());
             QTRY_COMPARE_WITH_TIMEOUT(firstLine(McpClient::text(c.callTool(QStringLiteral("whoami")))),
                                       QStringLiteral("ID: ") + expected, scaled(10000));
@@ -50,29 +55,6 @@ private Q_SLOTS:
             c.closeStdin();
             QVERIFY(c.waitForExit(5000));
         }
-    }
-
-    void aSlowInitializeStillDecidesTheIdentity()
-    {
-        // Seen with a real OpenCode on a loaded machine: initialize came more than 20 ms after
-        // the helper started, the helper had registered by then without knowing its client, and
-        // the listing showed no client and an id other than the stable one.
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        McpClient c(helperEnvironment(home, false)); // no tty
-        c.setClientInfo(QStringLiteral("opencode"));
-        QVERIFY(c.start());
-        QTest::qWait(300); // the client, busy elsewhere, sends initialize late
-        QVERIFY(c.initialize());
-        const QString expected =
-            Mcp::Tty::stableIdWithoutTty(QStringLiteral("opencode"), QDir::currentPath());
-        QTRY_COMPARE_WITH_TIMEOUT(firstLine(McpClient::text(c.callTool(QStringLiteral("whoami")))),
-                                  QStringLiteral("ID: ") + expected, scaled(10000));
-        const QJsonArray listed = peers(home);
-        QCOMPARE(listed.size(), 1);
-        QCOMPARE(listed.at(0).toObject().value(QLatin1String("client")).toString(),
-                 QStringLiteral("opencode"));
     }
 
     void claudePeersIdChoosesTheId()
