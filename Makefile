@@ -31,17 +31,16 @@ test:
 	@cd $(TEST_BUILD) && PEERS_TEST_TIMEOUT_FACTOR=$${PEERS_TEST_TIMEOUT_FACTOR:-2} \
 	    ctest -j $(JOBS) --output-on-failure --timeout 600
 
-# The whole Qt Test suite built with AddressSanitizer + UndefinedBehaviorSanitizer (g++, own
-# build dir); any finding fails its test. The fuzz smoke tests are left to `make test`.
+# The whole Qt Test suite (every label: unit, integration, gui, fault, keychain, external) built
+# with AddressSanitizer + UndefinedBehaviorSanitizer (g++, own build dir). Any report fails the
+# run, also one from a process a test started (tests/sanitizers/run-suite.sh). The fuzz smoke
+# tests are left to `make test`. Pass ctest arguments with ASAN_CTEST_ARGS (e.g. "-L gui").
 test-asan:
 	@tools/install-deps.sh test
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
 	    -DPEERS_SANITIZE=address,undefined -DPEERS_FUZZ_SMOKE=OFF >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
-	@cd $(ASAN_BUILD) && PEERS_TEST_TIMEOUT_FACTOR=$${PEERS_TEST_TIMEOUT_FACTOR:-4} \
-	    ASAN_OPTIONS=$${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1} \
-	    UBSAN_OPTIONS=$${UBSAN_OPTIONS:-print_stacktrace=1:halt_on_error=1} \
-	    ctest -j $(JOBS) --output-on-failure --timeout 1200
+	@tests/sanitizers/run-suite.sh $(ASAN_BUILD) -j $(JOBS) $(ASAN_CTEST_ARGS)
 
 # Each fuzz target (tests/fuzz) for FUZZ_SECONDS on its corpus and dictionary, one after the
 # other; prints the executions per target. Findings go to $(FUZZ_BUILD)/runs/<target>/.

@@ -7,9 +7,9 @@
 #include "http/fdlimit.h"
 #include "http/httpserver.h"
 #include "internal/api.h"
-#include "internal/auth.h"
+#include "internal/brokercore.h"
 #include "internal/deliveryhub.h"
-#include "internal/groupcommit.h"
+#include "internal/jobscheduler.h"
 #include "internal/ratelimiter.h"
 #include "internal/service.h"
 #include "internal/store.h"
@@ -32,16 +32,12 @@ public:
     std::shared_ptr<Clock> clock = systemClock();
     std::shared_ptr<FederationLink> federation;
     std::shared_ptr<SecretStore> keychain;
+    QList<std::shared_ptr<BrokerModule>> modules;
+    std::function<QByteArray()> federationKey;
 
     std::unique_ptr<QLockFile> lock;
-    Store store;
-    std::unique_ptr<TokenKeeper> tokens;
-    std::unique_ptr<Authenticator> auth;
-    std::unique_ptr<RateLimiter> rateLimiter;
-    std::unique_ptr<Service> service;
-    std::unique_ptr<DeliveryHub> hub;
-    std::unique_ptr<GroupCommit> commit;
-    std::unique_ptr<Api> api;
+    std::unique_ptr<BrokerCore> core;
+    Service *service = nullptr; // core's, while running
     std::unique_ptr<Http::HttpServer> http;
     QTimer sweepTimer;
     QTimer purgeTimer;
@@ -107,7 +103,7 @@ public:
             qCWarning(lcServer).noquote() << "Cannot write pid file" << settings.location.pidPath();
     }
 
-    void rereadToken() { tokens->rereadFile(); }
+    void rereadToken() { core->tokens().rereadFile(); }
 
     void runSweeps()
     {
@@ -144,21 +140,15 @@ public:
         tokenTimer.stop();
         statsTimer.stop();
         clockTimer.stop();
-        if (hub)
-            hub->releaseAll();
-        if (commit)
-            commit->flush(); // commit, then send what waited for it, before the server closes
+        // Jobs and modules stop, waits are answered and the batch committed before the server
+        // closes the connections.
+        if (core)
+            core->close();
         if (http)
             http->close();
         http.reset();
-        api.reset();
-        hub.reset();
-        commit.reset();
-        service.reset();
-        rateLimiter.reset();
-        auth.reset();
-        tokens.reset();
-        store.close();
+        service = nullptr;
+        core.reset();
         if (pidFileWritten) {
             QFile::remove(settings.location.pidPath());
             pidFileWritten = false;
@@ -179,8 +169,8 @@ BrokerServer::BrokerServer(Settings settings, QObject *parent)
     d->clockTimer.setTimerType(Qt::CoarseTimer);
     d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
     d->statsTimer.callOnTimeout(this, [this] {
-        d->api->rotateRequestCounter();
-        d->rateLimiter->collectGarbage(d->clock->msecsSinceEpoch());
+        d->core->api().rotateRequestCounter();
+        d->core->rateLimiter().collectGarbage(d->clock->msecsSinceEpoch());
     });
 }
 
@@ -208,12 +198,24 @@ void BrokerServer::setSecretStore(std::shared_ptr<SecretStore> keychain)
     d->keychain = std::move(keychain);
 }
 
+void BrokerServer::addModule(std::shared_ptr<BrokerModule> module)
+{
+    Q_ASSERT(!d->running && module);
+    d->modules.append(std::move(module));
+}
+
+void BrokerServer::setFederationKey(std::function<QByteArray()> key)
+{
+    Q_ASSERT(!d->running);
+    d->federationKey = std::move(key);
+}
+
 SecretsStatus BrokerServer::secretsStatus() const
 {
-    if (!d->tokens)
+    if (!d->core)
         return {SecretLocation {SecretLocation::Kind::File, d->settings.location.tokenPath},
                 d->settings.location.tokenPath, QStringLiteral("The broker is not running.")};
-    return d->tokens->status();
+    return d->core->tokens().status();
 }
 
 Result<void> BrokerServer::start()
@@ -224,54 +226,28 @@ Result<void> BrokerServer::start()
     if (auto locked = d->takeLock(); !locked)
         return locked;
 
-    d->tokens = std::make_unique<TokenKeeper>(location, d->keychain, d->settings.keychainRetryMs);
-    auto token = d->tokens->start();
-    if (!token) {
-        d->teardown();
-        return fail(QStringLiteral("token"), token.error().message);
-    }
-    if (auto opened = d->store.open(location.databasePath); !opened) {
-        d->teardown();
-        return fail(QStringLiteral("database"), opened.error().message);
-    }
     if (!d->federation)
         d->federation = std::make_shared<DisabledFederationLink>(d->settings.federationPort);
+    d->core = std::make_unique<BrokerCore>(
+        d->settings, BrokerCore::Parts {d->clock, d->federation, d->keychain, d->modules, this});
+    if (auto opened = d->core->open(); !opened) {
+        d->teardown();
+        return opened;
+    }
+    if (d->federationKey)
+        d->core->api().setFederationKey(d->federationKey);
+    d->service = &d->core->service();
 
-    d->auth = std::make_unique<Authenticator>(d->store);
-    d->auth->setToken(*token);
-    connect(d->tokens.get(), &TokenKeeper::tokenChanged, this,
-            [auth = d->auth.get()](const QByteArray &fresh) { auth->setToken(fresh); });
-    d->rateLimiter = std::make_unique<RateLimiter>(d->settings.rateLimitPerMinute);
-    d->service = std::make_unique<Service>(d->store, *d->clock, *d->federation);
-    d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
-    d->hub = std::make_unique<DeliveryHub>(*d->service);
-    d->commit = std::make_unique<GroupCommit>(d->store);
-    d->api = std::make_unique<Api>(*d->service, *d->auth, *d->rateLimiter, *d->hub, *d->federation,
-                                   *d->commit, *d->tokens);
-
-    Service *service = d->service.get();
-    DeliveryHub *hub = d->hub.get();
-    Authenticator *auth = d->auth.get();
-    // A new registration replaces the row and its secret: the old secret stops working now.
-    connect(service, &Service::peerRegistered, this, [this, auth](const QString &peerId) {
-        auth->forget(peerId);
-        Q_EMIT peerRegistered(peerId);
-    });
+    Service *service = d->service;
+    connect(service, &Service::peerRegistered, this, &BrokerServer::peerRegistered);
     connect(service, &Service::peerUpdated, this, &BrokerServer::peerUpdated);
-    connect(service, &Service::peerRemoved, this, [this, hub, auth](const QString &peerId) {
-        auth->forget(peerId);
-        hub->release(peerId);
-        Q_EMIT peerRemoved(peerId);
-    });
-    // The hot path: a stored message marks the recipient's wait, answered after this pass.
-    connect(service, &Service::messageStored, this, [this, hub](const Message &message) {
-        hub->wake(message);
+    connect(service, &Service::peerRemoved, this, &BrokerServer::peerRemoved);
+    connect(service, &Service::messageStored, this, [this](const Message &message) {
         Q_EMIT messageStored(message.id, message.fromId, message.toId);
     });
     connect(service, &Service::messageDelivered, this, &BrokerServer::messageDelivered);
-    connect(d->commit.get(), &GroupCommit::rolledBack, hub, &DeliveryHub::forgetStored);
-    connect(d->api.get(), &Api::reloadRequested, this, &BrokerServer::reload);
-    connect(d->api.get(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
+    connect(&d->core->api(), &Api::reloadRequested, this, &BrokerServer::reload);
+    connect(&d->core->api(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
 
     // Startup order of the reference (§5): stale peers, purge, orphans, then listen.
     d->runSweeps();
@@ -285,7 +261,7 @@ Result<void> BrokerServer::start()
                    .arg(d->connectionCap())
                    .arg(d->settings.maxConnections)
                    .arg(d->fdLimit);
-    d->http = std::make_unique<Http::HttpServer>(d->api.get(), d->limits());
+    d->http = std::make_unique<Http::HttpServer>(&d->core->api(), d->limits());
     if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
         const Error error = listening.error();
         d->teardown();
@@ -304,6 +280,7 @@ Result<void> BrokerServer::start()
     d->tokenTimer.start(d->settings.tokenRereadMs);
     d->statsTimer.start(d->settings.statsIntervalMs);
     d->scheduleClockChecks();
+    d->core->jobs().start();
     d->running = true;
     qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
                                       .arg(d->http->serverPort())
@@ -350,7 +327,7 @@ void BrokerServer::reload()
         d->settings.maxBodyBytes = fresh.maxBodyBytes;
         d->service->setHeartbeatTimeoutMs(d->settings.heartbeatTimeoutMs);
         d->scheduleClockChecks();
-        d->rateLimiter->setLimit(d->settings.rateLimitPerMinute);
+        d->core->rateLimiter().setLimit(d->settings.rateLimitPerMinute);
         d->http->setLimits(d->limits());
     }
     qCInfo(lcServer) << "Reloaded token and configuration";
@@ -364,11 +341,17 @@ void BrokerServer::runMaintenance()
     d->runPurge();
 }
 
+void BrokerServer::runDueJobs()
+{
+    if (d->running)
+        d->core->jobs().runDue();
+}
+
 QList<Peer> BrokerServer::peers() const
 {
     if (!d->running)
         return {};
-    auto all = d->store.peers();
+    auto all = d->core->store().peers();
     if (!all)
         return {};
     QList<Peer> alive;
@@ -383,7 +366,7 @@ qint64 BrokerServer::pendingMessageCount() const
 {
     if (!d->running)
         return 0;
-    auto counts = d->store.counts();
+    auto counts = d->core->store().counts();
     return counts ? counts->pending : 0;
 }
 
@@ -405,7 +388,7 @@ Result<qint64> BrokerServer::storeRelayedMessage(const QString &fromId, const QS
 
 int BrokerServer::waitingPeerCount() const
 {
-    return d->hub ? d->hub->waitingCount() : 0;
+    return d->core && d->core->isOpen() ? d->core->hub().waitingCount() : 0;
 }
 
 } // namespace Broker

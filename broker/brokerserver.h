@@ -1,49 +1,24 @@
 #pragma once
 
 #include "dto.h"
-#include "location.h"
 #include "result.h"
+#include "settings.h"
 
 #include <QJsonValue>
 #include <QObject>
-#include <QProcessEnvironment>
+
+#include <functional>
 
 #include <memory>
 #include <optional>
 
 namespace Broker {
 
+class BrokerModule;
 class Clock;
 class FederationLink;
 class SecretStore;
 struct SecretsStatus;
-
-// Tunables with the reference's defaults; the host fills them from config file + environment.
-struct Settings
-{
-    Location location;
-    int heartbeatTimeoutMs = 60000; // a peer silent this long counts as gone; 0 disables
-    int rateLimitPerMinute = 60; // per sending peer; 0 disables
-    int maxConnections = 1024;
-    int idleTimeoutMs = 60000;
-    int maxBodyBytes = 1024 * 1024;
-    int maxHeaderBytes = 16 * 1024;
-    int requestTimeoutMs = 10000; // a request must arrive in full this long after its first byte
-    int tokenRereadMs = 60000;
-    int keychainRetryMs = 10000; // the one retry when the keychain does not answer at start
-    int sweepIntervalMs = 30000; // stale peers + orphan bounce (reference §11.8, §11.9)
-    int purgeIntervalMs = 60000; // delivered messages older than the retention
-    qint64 deliveredRetentionMs = qint64(7) * 24 * 3600 * 1000;
-    int statsIntervalMs = 60000; // request counter rotation and rate-limit map GC
-    quint16 federationPort = 7900; // shown by /federation/status even when disabled
-    bool reloadable = false; // set by load(): reload() re-reads the config file too
-
-    // Reads ~/.claude-peers-config.json ("broker" object) and the environment overrides
-    // (CLAUDE_PEERS_RATE_LIMIT, CLAUDE_PEERS_HEARTBEAT_TIMEOUT_MS). A missing or malformed
-    // file or value keeps the default and logs a warning; it never fails.
-    static Settings load(const Location &location,
-                         const QProcessEnvironment &env = QProcessEnvironment::systemEnvironment());
-};
 
 // The broker as a library: the headless broker and the tray host the same object.
 // Public surface for hosts and GUIs; everything else is internal.
@@ -61,10 +36,18 @@ public:
     // Before start(): the OS keychain that keeps the local token (default: none, the token
     // file alone). Only the broker hosts give one; see TokenKeeper.
     void setSecretStore(std::shared_ptr<SecretStore> keychain);
+    // Before start(): a module (its tables, routes and jobs, brokermodule.h). The composition
+    // roots in app/ add them; the broker library depends on none.
+    void addModule(std::shared_ptr<BrokerModule> module);
+    // Before start(): the key that X-Claude-Peers-PSK must carry on RouteAuth::FederationPsk
+    // routes (default: the local token, as the reference).
+    void setFederationKey(std::function<QByteArray()> key);
 
     // Takes the lock beside the database, opens/migrates it, loads or creates the token,
-    // listens on 127.0.0.1:<port>. Error codes: "locked" (another broker holds the
-    // database; message names its pid), "port_in_use", "database", "token", "listen".
+    // runs the modules' migrations and starts them, listens on 127.0.0.1:<port>, starts the
+    // jobs. Error codes: "locked" (another broker holds the database; message names its pid),
+    // "port_in_use", "database", "token", "listen", "module_schema" and "module" (the message
+    // names the module and says why).
     Result<void> start();
     // Stops listening, answers pending waits, closes the database, releases the lock.
     void stop();
@@ -77,6 +60,9 @@ public:
     void reload();
     // Runs the periodic jobs now: stale peers, orphan bounce, purge of old delivered messages.
     void runMaintenance();
+    // Runs the modules' jobs that are due by the broker's clock now (the timer does it on its
+    // own; a test that moved a ManualClock calls it).
+    void runDueJobs();
 
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;

@@ -1,4 +1,4 @@
-#include "brokerserver.h"
+#include "settings.h"
 #include "logging.h"
 
 #include <QFile>

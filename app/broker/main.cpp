@@ -1,6 +1,6 @@
 // claude-peers-broker: composition root of the headless broker.
+#include "brokercomposition.h"
 #include "brokerserver.h"
-#include "keychainsecretstore.h"
 #include "location.h"
 #include "unixsignalnotifier.h"
 
@@ -38,7 +38,7 @@ int main(int argc, char *argv[])
 
     Broker::UnixSignalNotifier signalNotifier({SIGHUP, SIGTERM, SIGINT});
     Broker::BrokerServer server(Broker::Settings::load(Broker::Location::fromEnvironment()));
-    server.setSecretStore(std::make_shared<App::KeychainSecretStore>());
+    App::composeBroker(server); // keychain and modules, as the tray
 
     auto started = server.start();
     if (!started) {

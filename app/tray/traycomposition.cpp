@@ -1,7 +1,7 @@
 #include "traycomposition.h"
 
+#include "brokercomposition.h"
 #include "brokerhost.h"
-#include "keychainsecretstore.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -23,11 +23,10 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this))
 {
-    // The tray hosts the broker: its local token lives in the OS keychain where one answers.
-    // Set on the broker thread before any start() (jobs run in order): the keychain's jobs and
-    // answers then live on the broker's event loop, as in the headless broker.
-    m_host->runOnBrokerThread(
-        [](Broker::BrokerServer &server) { server.setSecretStore(std::make_shared<KeychainSecretStore>()); });
+    // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
+    // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
+    // the modules' objects then live on the broker's event loop.
+    m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
     m_model->attach(m_host);
     m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
     m_window->setWindowIcon(applicationIcon());

@@ -18,30 +18,30 @@
 
 namespace Broker {
 
-// One static table: no dispatch by names built at run time.
-const Api::Route Api::s_routes[] = {
-    {"/register", &Api::registerPeer, Access::MainTokenOnly, false},
-    {"/heartbeat", &Api::heartbeat, Access::Peer, false},
-    {"/set-summary", &Api::setSummary, Access::Peer, false},
-    {"/set-name", &Api::setName, Access::Peer, false},
-    {"/set-channel-push", &Api::setChannelPush, Access::Peer, false},
-    {"/list-peers", &Api::listPeers, Access::Peer, false},
-    {"/send-message", &Api::sendMessage, Access::Peer, true},
-    {"/broadcast", &Api::broadcast, Access::Peer, true},
-    {"/poll-messages", &Api::pollMessages, Access::Peer, false},
-    {"/ack-messages", &Api::ackMessages, Access::Peer, false},
-    {"/message-status", &Api::messageStatus, Access::Peer, false},
-    {"/unregister", &Api::unregisterPeer, Access::Peer, false},
-    {"/wait-messages", &Api::waitMessages, Access::Peer, false},
-    {"/messages", &Api::history, Access::MainTokenOnly, false},
-    {"/shutdown", &Api::shutdown, Access::MainTokenOnly, false},
-    {"/reload", &Api::reload, Access::MainTokenOnly, false},
-    {"/secrets", &Api::secrets, Access::MainTokenOnly, false},
-    {"/rotate-token", &Api::rotateToken, Access::MainTokenOnly, false},
-    {"/federation/connect", &Api::federationConnect, Access::MainTokenOnly, false},
-    {"/federation/disconnect", &Api::federationDisconnect, Access::MainTokenOnly, false},
+// One static table: no dispatch by names built at run time. Every built-in route is a POST.
+const Api::BuiltInRoute Api::s_builtInRoutes[] = {
+    {"/register", &Api::registerPeer, RouteAuth::MainToken, false},
+    {"/heartbeat", &Api::heartbeat, RouteAuth::Session, false},
+    {"/set-summary", &Api::setSummary, RouteAuth::Session, false},
+    {"/set-name", &Api::setName, RouteAuth::Session, false},
+    {"/set-channel-push", &Api::setChannelPush, RouteAuth::Session, false},
+    {"/list-peers", &Api::listPeers, RouteAuth::Session, false},
+    {"/send-message", &Api::sendMessage, RouteAuth::Session, true},
+    {"/broadcast", &Api::broadcast, RouteAuth::Session, true},
+    {"/poll-messages", &Api::pollMessages, RouteAuth::Session, false},
+    {"/ack-messages", &Api::ackMessages, RouteAuth::Session, false},
+    {"/message-status", &Api::messageStatus, RouteAuth::Session, false},
+    {"/unregister", &Api::unregisterPeer, RouteAuth::Session, false},
+    {"/wait-messages", &Api::waitMessages, RouteAuth::Session, false},
+    {"/messages", &Api::history, RouteAuth::MainToken, false},
+    {"/shutdown", &Api::shutdown, RouteAuth::MainToken, false},
+    {"/reload", &Api::reload, RouteAuth::MainToken, false},
+    {"/secrets", &Api::secrets, RouteAuth::MainToken, false},
+    {"/rotate-token", &Api::rotateToken, RouteAuth::MainToken, false},
+    {"/federation/connect", &Api::federationConnect, RouteAuth::MainToken, false},
+    {"/federation/disconnect", &Api::federationDisconnect, RouteAuth::MainToken, false},
     // A helper relays its own messages with its session credential (bound by from_id).
-    {"/federation/send-to-remote", &Api::federationSendToRemote, Access::Peer, false},
+    {"/federation/send-to-remote", &Api::federationSendToRemote, RouteAuth::Session, false},
 };
 
 Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, DeliveryHub &hub,
@@ -55,6 +55,11 @@ Api::Api(Service &service, Authenticator &auth, RateLimiter &rateLimiter, Delive
       m_commit(commit),
       m_tokens(tokens)
 {
+    for (const BuiltInRoute &builtIn : s_builtInRoutes) {
+        m_routes.append({"POST", builtIn.path.toByteArray(), builtIn.auth, builtIn.rateLimited, -1,
+                         [this, handler = builtIn.handler](Call &call) { (this->*handler)(call); }});
+    }
+    m_federationKey = [this] { return m_auth.token(); };
     m_uptime.start();
     connect(&m_service, &Service::peerRemoved, this,
             [this](const QString &peerId) { m_lastWaitTouchMs.remove(peerId); });
@@ -121,6 +126,66 @@ void Api::handle(const Http::Request &request, const Http::ResponderPtr &directR
     m_commit.flushIfHeavy();
 }
 
+Result<void> Api::addRoute(Route route)
+{
+    const QString name =
+        QStringLiteral("%1 %2").arg(QString::fromUtf8(route.method), QString::fromUtf8(route.path));
+    if (!route.handler || route.method.isEmpty() || !route.path.startsWith('/'))
+        return fail(
+            QStringLiteral("route"),
+            QStringLiteral("the route %1 needs a method, a path starting with / and a handler").arg(name));
+    if (route.path == "/health" || route.path == "/metrics" || findRoute(route.method, route.path))
+        return fail(QStringLiteral("route"), QStringLiteral("%1 is already served by the broker").arg(name));
+    m_routes.append(std::move(route));
+    return {};
+}
+
+const Route *Api::findRoute(const QByteArray &method, const QByteArray &path) const
+{
+    for (const Route &candidate : m_routes) {
+        if (candidate.path == path && candidate.method == method)
+            return &candidate;
+    }
+    return nullptr;
+}
+
+bool Api::authenticate(const Route *route, const Http::Request &request, const Http::ResponderPtr &responder,
+                       Credential &credential) const
+{
+    // Without a route, a POST is asked for the bearer credential before its 404 (as the
+    // reference), other methods for nothing.
+    const RouteAuth auth = route   ? route->auth
+        : request.method == "POST" ? RouteAuth::Session
+                                   : RouteAuth::None;
+    switch (auth) {
+    case RouteAuth::None:
+        return true;
+    case RouteAuth::MainToken:
+    case RouteAuth::Session:
+        credential = m_auth.resolve(request.header("authorization"));
+        if (!credential.isValid()) {
+            reply(responder, 401, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
+            return false;
+        }
+        return true;
+    case RouteAuth::FederationPsk: {
+        const QByteArray key = m_federationKey();
+        if (key.isEmpty() || !Authenticator::constantTimeEquals(request.header("x-claude-peers-psk"), key)) {
+            // The reference's answer (§4.1), word for word.
+            replyObject(responder,
+                        {{QStringLiteral("error"),
+                          QStringLiteral("PSK mismatch \u2014 ensure both machines share the same "
+                                         "~/.claude-peers-token file")}},
+                        403);
+            return false;
+        }
+        credential.kind = Credential::Kind::Federation;
+        return true;
+    }
+    }
+    return false;
+}
+
 void Api::route(const Http::Request &request, const Http::ResponderPtr &responder)
 {
     // Reference §3.1, in its order.
@@ -133,44 +198,40 @@ void Api::route(const Http::Request &request, const Http::ResponderPtr &responde
         metrics(request, responder);
         return;
     }
-    const bool isPost = request.method == "POST";
+    const Route *route = findRoute(request.method, request.path);
     Credential credential;
-    if (isPost) {
-        credential = m_auth.resolve(request.header("authorization"));
-        if (!credential.isValid()) {
-            reply(responder, 401, QByteArrayLiteral("{\"error\":\"Unauthorized\"}"));
-            return;
-        }
-    }
-    if (!isPost) {
-        if (request.method == "GET" && request.path == "/federation/status") {
-            replyObject(responder, m_federation.status());
-            return;
-        }
-        responder->respond(Http::Response::text(200, QByteArrayLiteral("claude-peers broker")));
+    if (!authenticate(route, request, responder, credential))
         return;
-    }
-
-    const Route *route = nullptr;
-    for (const Route &candidate : s_routes) {
-        if (candidate.path == QByteArrayView(request.path)) {
-            route = &candidate;
-            break;
-        }
-    }
+    const bool isPost = request.method == "POST";
     if (!route) {
-        reply(responder, 404, QByteArrayLiteral("{\"error\":\"not found\"}"));
+        if (isPost)
+            reply(responder, 404, QByteArrayLiteral("{\"error\":\"not found\"}"));
+        else if (request.method == "GET" && request.path == "/federation/status")
+            replyObject(responder, m_federation.status());
+        else
+            responder->respond(Http::Response::text(200, QByteArrayLiteral("claude-peers broker")));
         return;
     }
-    auto body = parseJsonBody(request.body);
-    if (!body) {
-        replyError(responder, body.error());
+    if (route->maxBodyBytes >= 0 && request.body.size() > route->maxBodyBytes) {
+        replyObject(responder,
+                    {{QStringLiteral("error"),
+                      QStringLiteral("Request body too large (limit %1 bytes)").arg(route->maxBodyBytes)}},
+                    413);
         return;
+    }
+    QJsonObject body;
+    if (isPost) {
+        auto parsed = parseJsonBody(request.body);
+        if (!parsed) {
+            replyError(responder, parsed.error());
+            return;
+        }
+        body = std::move(*parsed);
     }
     m_commit.open();
-    Call call {request, responder, std::move(*body), credential};
-    if (!credential.isMain()) {
-        if (route->access == Access::MainTokenOnly) {
+    Call call {request, responder, std::move(body), credential};
+    if (credential.kind == Credential::Kind::Session) {
+        if (route->auth == RouteAuth::MainToken) {
             replyObject(
                 responder,
                 {{QStringLiteral("error"),
@@ -183,15 +244,16 @@ void Api::route(const Http::Request &request, const Http::ResponderPtr &responde
     }
     if (route->rateLimited) {
         // Per sending peer (reference: one bucket for every local client, §13.1 #13).
-        const QString key =
-            credential.isMain() ? call.body.value(QStringLiteral("from_id")).toString() : credential.peerId;
+        const QString key = credential.kind == Credential::Kind::Session
+            ? credential.peerId
+            : call.body.value(QStringLiteral("from_id")).toString();
         if (!m_rateLimiter.allow(key, m_service.clock().msecsSinceEpoch())) {
             qCInfo(lcApi).noquote() << "Rate limited" << key << "on" << request.path;
             reply(responder, 429, QByteArrayLiteral("{\"error\":\"Rate limited\"}"));
             return;
         }
     }
-    (this->*route->handler)(call);
+    route->handler(call);
 }
 
 bool Api::checkBinding(Call &call) const

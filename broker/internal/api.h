@@ -1,14 +1,19 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "auth.h"
 #include "http/httptypes.h"
 #include "result.h"
+#include "routes.h"
 
 #include <QElapsedTimer>
 #include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+
+#include <functional>
 
 namespace Broker {
 
@@ -20,9 +25,11 @@ class Service;
 class TokenKeeper;
 struct SecretsStatus;
 
-// The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and a
-// static table path → handler. Handlers validate fields (400 'Field "x" must be …'), call
-// the Service and map its result to the reference's answers in one place.
+// The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and one
+// route table: the built-in routes (a static table of handlers) and the modules' routes
+// (routes.h), looked up by method and path, all through the same pipeline. Handlers validate
+// fields (400 'Field "x" must be …'), call the Service and map its result to the reference's
+// answers in one place.
 class Api : public QObject, public Http::RequestHandler
 {
     Q_OBJECT
@@ -31,6 +38,14 @@ public:
         FederationLink &federation, GroupCommit &commit, TokenKeeper &tokens, QObject *parent = nullptr);
 
     void handle(const Http::Request &request, const Http::ResponderPtr &responder) override;
+
+    // A module's route. Refused (code "route") when its method and path are taken, the path
+    // is /health or /metrics or does not start with '/', or it has no handler.
+    Result<void> addRoute(Route route);
+    // The key X-Claude-Peers-PSK must match for RouteAuth::FederationPsk routes. Default: the
+    // local token, as in the reference (§4: the PSK is the token file's content). An empty
+    // key matches nothing.
+    void setFederationKey(std::function<QByteArray()> key) { m_federationKey = std::move(key); }
 
     // The /health counter: requests of the previous minute (rotated by the host's timer,
     // which also drops old entries of the last_seen write throttle).
@@ -50,23 +65,19 @@ Q_SIGNALS:
     void reloadRequested();
 
 private:
-    struct Call
-    {
-        const Http::Request &request;
-        Http::ResponderPtr responder;
-        QJsonObject body;
-        Credential credential;
-    };
-    enum class Access { Peer, MainTokenOnly };
-    struct Route
+    using Call = RouteCall;
+    struct BuiltInRoute
     {
         QByteArrayView path;
         void (Api::*handler)(Call &);
-        Access access;
+        RouteAuth auth;
         bool rateLimited;
     };
-    static const Route s_routes[];
+    static const BuiltInRoute s_builtInRoutes[];
 
+    const Route *findRoute(const QByteArray &method, const QByteArray &path) const;
+    bool authenticate(const Route *route, const Http::Request &request, const Http::ResponderPtr &responder,
+                      Credential &credential) const;
     void route(const Http::Request &request, const Http::ResponderPtr &responder);
 
     // Unauthenticated GETs
@@ -126,6 +137,8 @@ private:
     FederationLink &m_federation;
     GroupCommit &m_commit;
     TokenKeeper &m_tokens;
+    QList<Route> m_routes; // the built-in ones first
+    std::function<QByteArray()> m_federationKey;
     QElapsedTimer m_uptime;
     qint64 m_requestsThisMinute = 0;
     qint64 m_requestsLastMinute = 0;

@@ -1,5 +1,9 @@
 #pragma once
 
+#include "privateheader.h"
+
+#include "credential.h"
+
 #include <QByteArray>
 #include <QElapsedTimer>
 #include <QHash>
@@ -8,17 +12,6 @@
 namespace Broker {
 
 class Store;
-
-// Who is asking: the main token (every right) or a session secret (acts only as its peer).
-struct Credential
-{
-    enum class Kind { None, MainToken, Session };
-    Kind kind = Kind::None;
-    QString peerId; // set for Session
-
-    bool isValid() const { return kind != Kind::None; }
-    bool isMain() const { return kind == Kind::MainToken; }
-};
 
 // Resolves the Authorization header (reference §3.1 step 4 plus docs/protocol.md secrets).
 class Authenticator

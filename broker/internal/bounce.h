@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include <QString>
 
 namespace Broker::Bounce {

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "http/httptypes.h"
 
 #include <QList>

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include <QtGlobal>
 
 namespace Broker::Liveness {

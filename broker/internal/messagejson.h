@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "dto.h"
 
 #include <QByteArray>

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include <QElapsedTimer>
 #include <QHash>
 #include <QString>

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "dto.h"
 #include "peersilence.h"
 #include "result.h"

@@ -261,6 +261,11 @@ QString Store::databaseId() const
     return d->databaseId;
 }
 
+QSqlDatabase Store::database() const
+{
+    return d->connectionName.isEmpty() ? QSqlDatabase() : QSqlDatabase::database(d->connectionName, false);
+}
+
 Result<Store::Registration> Store::registerPeer(const NewPeer &peer, const QString &now)
 {
     if (!d->ready())

@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "dto.h"
 #include "result.h"
 
@@ -10,6 +12,8 @@
 
 #include <memory>
 #include <optional>
+
+class QSqlDatabase;
 
 namespace Broker {
 
@@ -79,6 +83,9 @@ public:
     // restarted on the same file reports the same id; a new or recreated file another one, so
     // a helper can tell that message ids started over (docs/protocol.md).
     QString databaseId() const;
+    // The one connection, for the modules' own tables (BrokerModule): same thread, same
+    // group-commit batches. Invalid while closed.
+    QSqlDatabase database() const;
 
     // Reference §3.6 steps 2–5 in one transaction: inherit name/summary from the rows it
     // evicts (same id, same pid, same tty with another pid), delete them, insert the new row

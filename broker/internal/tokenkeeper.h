@@ -1,5 +1,7 @@
 #pragma once
 
+#include "privateheader.h"
+
 #include "location.h"
 #include "result.h"
 #include "secretstore.h"

@@ -1,22 +1,18 @@
-// The broker's routes (broker/internal/api*.cpp) with fuzzed bodies: the real Api, Service,
-// Authenticator, rate limiter, delivery hub and group commit, composed as BrokerServer does,
-// on an in-memory SQLite store. Opening and migrating a store is most of an input's cost, so a
-// broker serves kInputsPerBroker inputs before a fresh one replaces it (a finding that needs
-// an earlier input's rows reproduces with -runs over the inputs of that run, see
+// The broker's routes (broker/internal/api*.cpp) with fuzzed bodies: the real BrokerCore (Api,
+// Service, Authenticator, rate limiter, delivery hub, group commit), the same object
+// BrokerServer serves, on an in-memory SQLite store and without a socket. Opening and migrating a store is
+// most of an input's cost, so a broker serves kInputsPerBroker inputs before a fresh one replaces it (a
+// finding that needs an earlier input's rows reproduces with -runs over the inputs of that run, see
 // docs/fuzzing.md). The input is a script of requests:
 //   route, credential, a few flags, body (with $ID1/$ID2/$MSG replaced by the ids of peers
 //   and messages that earlier requests of the same input created), and clock steps.
 #include "fuzzsupport.h"
 
 #include "clock.h"
-#include "federationlink.h"
 #include "internal/api.h"
-#include "internal/auth.h"
+#include "internal/brokercore.h"
 #include "internal/deliveryhub.h"
 #include "internal/groupcommit.h"
-#include "internal/ratelimiter.h"
-#include "internal/service.h"
-#include "internal/store.h"
 #include "internal/tokenkeeper.h"
 
 #include <QCoreApplication>
@@ -118,59 +114,28 @@ private:
     std::function<void()> m_onClosed;
 };
 
-// The broker's objects, wired as BrokerServer::start() wires them.
+// The broker's core on ":memory:", the token file alone (no keychain) in the scratch
+// directory (/rotate-token rewrites it); default settings (rate limit 60/min, heartbeat 60 s).
 struct BrokerUnderTest
 {
-    explicit BrokerUnderTest(ManualClock &clock) : auth(store)
+    explicit BrokerUnderTest(const std::shared_ptr<ManualClock> &clock)
+        : settings(makeSettings()), core(settings, BrokerCore::Parts {clock, {}, {}, {}, nullptr})
     {
-        const auto opened = store.open(QStringLiteral(":memory:"));
+        const auto opened = core.open();
         Q_ASSERT(opened.has_value());
-        // The token file alone (no keychain), in the scratch directory; /rotate-token rewrites it.
-        Location location;
-        location.tokenPath = Fuzz::scratchDir() + QStringLiteral("/token");
-        location.tokenPathExplicit = true;
-        tokens = std::make_unique<TokenKeeper>(location, nullptr, 1000);
-        const auto token = tokens->start();
-        Q_ASSERT(token.has_value());
-        auth.setToken(*token);
-        QObject::connect(tokens.get(), &TokenKeeper::tokenChanged, tokens.get(),
-                         [this](const QByteArray &fresh) { auth.setToken(fresh); });
-        service = std::make_unique<Service>(store, clock, federation);
-        service->setHeartbeatTimeoutMs(60000);
-        hub = std::make_unique<DeliveryHub>(*service);
-        commit = std::make_unique<GroupCommit>(store);
-        api = std::make_unique<Api>(*service, auth, rateLimiter, *hub, federation, *commit, *tokens);
-        Service *s = service.get();
-        QObject::connect(s, &Service::peerRegistered, s, [this](const QString &id) { auth.forget(id); });
-        QObject::connect(s, &Service::peerRemoved, s, [this](const QString &id) {
-            auth.forget(id);
-            hub->release(id);
-        });
-        QObject::connect(s, &Service::messageStored, s,
-                         [this](const Message &message) { hub->wake(message); });
-        QObject::connect(commit.get(), &GroupCommit::rolledBack, hub.get(), &DeliveryHub::forgetStored);
-    }
-    ~BrokerUnderTest()
-    {
-        hub->releaseAll();
-        commit->flush();
-        api.reset();
-        hub.reset();
-        commit.reset();
-        service.reset();
-        tokens.reset();
-        store.close();
     }
 
-    Store store;
-    Authenticator auth;
-    RateLimiter rateLimiter {60};
-    DisabledFederationLink federation;
-    std::unique_ptr<TokenKeeper> tokens;
-    std::unique_ptr<Service> service;
-    std::unique_ptr<DeliveryHub> hub;
-    std::unique_ptr<GroupCommit> commit;
-    std::unique_ptr<Api> api;
+    static Settings makeSettings()
+    {
+        Settings s;
+        s.location.databasePath = QStringLiteral(":memory:");
+        s.location.tokenPath = Fuzz::scratchDir() + QStringLiteral("/token");
+        s.location.tokenPathExplicit = true;
+        return s;
+    }
+
+    Settings settings;
+    BrokerCore core;
 };
 
 void processQueued()
@@ -180,7 +145,7 @@ void processQueued()
 }
 
 // Never destroyed at exit (Qt's SQL globals may already be gone then).
-ManualClock *g_clock = nullptr;
+std::shared_ptr<ManualClock> *g_clock = nullptr;
 BrokerUnderTest *g_broker = nullptr;
 int g_inputs = 0;
 
@@ -203,10 +168,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!g_broker || ++g_inputs % kInputsPerBroker == 0) {
         delete std::exchange(g_broker, nullptr);
         delete g_clock;
-        g_clock = new ManualClock(QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC));
+        g_clock = new std::shared_ptr<ManualClock>(
+            std::make_shared<ManualClock>(QDateTime(QDate(2026, 11, 30), QTime(12, 0), Qt::UTC)));
         g_broker = new BrokerUnderTest(*g_clock);
     }
-    ManualClock &clock = *g_clock;
+    ManualClock &clock = **g_clock;
     BrokerUnderTest &broker = *g_broker;
     Learned learned;
     std::vector<std::shared_ptr<CaptureResponder>> pending;
@@ -226,7 +192,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             request.method = (flags & 0x80) ? "GET" : "POST";
             switch (flags & 3) {
             case 0:
-                request.headers.append({"authorization", "Bearer " + broker.tokens->token()});
+                request.headers.append({"authorization", "Bearer " + broker.core.tokens().token()});
                 break;
             case 1:
                 request.headers.append({"authorization", "Bearer " + pick(learned.secrets, 1)});
@@ -248,7 +214,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             request.body = std::move(body);
 
             auto responder = std::make_shared<CaptureResponder>(learned);
-            broker.api->handle(request, responder);
+            broker.core.api().handle(request, responder);
             if (responder->isOpen())
                 pending.push_back(responder); // a wait, or an answer held for the commit
             if (flags & 8)
@@ -261,8 +227,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         processQueued();
     }
     // The end of this client's session: waits are answered or closed, nothing stays held.
-    broker.hub->releaseAll();
-    broker.commit->flush();
+    broker.core.hub().releaseAll();
+    broker.core.commit().flush();
     for (const auto &responder : pending)
         responder->close();
     processQueued();

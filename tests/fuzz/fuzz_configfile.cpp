@@ -3,8 +3,8 @@
 // Settings::load (broker/settings.cpp), which reads the same file's "broker" object.
 #include "fuzzsupport.h"
 
-#include "brokerserver.h"
 #include "config.h"
+#include "settings.h"
 
 #include <QFile>
 #include <QJsonDocument>

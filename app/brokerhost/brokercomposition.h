@@ -1,0 +1,15 @@
+#pragma once
+
+namespace Broker {
+class BrokerServer;
+}
+
+namespace App {
+
+// Plugs into a broker host's server, before start(), what the broker library leaves to its
+// hosts: the OS keychain for the local token, and the modules (brokermodule.h) — federation/
+// and openchamber/ join the list in brokercomposition.cpp when they land. The headless broker
+// and the tray call it alike, so both hosts serve the same routes and tables.
+void composeBroker(Broker::BrokerServer &server);
+
+} // namespace App
