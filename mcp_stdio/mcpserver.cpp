@@ -21,7 +21,11 @@ namespace Mcp {
 
 namespace {
 
-constexpr int SessionStartDelayMs = 20; // unless initialize comes first
+// The session (registration) waits for initialize, whose client name decides the client shown
+// in listings and a tty-less helper's stable id. Every MCP client sends it first, but a busy
+// one can take a while (a real OpenCode under load: over 20 ms); only a client that never sends
+// it gets a registration without a client, after this long.
+constexpr int SessionStartDelayMs = 2000;
 // Claude Code (2.1.197) gives a stdio server 500 ms after SIGINT before SIGKILL: the
 // acknowledgements and the unregister (about a millisecond each on a live broker) must fit.
 constexpr int ShutdownStepMs = 150;
@@ -126,7 +130,7 @@ void McpServer::start()
     m_transport->start();
     m_parentWatch->start();
     // initialize is answered before any broker work: the session starts once it is answered,
-    // or shortly after start for clients that are slow to send it.
+    // or, for a client that never sends it, SessionStartDelayMs after start.
     QTimer::singleShot(SessionStartDelayMs, this, &McpServer::startSession);
 }
 
