@@ -165,7 +165,7 @@ void Delivery::onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
     }
     auto messages = Broker::messagesFromJson(answer->toObject().value(QLatin1String("messages")).toArray());
     if (!messages) {
-        troubleFrom(Broker::Error {QStringLiteral("bad_json"),
+        troubleFrom(Broker::Error {Broker::ErrorKind::BadJson,
                                    QStringLiteral("Bad /wait-messages answer: ") + messages.error().message});
         return;
     }
@@ -181,7 +181,7 @@ void Delivery::troubleFrom(const Broker::Error &error)
     ++m_streamFailures;
     m_streamError = error.message;
     qCDebug(lcDelivery).noquote() << "push stream:" << error.message;
-    if (error.code == QLatin1String("unreachable")) {
+    if (error.kind == Broker::ErrorKind::Unreachable) {
         m_session->reportTrouble(Session::Trouble::Unreachable, error.message);
     } else if (error.httpStatus == 404) {
         // Our broker says so for a peer it does not know, a 0.7 broker for the path itself:
@@ -458,7 +458,7 @@ void Delivery::poll()
             if (m_stopped || generation != m_generation)
                 return;
             if (!r) {
-                if (r.error().code == QLatin1String("unreachable"))
+                if (r.error().kind == Broker::ErrorKind::Unreachable)
                     m_session->reportTrouble(Session::Trouble::Unreachable, r.error().message);
                 else if (r.error().httpStatus == 401)
                     m_session->reportTrouble(Session::Trouble::NotRegistered, r.error().message);

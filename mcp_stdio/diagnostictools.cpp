@@ -1,6 +1,6 @@
 #include "diagnostictools.h"
 
-#include "brokerclient.h"
+#include "brokerapi.h"
 #include "clientprofile.h"
 #include "delivery.h"
 #include "serverinfo.h"
@@ -38,25 +38,20 @@ ChannelHealthTool::ChannelHealthTool(const PeerToolDeps &deps)
 
 void ChannelHealthTool::run(const QJsonObject &, const ToolContext &, const ToolReply &reply)
 {
-    broker().get(
-        QStringLiteral("/health"),
-        [this, reply](Broker::Result<QJsonValue> r) {
+    broker().health(
+        [this, reply](Broker::Result<Broker::HealthAnswer> r) {
             QStringList lines {QStringLiteral("Channel Health Report"), QString(21, QLatin1Char('=')),
                                QString()};
             if (r) {
-                const QJsonObject h = r->toObject();
-                lines << QStringLiteral("Broker: %1 (%2 peers)")
-                             .arg(h.value(QLatin1String("status")).toString(),
-                                  QString::number(h.value(QLatin1String("peers")).toInteger()));
-                const qint64 uptime = h.value(QLatin1String("uptime_ms")).toInteger() / 1000;
-                if (uptime > 0)
+                lines << QStringLiteral("Broker: %1 (%2 peers)").arg(r->status, QString::number(r->peers));
+                if (const qint64 uptime = r->uptimeMs.value_or(0) / 1000; uptime > 0)
                     lines << QStringLiteral("  Uptime: %1s").arg(uptime);
-                lines << QStringLiteral("  Requests/min: %1")
-                             .arg(h.value(QLatin1String("requests_last_minute")).toInteger());
-                lines << QStringLiteral("  Pending in broker: %1")
-                             .arg(h.value(QLatin1String("pending_messages")).toInteger());
+                lines << QStringLiteral("  Requests/min: %1").arg(r->requestsLastMinute.value_or(0));
+                lines << QStringLiteral("  Pending in broker: %1").arg(r->pendingMessages.value_or(0));
             } else if (r.error().httpStatus > 0) {
                 lines << QStringLiteral("Broker: error (HTTP %1)").arg(r.error().httpStatus);
+            } else if (r.error().kind == Broker::ErrorKind::BadJson) {
+                lines << QStringLiteral("Broker: error (%1)").arg(r.error().message);
             } else {
                 lines << QStringLiteral("Broker: unreachable");
             }
@@ -98,7 +93,7 @@ void WhoamiTool::run(const QJsonObject &, const ToolContext &context, const Tool
             (s.gitRoot().isEmpty() ? QStringLiteral("(not a git repository)") : s.gitRoot());
     lines << QStringLiteral("TTY: ") + (s.tty().isEmpty() ? QStringLiteral("(none)") : s.tty());
     lines << QStringLiteral("Summary: ") + s.summary();
-    lines << QStringLiteral("Broker: ") + broker().location().baseUrl().toString();
+    lines << QStringLiteral("Broker: ") + broker().client().location().baseUrl().toString();
     lines << QStringLiteral("Push stream: ") + delivery().streamState();
     lines << channelPushLine(s, delivery(), true);
     lines << QStringLiteral("Client: ") +

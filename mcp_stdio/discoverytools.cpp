@@ -1,12 +1,11 @@
 #include "discoverytools.h"
 
-#include "brokerclient.h"
+#include "brokerapi.h"
 #include "format.h"
 #include "peerarguments.h"
 #include "session.h"
 
 #include <QDateTime>
-#include <QJsonArray>
 
 namespace Mcp {
 
@@ -28,22 +27,14 @@ void ListPeersTool::run(const QJsonObject &args, const ToolContext &context, con
         reply.error(QStringLiteral("Error listing peers: ") + scopeError(scope));
         return;
     }
-    const QJsonObject body {{QStringLiteral("scope"), scope},
-                            {QStringLiteral("cwd"), session().cwd()},
-                            {QStringLiteral("git_root"), nullIfEmpty(session().gitRoot())},
-                            {QStringLiteral("exclude_id"), session().peerId()}};
+    const Broker::ListPeersRequest request {scope, session().cwd(), session().gitRoot(), session().peerId()};
     const ClientKind client = context.client;
-    broker().post(QStringLiteral("/list-peers"), body, [scope, client, reply](Broker::Result<QJsonValue> r) {
+    broker().call(request, [scope, client, reply](Broker::Result<Broker::ListPeersAnswer> r) {
         if (!r) {
             reply.error(QStringLiteral("Error listing peers: ") + r.error().message);
             return;
         }
-        auto peers = Broker::peersFromJson(r->toArray());
-        if (!peers) {
-            reply.error(QStringLiteral("Error listing peers: ") + peers.error().message);
-            return;
-        }
-        reply.text(Format::peerList(scope, *peers, QDateTime::currentDateTimeUtc(), client));
+        reply.text(Format::peerList(scope, r->peers, QDateTime::currentDateTimeUtc(), client));
     });
 }
 
@@ -62,11 +53,11 @@ void SetSummaryTool::run(const QJsonObject &args, const ToolContext &, const Too
         return;
     }
     const QString text = summary.toString();
-    broker().post(QStringLiteral("/set-summary"),
-                  QJsonObject {{QStringLiteral("id"), session().peerId()}, {QStringLiteral("summary"), text}},
-                  [this, reply, text](Broker::Result<QJsonValue> r) {
-                      if (!r) {
-                          reply.error(QStringLiteral("Error setting summary: ") + r.error().message);
+    broker().call(Broker::SetSummaryRequest {session().peerId(), text},
+                  [this, reply, text](Broker::Result<Broker::OkAnswer> r) {
+                      if (!r || !r->ok) {
+                          reply.error(QStringLiteral("Error setting summary: ") +
+                                      (r ? r->error : r.error().message));
                           return;
                       }
                       session().rememberSummary(text, false);
@@ -89,25 +80,20 @@ void SetNameTool::run(const QJsonObject &args, const ToolContext &, const ToolRe
         return;
     }
     const QString text = name.toString().trimmed();
-    broker().post(
-        QStringLiteral("/set-name"),
-        QJsonObject {{QStringLiteral("id"), session().peerId()}, {QStringLiteral("session_name"), text}},
-        [this, reply, text](Broker::Result<QJsonValue> r) {
-            if (!r) {
-                reply.error(QStringLiteral("Error setting name: ") + r.error().message);
-                return;
-            }
-            session().rememberName(text);
-            // The automatic summary carries the name; a summary the model set itself is kept.
-            const QString summary = session().regenerateAutoSummary();
-            if (!summary.isEmpty()) {
-                broker().post(QStringLiteral("/set-summary"),
-                              QJsonObject {{QStringLiteral("id"), session().peerId()},
-                                           {QStringLiteral("summary"), summary}},
-                              [](Broker::Result<QJsonValue>) {});
-            }
-            reply.text(QStringLiteral("Session name set: \"%1\"").arg(text));
-        });
+    broker().call(Broker::SetNameRequest {session().peerId(), text},
+                  [this, reply, text](Broker::Result<Broker::OkAnswer> r) {
+                      if (!r || !r->ok) {
+                          reply.error(QStringLiteral("Error setting name: ") +
+                                      (r ? r->error : r.error().message));
+                          return;
+                      }
+                      session().rememberName(text);
+                      // The automatic summary carries the name; a summary the model set itself is kept.
+                      const QString summary = session().regenerateAutoSummary();
+                      if (!summary.isEmpty())
+                          broker().call(Broker::SetSummaryRequest {session().peerId(), summary}, [](auto) {});
+                      reply.text(QStringLiteral("Session name set: \"%1\"").arg(text));
+                  });
 }
 
 } // namespace Mcp

@@ -1,6 +1,6 @@
 #include "messagingtools.h"
 
-#include "brokerclient.h"
+#include "brokerapi.h"
 #include "delivery.h"
 #include "format.h"
 #include "logging.h"
@@ -31,9 +31,7 @@ void SendMessageTool::run(const QJsonObject &args, const ToolContext &, const To
     }
     const QString toId = to.toString().trimmed();
     const QString text = message.toString();
-    QJsonObject body {{QStringLiteral("from_id"), session().peerId()},
-                      {QStringLiteral("to_id"), toId},
-                      {QStringLiteral("text"), text}};
+    std::optional<QString> messageType;
     const QJsonValue type = args.value(QLatin1String("type"));
     if (!type.isUndefined() && !type.isNull()) {
         if (!type.isString()) {
@@ -41,43 +39,60 @@ void SendMessageTool::run(const QJsonObject &args, const ToolContext &, const To
                 "Invalid parameter: type must be one of text, query, response, handoff, broadcast"));
             return;
         }
-        body.insert(QStringLiteral("type"), type.toString()); // the broker checks the value
+        messageType = type.toString(); // the broker checks the value
     }
     const QJsonValue metadata = args.value(QLatin1String("metadata"));
-    if (!metadata.isUndefined() && !metadata.isNull()) {
-        if (!metadata.isObject()) {
-            reply.error(QStringLiteral("Failed to send: metadata must be a JSON object"));
-            return;
-        }
-        body.insert(QStringLiteral("metadata"), metadata);
+    if (!metadata.isUndefined() && !metadata.isNull() && !metadata.isObject()) {
+        reply.error(QStringLiteral("Failed to send: metadata must be a JSON object"));
+        return;
     }
-    const QJsonValue replyTo = args.value(QLatin1String("reply_to"));
-    if (!replyTo.isUndefined() && !replyTo.isNull()) {
-        const auto id = messageId(replyTo);
-        if (!id) {
+    std::optional<qint64> replyTo;
+    const QJsonValue replyToValue = args.value(QLatin1String("reply_to"));
+    if (!replyToValue.isUndefined() && !replyToValue.isNull()) {
+        replyTo = messageId(replyToValue);
+        if (!replyTo) {
             reply.error(QStringLiteral("Invalid parameter: reply_to must be a message id (an integer)"));
             return;
         }
-        body.insert(QStringLiteral("reply_to"), *id);
     }
-    const bool remote = toId.contains(QLatin1Char(':'));
-    const QString path =
-        remote ? QStringLiteral("/federation/send-to-remote") : QStringLiteral("/send-message");
-    broker().post(path, body, [this, reply, toId, text, remote](Broker::Result<QJsonValue> r) {
+    // Whatever went wrong on the way: the broker being gone is also the session's trouble.
+    const auto failed = [this, reply](const Broker::Error &error) {
+        if (error.kind == Broker::ErrorKind::Unreachable)
+            session().reportTrouble(Session::Trouble::Unreachable, error.message);
+        reply.error(QStringLiteral("Error sending message: ") + error.message);
+    };
+    if (toId.contains(QLatin1Char(':'))) { // hostname:peer_id, through federation
+        Broker::SendToRemoteRequest request;
+        request.toId = toId;
+        request.fromId = session().peerId();
+        request.text = text;
+        if (messageType)
+            request.type = *messageType;
+        if (metadata.isObject())
+            request.metadata = metadata.toObject();
+        request.replyTo = replyTo;
+        broker().call(request, [reply, failed, toId, text](Broker::Result<Broker::FederationAnswer> r) {
+            if (!r)
+                failed(r.error());
+            else if (!r->ok)
+                reply.error(QStringLiteral("Failed to send: ") + r->error);
+            else
+                reply.text(Format::messageSent(toId, -1, text));
+        });
+        return;
+    }
+    const Broker::SendMessageRequest request {session().peerId(), toId, text, messageType, metadata, replyTo};
+    broker().call(request, [reply, failed, toId, text](Broker::Result<Broker::SendMessageAnswer> r) {
         if (!r) {
-            if (r.error().code == QLatin1String("unreachable"))
-                session().reportTrouble(Session::Trouble::Unreachable, r.error().message);
-            reply.error(QStringLiteral("Error sending message: ") + r.error().message);
+            failed(r.error());
             return;
         }
-        const QJsonObject answer = r->toObject();
-        if (!answer.value(QLatin1String("ok")).toBool()) {
-            reply.error(QStringLiteral("Failed to send: ") + answer.value(QLatin1String("error")).toString());
+        if (!r->ok) {
+            reply.error(QStringLiteral("Failed to send: ") + r->error);
             return;
         }
-        const qint64 id = remote ? -1 : answer.value(QLatin1String("message_id")).toInteger();
-        qCInfo(lcTools) << "sent message" << id << "to" << toId;
-        reply.text(Format::messageSent(toId, id, text));
+        qCInfo(lcTools) << "sent message" << r->messageId << "to" << toId;
+        reply.text(Format::messageSent(toId, r->messageId, text));
     });
 }
 
@@ -100,28 +115,28 @@ void BroadcastMessageTool::run(const QJsonObject &args, const ToolContext &, con
         reply.error(QStringLiteral("Broadcast failed: ") + scopeError(scopeName));
         return;
     }
-    const QJsonObject body {{QStringLiteral("from_id"), session().peerId()},
-                            {QStringLiteral("text"), message.toString()},
-                            {QStringLiteral("type"), QStringLiteral("broadcast")},
-                            {QStringLiteral("scope"), scopeName},
-                            {QStringLiteral("cwd"), session().cwd()},
-                            {QStringLiteral("git_root"), nullIfEmpty(session().gitRoot())}};
-    broker().post(QStringLiteral("/broadcast"), body, [reply, scopeName](Broker::Result<QJsonValue> r) {
+    Broker::BroadcastRequest request;
+    request.fromId = session().peerId();
+    request.text = message.toString();
+    request.type = QStringLiteral("broadcast");
+    request.scope = scopeName;
+    request.cwd = session().cwd();
+    request.gitRoot = session().gitRoot();
+    broker().call(request, [reply, scopeName](Broker::Result<Broker::BroadcastAnswer> r) {
         if (!r) {
             reply.error(QStringLiteral("Error broadcasting: ") + r.error().message);
             return;
         }
-        const QJsonObject answer = r->toObject();
-        if (!answer.value(QLatin1String("ok")).toBool()) {
-            reply.error(QStringLiteral("Broadcast failed: ") +
-                        answer.value(QLatin1String("error")).toString());
+        if (!r->ok) {
+            reply.error(QStringLiteral("Broadcast failed: ") + r->error);
             return;
         }
-        const qint64 n = answer.value(QLatin1String("recipients")).toInteger();
-        if (n == 0)
+        if (r->recipients == 0)
             reply.text(QStringLiteral("No peers found in scope '%1'. Broadcast not sent.").arg(scopeName));
         else
-            reply.text(QStringLiteral("Broadcast sent to %1 peer(s) in scope '%2'").arg(n).arg(scopeName));
+            reply.text(QStringLiteral("Broadcast sent to %1 peer(s) in scope '%2'")
+                           .arg(r->recipients)
+                           .arg(scopeName));
     });
 }
 
@@ -157,13 +172,12 @@ void MessageStatusTool::run(const QJsonObject &args, const ToolContext &, const 
         reply.error(QStringLiteral("Invalid parameter: message_id must be a message id (an integer)"));
         return;
     }
-    broker().post(QStringLiteral("/message-status"), QJsonObject {{QStringLiteral("message_id"), *id}},
-                  [reply](Broker::Result<QJsonValue> r) {
-                      if (!r)
-                          reply.error(QStringLiteral("Error checking status: ") + r.error().message);
-                      else
-                          reply.text(Format::messageStatus(r->toObject()));
-                  });
+    broker().call(Broker::MessageStatusRequest {*id}, [reply](Broker::Result<Broker::MessageStatusAnswer> r) {
+        if (!r)
+            reply.error(QStringLiteral("Error checking status: ") + r.error().message);
+        else
+            reply.text(Format::messageStatus(*r));
+    });
 }
 
 } // namespace Mcp

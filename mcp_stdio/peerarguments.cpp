@@ -32,9 +32,4 @@ QString scopeError(const QString &scope)
     return QStringLiteral("Invalid scope \"%1\": use machine, directory, repo or lan").arg(scope);
 }
 
-QJsonValue nullIfEmpty(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
-}
-
 } // namespace Mcp::PeerArguments

@@ -17,7 +17,4 @@ bool isScope(const QString &scope);
 // "Invalid scope "<s>": use machine, directory, repo or lan".
 QString scopeError(const QString &scope);
 
-// An optional string for a broker request body: null when empty (git_root outside a repo).
-QJsonValue nullIfEmpty(const QString &s);
-
 } // namespace Mcp::PeerArguments

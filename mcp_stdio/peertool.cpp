@@ -1,5 +1,6 @@
 #include "peertool.h"
 
+#include "brokerapi.h"
 #include "diagnostictools.h"
 #include "discoverytools.h"
 #include "messagingtools.h"
@@ -39,6 +40,11 @@ void addPeerTools(ToolRegistry &registry, const PeerToolDeps &deps)
 PeerTool::PeerTool(const ToolDefinitions::Definition &definition, Needs needs, const PeerToolDeps &deps)
     : m_definition(definition), m_needs(needs), m_deps(deps)
 {
+}
+
+Broker::BrokerApi PeerTool::broker() const
+{
+    return Broker::BrokerApi(*m_deps.broker);
 }
 
 QString PeerTool::name() const

@@ -6,8 +6,9 @@
 #include <QObject>
 
 namespace Broker {
+class BrokerApi;
 class BrokerClient;
-}
+} // namespace Broker
 
 namespace Mcp {
 
@@ -50,7 +51,8 @@ public:
 protected:
     virtual void run(const QJsonObject &arguments, const ToolContext &context, const ToolReply &reply) = 0;
 
-    Broker::BrokerClient &broker() const { return *m_deps.broker; }
+    // Typed calls to the broker (broker/client/brokerapi.h).
+    Broker::BrokerApi broker() const;
     Session &session() const { return *m_deps.session; }
     Delivery &delivery() const { return *m_deps.delivery; }
 

@@ -497,7 +497,7 @@ void Session::heartbeat()
                    [this](Broker::Result<QJsonValue> r) {
                        if (r)
                            return;
-                       if (r.error().code == QLatin1String("unreachable"))
+                       if (r.error().kind == Broker::ErrorKind::Unreachable)
                            reportTrouble(Trouble::Unreachable, r.error().message);
                        else if (r.error().httpStatus == 401 || r.error().httpStatus == 404)
                            reportTrouble(Trouble::NotRegistered, r.error().message);

@@ -145,7 +145,7 @@ void reloadBroker(Context &ctx, const Invocation &)
     auto *control = new BrokerControl(ctx, &ctx);
     control->probe([&ctx, control](BrokerControl::Health health) {
         if (!health.up) {
-            if (health.error.code == QLatin1String("unreachable"))
+            if (health.error.kind == Broker::ErrorKind::Unreachable)
                 ctx.out(QStringLiteral("Broker is not running."));
             ctx.fail(health.error);
             return;

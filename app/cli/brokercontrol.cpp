@@ -43,19 +43,19 @@ Broker::Result<qint64> BrokerControl::verifiedPid(const Health &health) const
 {
     const auto filePid = Broker::Launcher::readPidFile(m_ctx.location());
     if (!filePid)
-        return Broker::fail(QStringLiteral("no_pid"),
+        return Broker::fail(Broker::ErrorKind::NoPid,
                             QStringLiteral("no pid file at %1").arg(m_ctx.location().pidPath()));
     if (!Broker::Launcher::isProcessAlive(*filePid))
         return Broker::fail(
-            QStringLiteral("no_pid"),
+            Broker::ErrorKind::NoPid,
             QStringLiteral("the pid file names process %1, which is not running").arg(*filePid));
     if (health.pid <= 0)
         return Broker::fail(
-            QStringLiteral("no_pid"),
+            Broker::ErrorKind::NoPid,
             QStringLiteral("/health does not report a pid to check the pid file (%1) against").arg(*filePid));
     if (health.pid != *filePid)
         return Broker::fail(
-            QStringLiteral("no_pid"),
+            Broker::ErrorKind::NoPid,
             QStringLiteral("the pid file names process %1 but the broker on %2 reports pid %3")
                 .arg(*filePid)
                 .arg(m_ctx.url())
@@ -67,7 +67,7 @@ void BrokerControl::stop(std::function<void(int, bool)> done)
 {
     probe([this, done = std::move(done)](Health health) mutable {
         if (!health.up) {
-            if (health.error.code != QLatin1String("unreachable")) {
+            if (health.error.kind != Broker::ErrorKind::Unreachable) {
                 // Something answers on the port but not as a broker: do not touch it.
                 m_ctx.err(QStringLiteral("Error: ") + health.error.message);
                 done(ExitFailed, false);
@@ -102,7 +102,7 @@ void BrokerControl::afterShutdownRequest(const Health &health, Broker::Result<QJ
     if (answer) {
         if (const qint64 answered = answer->toObject().value(QStringLiteral("pid")).toInteger(); answered > 0)
             pid = answered;
-    } else if (answer.error().code != QLatin1String("unreachable")) {
+    } else if (answer.error().kind != Broker::ErrorKind::Unreachable) {
         // Refused (401/403), or a broker without /shutdown (404): signal it, if we can be sure.
         auto target = verifiedPid(health);
         if (!target) {
@@ -171,7 +171,7 @@ void BrokerControl::pollDown()
     m_ctx.client().get(
         QStringLiteral("/health"),
         [this](Broker::Result<QJsonValue> answer) {
-            const bool healthDown = !answer && answer.error().code == QLatin1String("unreachable");
+            const bool healthDown = !answer && answer.error().kind == Broker::ErrorKind::Unreachable;
             if (healthDown && processGone(m_pid)) {
                 finishWait(true);
                 return;

@@ -86,7 +86,7 @@ void messages(Context &ctx, const Invocation &inv)
         }
         const QJsonValue list = answer->toObject().value(QStringLiteral("messages"));
         if (!list.isArray()) {
-            ctx.fail(Broker::Error {QStringLiteral("bad_json"),
+            ctx.fail(Broker::Error {Broker::ErrorKind::BadJson,
                                     QStringLiteral("/messages did not answer {\"messages\": [...]}")});
             return;
         }

@@ -24,7 +24,7 @@ QJsonObject machineScope()
 
 bool isUnreachable(const Broker::Error &error)
 {
-    return error.code == QLatin1String("unreachable");
+    return error.kind == Broker::ErrorKind::Unreachable;
 }
 
 // "Broker is not running." on stdout as the reference prints it, the reason on stderr.
@@ -116,7 +116,7 @@ void peers(Context &ctx, const Invocation &inv)
                               return;
                           }
                           if (!peers->isArray()) {
-                              ctx.fail(Broker::Error {QStringLiteral("bad_json"),
+                              ctx.fail(Broker::Error {Broker::ErrorKind::BadJson,
                                                       QStringLiteral("/list-peers did not answer an array")});
                               return;
                           }

@@ -81,7 +81,9 @@ void BrokerHost::onStartAnswer(quint64 attempt, const Broker::Result<void> &resu
 {
     if (attempt != m_attempt) // stop() came in between and has stopped what this started
         return;
-    const bool busy = !result && (result.error().code == u"locked" || result.error().code == u"port_in_use");
+    const bool busy = !result &&
+        (result.error().kind == Broker::ErrorKind::Locked ||
+         result.error().kind == Broker::ErrorKind::PortInUse);
     if (m_state == State::Starting) {
         if (result)
             succeed();
@@ -144,12 +146,12 @@ void BrokerHost::onStartRefused(const Error &error)
     m_refusal = error;
     qCInfo(lcHost).noquote() << QStringLiteral(
                                     "broker start refused (%1): %2 - asking the running broker to hand over")
-                                    .arg(error.code, error.message);
+                                    .arg(error.code(), error.message);
     m_client->get(
         QStringLiteral("/health"),
         [this](Broker::Result<QJsonValue> answer) {
             if (!answer) {
-                fail({QStringLiteral("port_busy"),
+                fail({Broker::ErrorKind::PortBusy,
                       QStringLiteral("%1 (no broker answers on port %2 to take over from: %3)")
                           .arg(m_refusal.message)
                           .arg(port())
@@ -158,7 +160,7 @@ void BrokerHost::onStartRefused(const Error &error)
             }
             const QJsonObject health = answer->toObject();
             if (health.value(QStringLiteral("status")).toString() != u"ok") {
-                fail({QStringLiteral("port_busy"),
+                fail({Broker::ErrorKind::PortBusy,
                       QStringLiteral("Port %1 is in use by a program that is not a claude-peers broker.")
                           .arg(port())});
                 return;
@@ -180,8 +182,8 @@ void BrokerHost::askToHandOver()
         [this](Broker::Result<QJsonValue> answer) {
             // A broker that exits before its answer is flushed looks unreachable: the port is
             // about to be free, so that counts as accepted. A status answer means refused.
-            if (!answer && answer.error().code != u"unreachable") {
-                fail({QStringLiteral("handover_refused"),
+            if (!answer && answer.error().kind != Broker::ErrorKind::Unreachable) {
+                fail({Broker::ErrorKind::HandoverRefused,
                       QStringLiteral("The broker already running on port %1 refused to hand over: %2")
                           .arg(port())
                           .arg(answer.error().message)});
@@ -204,7 +206,7 @@ void BrokerHost::retryStart()
 void BrokerHost::onRetryRefused(const Error &error)
 {
     if (m_handoverDeadline.hasExpired()) {
-        fail({QStringLiteral("handover_timeout"),
+        fail({Broker::ErrorKind::HandoverTimeout,
               QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
                   .arg(port())
                   .arg(m_timing.handoverTimeoutMs / 1000.0)

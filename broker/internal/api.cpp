@@ -7,6 +7,7 @@
 #include "ratelimiter.h"
 #include "service.h"
 #include "store.h"
+#include "wire.h"
 
 #include "jsonbody.h"
 
@@ -84,25 +85,19 @@ void Api::replyError(const Http::ResponderPtr &responder, const Error &error)
 {
     if (error.httpStatus > 0) {
         replyObject(responder, {{QStringLiteral("error"), error.message}}, error.httpStatus);
-    } else if (error.code == QLatin1String("rejected")) {
+    } else if (error.kind == ErrorKind::Rejected) {
         replyObject(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
     } else {
-        qCWarning(lcApi).noquote() << "Internal error:" << error.code << error.message;
+        qCWarning(lcApi).noquote() << "Internal error:" << error.code() << error.message;
         replyObject(responder, {{QStringLiteral("error"), error.message}}, 500);
     }
 }
 
 void Api::replyFederationResult(const Http::ResponderPtr &responder, const Result<QJsonObject> &result)
 {
-    if (!result) {
-        replyObject(responder,
-                    {{QStringLiteral("ok"), false}, {QStringLiteral("error"), result.error().message}});
-        return;
-    }
-    QJsonObject answer {{QStringLiteral("ok"), true}};
-    for (auto it = result->begin(); it != result->end(); ++it)
-        answer.insert(it.key(), it.value());
-    replyObject(responder, answer);
+    const FederationAnswer answer =
+        result ? FederationAnswer {true, {}, *result} : FederationAnswer {false, result.error().message, {}};
+    replyObject(responder, answer.toJson());
 }
 
 void Api::rotateRequestCounter()
@@ -245,23 +240,24 @@ void Api::health(const Http::ResponderPtr &responder)
         replyError(responder, counts.error());
         return;
     }
-    replyObject(responder,
-                {{QStringLiteral("status"), QStringLiteral("ok")},
-                 {QStringLiteral("peers"), counts->peers},
-                 {QStringLiteral("uptime_ms"), m_uptime.elapsed()},
-                 {QStringLiteral("requests_last_minute"), m_requestsLastMinute},
-                 {QStringLiteral("pending_messages"), counts->pending},
-                 {QStringLiteral("pid"), QCoreApplication::applicationPid()},
-                 {QStringLiteral("version"), QStringLiteral(PEERS_VERSION)},
-                 {QStringLiteral("database_id"), m_service.store().databaseId()},
-                 {QStringLiteral("capabilities"), capabilities()}});
+    HealthAnswer answer;
+    answer.status = QStringLiteral("ok");
+    answer.peers = counts->peers;
+    answer.uptimeMs = m_uptime.elapsed();
+    answer.requestsLastMinute = m_requestsLastMinute;
+    answer.pendingMessages = counts->pending;
+    answer.pid = QCoreApplication::applicationPid();
+    answer.version = QStringLiteral(PEERS_VERSION);
+    answer.databaseId = m_service.store().databaseId();
+    answer.capabilities = capabilities();
+    replyObject(responder, answer.toJson());
 }
 
-QJsonArray Api::capabilities()
+QStringList Api::capabilities()
 {
     // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
-    return QJsonArray {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-                       QStringLiteral("session-secret"), QStringLiteral("database-id")};
+    return {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
+            QStringLiteral("session-secret"), QStringLiteral("database-id")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)

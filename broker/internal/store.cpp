@@ -155,7 +155,7 @@ Result<void> quickCheck(QSqlDatabase &db, const QString &path)
         problems << check.value(0).toString().simplified();
     if (problems == QStringList {QStringLiteral("ok")})
         return {};
-    return fail(QStringLiteral("database"),
+    return fail(ErrorKind::Database,
                 QStringLiteral("The database %1 is damaged (%2). It was left as it is: move it away to "
                                "start with a fresh one, or restore it from a backup.")
                     .arg(path, problems.join(QStringLiteral("; "))));
@@ -171,7 +171,7 @@ Result<void> Store::open(const QString &path)
     auto opened = [&]() -> Result<void> {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), d->connectionName);
         if (!db.isValid())
-            return fail(QStringLiteral("database"),
+            return fail(ErrorKind::Database,
                         QStringLiteral("The Qt SQLite driver (QSQLITE) is not available: install the Qt 6 "
                                        "SQLite plugin (Debian: libqt6sql6-sqlite)."));
         db.setDatabaseName(path);
@@ -647,7 +647,7 @@ Result<void> Store::beginBatch()
         return std::unexpected(notOpen());
     Statements &s = *d->statements;
     if (s.batch)
-        return fail(QStringLiteral("database"), QStringLiteral("A batch is already open on this store."));
+        return fail(ErrorKind::Database, QStringLiteral("A batch is already open on this store."));
     auto r = run(s.begin, "Starting a batch");
     s.begin.finish();
     s.batch = r.has_value();

@@ -130,7 +130,7 @@ Result<void> migrateTo1(QSqlDatabase &db)
         if (!names)
             return std::unexpected(names.error());
         if (!names->contains(QString::fromLatin1(column.name)))
-            return fail(QStringLiteral("database"),
+            return fail(ErrorKind::Database,
                         QStringLiteral("The database's %1 table has no column %2: it was not made by "
                                        "claude-peers. Point CLAUDE_PEERS_DB at another file.")
                             .arg(QString::fromLatin1(column.table), QString::fromLatin1(column.name)));
@@ -246,7 +246,7 @@ Error databaseError(const QString &what, const QSqlError &error)
     // generic "Unable to fetch row".
     const QString text = error.databaseText().isEmpty() ? error.driverText() : error.databaseText();
     const QString hint = whatToDo(error);
-    Error e {QStringLiteral("database"),
+    Error e {ErrorKind::Database,
              QStringLiteral("%1 failed: %2").arg(what, text) +
                  (hint.isEmpty() ? QString() : QStringLiteral(". ") + hint)};
     qCWarning(lcStore).noquote() << e.message;
@@ -268,7 +268,7 @@ Result<int> migrate(QSqlDatabase &db)
     if (!version)
         return version;
     if (*version > currentVersion)
-        return fail(QStringLiteral("database"),
+        return fail(ErrorKind::Database,
                     QStringLiteral("The database %1 has schema version %2, but this claude-peers knows "
                                    "versions up to %3. It was written by a newer claude-peers: upgrade "
                                    "claude-peers to use it.")

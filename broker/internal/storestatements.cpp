@@ -85,7 +85,7 @@ Result<QString> normalizedTimestamp(const QString &iso, const QString &field)
     QDateTime dt = QDateTime::fromString(iso, Qt::ISODateWithMs);
     if (!dt.isValid())
         return fail(
-            QStringLiteral("invalid"),
+            ErrorKind::Invalid,
             QStringLiteral("%1 must be an ISO-8601 timestamp such as 2026-03-27T12:00:00.000Z, not \"%2\"")
                 .arg(field, iso));
     if (dt.timeSpec() == Qt::LocalTime)
@@ -95,7 +95,7 @@ Result<QString> normalizedTimestamp(const QString &iso, const QString &field)
 
 Error notOpen()
 {
-    return Error {QStringLiteral("database"), QStringLiteral("The message store is not open.")};
+    return Error {ErrorKind::Database, QStringLiteral("The message store is not open.")};
 }
 
 Result<void> Statements::prepareAll()

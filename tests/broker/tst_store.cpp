@@ -456,7 +456,7 @@ void tst_Store::refusesNewerSchema()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(opened.error().message.contains(QLatin1String("version 7")), qPrintable(errorOf(opened)));
     QVERIFY2(opened.error().message.contains(QLatin1String("upgrade claude-peers")),
              qPrintable(errorOf(opened)));
@@ -478,7 +478,7 @@ void tst_Store::refusesForeignTables()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(opened.error().message.contains(QLatin1String("not made by claude-peers")),
              qPrintable(errorOf(opened)));
     RawDb raw(dbPath());
@@ -509,7 +509,7 @@ void tst_Store::failsOnUnopenableFiles()
     }
     auto opened = m_store->open(path);
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY(!opened.error().message.isEmpty());
     QVERIFY(!m_store->peers());
     // The store stays usable: a good file opens afterwards.
@@ -525,7 +525,7 @@ void tst_Store::closedStoreGivesErrors()
     m_store->close(); // twice is fine
     const auto check = [](const auto &result) {
         QVERIFY(!result);
-        QCOMPARE(result.error().code, QStringLiteral("database"));
+        QCOMPARE(result.error().kind, Broker::ErrorKind::Database);
     };
     check(m_store->registerPeer(newPeer(QStringLiteral("a"), 1), now));
     check(m_store->peer(QStringLiteral("a")));
@@ -555,7 +555,7 @@ void tst_Store::lockedDatabaseGivesError()
     auto inserted = m_store->insertMessage(
         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("x")), now);
     QVERIFY(!inserted);
-    QCOMPARE(inserted.error().code, QStringLiteral("database"));
+    QCOMPARE(inserted.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(inserted.error().message.contains(QLatin1String("locked")), qPrintable(errorOf(inserted)));
     auto registered = m_store->registerPeer(newPeer(QStringLiteral("bbbb2222"), 11), now);
     QVERIFY(!registered);
@@ -867,7 +867,7 @@ void tst_Store::insertMessagesIsAtomic()
          newMessage(QStringLiteral("a"), QStringLiteral("d"), QStringLiteral("ok 2"))},
         now);
     QVERIFY(!inserted);
-    QCOMPARE(inserted.error().code, QStringLiteral("database"));
+    QCOMPARE(inserted.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(inserted.error().message.contains(QLatin1String("boom refused")), qPrintable(errorOf(inserted)));
     auto counted = m_store->counts();
     QVERIFY(counted);
@@ -1035,7 +1035,7 @@ void tst_Store::historyRejectsBadSince()
     filter.since = QStringLiteral("yesterday");
     auto found = m_store->history(filter);
     QVERIFY(!found);
-    QCOMPARE(found.error().code, QStringLiteral("invalid"));
+    QCOMPARE(found.error().kind, Broker::ErrorKind::Invalid);
     QVERIFY(found.error().message.contains(QLatin1String("since")));
 }
 
@@ -1125,7 +1125,7 @@ void tst_Store::purgeBoundary()
 
     auto bad = m_store->purgeDeliveredBefore(QStringLiteral("2026-13-45"));
     QVERIFY(!bad);
-    QCOMPARE(bad.error().code, QStringLiteral("invalid"));
+    QCOMPARE(bad.error().kind, Broker::ErrorKind::Invalid);
 }
 
 void tst_Store::counts()

@@ -127,7 +127,7 @@ private Q_SLOTS:
         auto inv = Cli::parseInvocation(*c, args);
         QCOMPARE(bool(inv), ok);
         if (!ok) {
-            QCOMPARE(inv.error().code, u"usage"_s);
+            QCOMPARE(inv.error().kind, Broker::ErrorKind::Usage);
             return;
         }
         QCOMPARE(inv->positional, positional);
