@@ -15,7 +15,8 @@ class QTimer;
 
 namespace Broker {
 class BrokerClient;
-}
+struct RegisterAnswer;
+} // namespace Broker
 
 namespace Mcp {
 
@@ -130,7 +131,7 @@ private:
     void spawnBroker();
     void pollStartedBroker();
     void registerNow();
-    void onRegistered(const QJsonObject &answer);
+    void onRegistered(const Broker::RegisterAnswer &answer);
     void retryLater(int delayMs);
     void sendChannelPush();
     void heartbeat();

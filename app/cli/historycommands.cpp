@@ -49,11 +49,10 @@ void metrics(Context &ctx, const Invocation &inv)
 void messages(Context &ctx, const Invocation &inv)
 {
     const Command &self = *findCommand(QStringLiteral("messages"));
-    QJsonObject body;
-    for (const char *key : {"from", "to", "search"}) {
-        if (inv.hasValue(key))
-            body.insert(QLatin1String(key), inv.value(key));
-    }
+    Broker::HistoryRequest request;
+    request.from = inv.value("from");
+    request.to = inv.value("to");
+    request.search = inv.value("search");
     if (inv.hasValue("since")) {
         const QString since = inv.value("since");
         if (!isIsoTime(since)) {
@@ -63,7 +62,7 @@ void messages(Context &ctx, const Invocation &inv)
                     .arg(since));
             return;
         }
-        body.insert(QStringLiteral("since"), since);
+        request.since = since;
     }
     int limit = 20;
     if (inv.hasValue("limit")) {
@@ -77,23 +76,17 @@ void messages(Context &ctx, const Invocation &inv)
             return;
         }
     }
-    body.insert(QStringLiteral("limit"), limit);
+    request.limit = limit;
     const bool json = inv.flag("json");
-    ctx.client().post(QStringLiteral("/messages"), body, [&ctx, json](Broker::Result<QJsonValue> answer) {
+    ctx.api().call(request, [&ctx, json](Broker::Result<Broker::HistoryAnswer> answer) {
         if (!answer) {
             ctx.fail(answer.error());
             return;
         }
-        const QJsonValue list = answer->toObject().value(QStringLiteral("messages"));
-        if (!list.isArray()) {
-            ctx.fail(Broker::Error {Broker::ErrorKind::BadJson,
-                                    QStringLiteral("/messages did not answer {\"messages\": [...]}")});
-            return;
-        }
         if (json)
-            ctx.outRaw(Format::prettyJson(list));
+            ctx.outRaw(Format::prettyJson(answer->toJson().value(QStringLiteral("messages"))));
         else
-            ctx.out(Format::messageList(list.toArray()).join(QLatin1Char('\n')));
+            ctx.out(Format::messageList(answer->messages).join(QLatin1Char('\n')));
         ctx.finish(ExitOk);
     });
 }

@@ -262,7 +262,7 @@ void insertContent(QJsonObject &o, const std::optional<QString> &type, const QJs
 {
     if (type)
         o.insert(QStringLiteral("type"), *type);
-    if (!metadata.isUndefined())
+    if (!metadata.isNull() && !metadata.isUndefined())
         o.insert(QStringLiteral("metadata"), metadata);
 }
 
@@ -360,6 +360,27 @@ Result<MessagesAnswer> MessagesAnswer::fromJson(const QJsonObject &o)
     if (!messages)
         return std::unexpected(badAnswer(messages.error().message));
     return MessagesAnswer {std::move(*messages)};
+}
+
+QJsonObject HistoryAnswer::toJson() const
+{
+    QJsonArray array;
+    for (const Message &m : messages) {
+        QJsonObject o = m.toJson();
+        o.insert(QStringLiteral("delivered"), m.delivered);
+        array.append(o);
+    }
+    return {{QStringLiteral("messages"), array}};
+}
+
+Result<HistoryAnswer> HistoryAnswer::fromJson(const QJsonObject &o)
+{
+    auto read = MessagesAnswer::fromJson(o);
+    if (!read)
+        return std::unexpected(read.error());
+    HistoryAnswer a;
+    a.messages = std::move(read->messages);
+    return a;
 }
 
 QJsonObject PollMessagesRequest::toJson() const

@@ -180,7 +180,7 @@ struct SendMessageRequest
     QString toId;
     QString text;
     std::optional<QString> type; // absent = "text"
-    QJsonValue metadata; // an object, or undefined/null for none
+    QJsonValue metadata; // an object; null (the default) or undefined for none
     std::optional<qint64> replyTo;
 
     QJsonObject toJson() const;
@@ -206,7 +206,7 @@ struct BroadcastRequest
     QString fromId;
     QString text;
     std::optional<QString> type; // absent = "broadcast"
-    QJsonValue metadata; // an object, or undefined/null for none
+    QJsonValue metadata; // an object; null (the default) or undefined for none
     QString scope;
     QString cwd;
     QString gitRoot; // null on the wire when empty
@@ -220,7 +220,7 @@ struct MessagesAnswer
 {
     QList<Message> messages;
 
-    QJsonObject toJson() const; // delivered as 0/1 (the broker's /messages writes booleans)
+    QJsonObject toJson() const; // delivered as 0/1, as the reference's poll
     static Result<MessagesAnswer> fromJson(const QJsonObject &object);
 };
 
@@ -285,11 +285,18 @@ struct MessageStatusRequest
     static Result<MessageStatusRequest> fromJson(const QJsonObject &object);
 };
 
+// The /messages answer: delivered as true/false (docs/protocol.md).
+struct HistoryAnswer : MessagesAnswer
+{
+    QJsonObject toJson() const;
+    static Result<HistoryAnswer> fromJson(const QJsonObject &object);
+};
+
 // Ours: the message history (main token; docs/protocol.md).
 struct HistoryRequest
 {
     static constexpr const char *path = "/messages";
-    using Answer = MessagesAnswer;
+    using Answer = HistoryAnswer;
 
     QString from;
     QString to;

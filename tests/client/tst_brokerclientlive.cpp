@@ -244,7 +244,7 @@ private Q_SLOTS:
             QCOMPARE(got, json);
         } else {
             QVERIFY(!o.result);
-            QCOMPARE(o.result.error().code, code);
+            QCOMPARE(o.result.error().code(), code);
         }
         // The link is usable afterwards.
         server.replies << ok("{\"again\":true}");
