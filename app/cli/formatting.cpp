@@ -137,39 +137,26 @@ QString uptime(qint64 seconds)
     return remHours > 0 ? QStringLiteral("%1d %2h").arg(days).arg(remHours) : QStringLiteral("%1d").arg(days);
 }
 
-QStringList metrics(const QJsonObject &m, bool detailed)
+QStringList metrics(const Broker::MetricsAnswer &m, bool detailed)
 {
-    const QJsonObject messages = m.value(QStringLiteral("messages")).toObject();
-    const QJsonObject federation = m.value(QStringLiteral("federation")).toObject();
     auto row = [](const char *label, const QString &value) {
         return QStringLiteral("    %1%2").arg(QLatin1String(label), -21).arg(value);
     };
+    const auto number = [](qint64 n) { return QString::number(n); };
     QStringList lines {QString(), QStringLiteral("  Broker Metrics:"), QString()};
-    lines << row("Uptime:", uptime(qint64(m.value(QStringLiteral("uptime_seconds")).toDouble())))
-          << row("Peers:", scalar(m.value(QStringLiteral("peer_count"))))
-          << row("Requests/min:", scalar(m.value(QStringLiteral("requests_per_minute"))));
-    lines << QString() << QStringLiteral("  Messages:")
-          << row("Total:", scalar(messages.value(QStringLiteral("total"))))
-          << row("Delivered:", scalar(messages.value(QStringLiteral("delivered"))))
-          << row("Pending:", scalar(messages.value(QStringLiteral("pending"))))
-          << row("Delivery rate:",
-                 scalar(messages.value(QStringLiteral("delivery_rate_pct"))) + QLatin1Char('%'));
-    lines << QString() << QStringLiteral("  Federation:")
-          << row("Enabled:", scalar(federation.value(QStringLiteral("enabled"))))
-          << row("Remote machines:", scalar(federation.value(QStringLiteral("remote_count"))))
-          << row("Remote peers:", scalar(federation.value(QStringLiteral("remote_peer_count"))));
-    const QJsonValue peers = m.value(QStringLiteral("peers"));
-    if (detailed && peers.isArray()) {
+    lines << row("Uptime:", uptime(m.uptimeSeconds)) << row("Peers:", number(m.peerCount))
+          << row("Requests/min:", number(m.requestsPerMinute));
+    lines << QString() << QStringLiteral("  Messages:") << row("Total:", number(m.messages.total))
+          << row("Delivered:", number(m.messages.delivered)) << row("Pending:", number(m.messages.pending))
+          << row("Delivery rate:", scalar(m.messages.deliveryRatePct) + QLatin1Char('%'));
+    lines << QString() << QStringLiteral("  Federation:") << row("Enabled:", scalar(m.federation.enabled))
+          << row("Remote machines:", number(m.federation.remoteCount))
+          << row("Remote peers:", number(m.federation.remotePeerCount));
+    if (detailed && m.peers) {
         lines << QString() << QStringLiteral("  Peers (detailed):");
-        for (const QJsonValue &v : peers.toArray()) {
-            const QJsonObject p = v.toObject();
-            lines << QStringLiteral("    %1 (%2)")
-                         .arg(p.value(QStringLiteral("name")).toString(),
-                              p.value(QStringLiteral("id")).toString())
-                  << QStringLiteral("      cwd: ") + p.value(QStringLiteral("cwd")).toString()
-                  << QStringLiteral("      push: %1  last_seen: %2")
-                         .arg(p.value(QStringLiteral("channel_push")).toString(),
-                              p.value(QStringLiteral("last_seen")).toString());
+        for (const Broker::MetricsAnswer::PeerRow &p : *m.peers) {
+            lines << QStringLiteral("    %1 (%2)").arg(p.name, p.id) << QStringLiteral("      cwd: ") + p.cwd
+                  << QStringLiteral("      push: %1  last_seen: %2").arg(p.channelPush, p.lastSeen);
         }
     }
     lines << QString();

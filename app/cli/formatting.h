@@ -26,7 +26,7 @@ QStringList peerList(const QList<Broker::Peer> &peers);
 // "<s>s", "<m>m", "<h>h[ <m>m]", "<d>d[ <h>h]".
 QString uptime(qint64 seconds);
 // The "Broker Metrics" block of `metrics`.
-QStringList metrics(const QJsonObject &metrics, bool detailed);
+QStringList metrics(const Broker::MetricsAnswer &metrics, bool detailed);
 // "YYYY-MM-DD HH:MM:SS" from an ISO timestamp with milliseconds.
 QString messageTime(const QString &sentAt);
 // "No messages found." or the "Messages (<n> results):" block.

@@ -26,22 +26,16 @@ void metrics(Context &ctx, const Invocation &inv)
 {
     const bool detailed = inv.flag("detailed");
     const bool json = inv.flag("json");
-    const QString path = detailed ? QStringLiteral("/metrics?detailed=true") : QStringLiteral("/metrics");
-    ctx.client().get(path, [&ctx, detailed, json](Broker::Result<QJsonValue> answer) {
+    ctx.api().metrics(detailed, [&ctx, detailed, json](Broker::Result<Broker::MetricsAnswer> answer) {
         if (!answer) {
             ctx.err(QStringLiteral("Failed to fetch metrics: ") + answer.error().message);
             ctx.finish(ExitFailed);
             return;
         }
-        if (!answer->isObject()) {
-            ctx.err(QStringLiteral("Failed to fetch metrics: /metrics did not answer a JSON object"));
-            ctx.finish(ExitFailed);
-            return;
-        }
         if (json)
-            ctx.outRaw(Format::prettyJson(*answer));
+            ctx.outRaw(Format::prettyJson(answer->toJson()));
         else
-            ctx.out(Format::metrics(answer->toObject(), detailed).join(QLatin1Char('\n')));
+            ctx.out(Format::metrics(*answer, detailed).join(QLatin1Char('\n')));
         ctx.finish(ExitOk);
     });
 }

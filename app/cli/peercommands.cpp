@@ -74,11 +74,20 @@ QString joined(const QStringList &words)
     return words.join(QLatin1Char(' '));
 }
 
-// A rule's refusal ({"ok":false,"error"}): "Failed: <why>", exit 2.
-void refused(Context &ctx, const QString &why)
+// Ends the command when the request failed, or the broker refused it by a rule
+// ({"ok":false,"error"} → "Failed: <why>", exit 2).
+template<typename Answer> bool failedOrRefused(Context &ctx, const Broker::Result<Answer> &answer)
 {
-    ctx.err(QStringLiteral("Failed: ") + why);
-    ctx.finish(ExitFailed);
+    if (!answer) {
+        ctx.fail(answer.error());
+        return true;
+    }
+    if (!answer->ok) {
+        ctx.err(QStringLiteral("Failed: ") + answer->error);
+        ctx.finish(ExitFailed);
+        return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -137,14 +146,8 @@ void send(Context &ctx, const Invocation &inv)
     request.toId = to;
     request.text = joined(inv.positional.mid(1));
     ctx.api().call(request, [&ctx, to](Broker::Result<Broker::SendMessageAnswer> sent) {
-        if (!sent) {
-            ctx.fail(sent.error());
+        if (failedOrRefused(ctx, sent))
             return;
-        }
-        if (!sent->ok) {
-            refused(ctx, sent->error);
-            return;
-        }
         ctx.out(QStringLiteral("Message sent to %1 (msg#%2, type: text)").arg(to).arg(sent->messageId));
         ctx.finish(ExitOk);
     });
@@ -173,14 +176,8 @@ void broadcast(Context &ctx, const Invocation &inv)
             request.cwd = cwd;
             request.gitRoot = git.isRepository() ? git.root : QString();
             ctx.api().call(request, [&ctx, scope](Broker::Result<Broker::BroadcastAnswer> sent) {
-                if (!sent) {
-                    ctx.fail(sent.error());
+                if (failedOrRefused(ctx, sent))
                     return;
-                }
-                if (!sent->ok) {
-                    refused(ctx, sent->error);
-                    return;
-                }
                 if (sent->recipients == 0)
                     ctx.out(QStringLiteral("No peers in scope '%1'").arg(scope));
                 else

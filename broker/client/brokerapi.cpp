@@ -4,13 +4,13 @@ namespace Broker {
 
 void BrokerApi::health(std::function<void(Result<HealthAnswer>)> done, int timeoutMs) const
 {
-    const QString path = QLatin1String(HealthAnswer::path);
-    m_client.get(
-        path,
-        [path, done = std::move(done)](Result<QJsonValue> answer) {
-            done(decode<HealthAnswer>(path, std::move(answer)));
-        },
-        timeoutMs);
+    get<HealthAnswer>(QLatin1String(HealthAnswer::path), {}, std::move(done), timeoutMs);
+}
+
+void BrokerApi::metrics(bool detailed, std::function<void(Result<MetricsAnswer>)> done, int timeoutMs) const
+{
+    get<MetricsAnswer>(QLatin1String(MetricsAnswer::path),
+                       detailed ? QStringLiteral("?detailed=true") : QString(), std::move(done), timeoutMs);
 }
 
 Error BrokerApi::badAnswer(const QString &path, const QString &why)

@@ -34,8 +34,9 @@ public:
             timeoutMs);
     }
 
-    // GET /health (unauthenticated).
+    // GET /health and GET /metrics[?detailed=true] (unauthenticated).
     void health(std::function<void(Result<HealthAnswer>)> done, int timeoutMs = -1) const;
+    void metrics(bool detailed, std::function<void(Result<MetricsAnswer>)> done, int timeoutMs = -1) const;
 
     // The typed answer of path from what the client received.
     template<typename Answer> static Result<Answer> decode(const QString &path, Result<QJsonValue> answer)
@@ -54,6 +55,18 @@ public:
     }
 
 private:
+    template<typename Answer>
+    void get(const QString &path, const QString &query, std::function<void(Result<Answer>)> done,
+             int timeoutMs) const
+    {
+        m_client.get(
+            path + query,
+            [path, done = std::move(done)](Result<QJsonValue> answer) {
+                done(decode<Answer>(path, std::move(answer)));
+            },
+            timeoutMs);
+    }
+
     // "Bad answer from the broker to <path>: <why>" (ErrorKind::BadJson).
     static Error badAnswer(const QString &path, const QString &why);
     template<typename Answer> static Result<Answer> named(const QString &path, Result<Answer> answer)

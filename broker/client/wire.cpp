@@ -126,27 +126,15 @@ Result<RegisterRequest> RegisterRequest::fromJson(const QJsonObject &o)
     return checked(fields, std::move(r));
 }
 
-QJsonObject HeartbeatRequest::toJson() const
+QJsonObject PeerIdBody::toJson() const
 {
     return {{QStringLiteral("id"), id}};
 }
 
-Result<HeartbeatRequest> HeartbeatRequest::fromJson(const QJsonObject &o)
+Result<PeerIdBody> PeerIdBody::fromJson(const QJsonObject &o)
 {
     JsonFields fields(o);
-    HeartbeatRequest r {fields.string("id")};
-    return checked(fields, std::move(r));
-}
-
-QJsonObject UnregisterRequest::toJson() const
-{
-    return {{QStringLiteral("id"), id}};
-}
-
-Result<UnregisterRequest> UnregisterRequest::fromJson(const QJsonObject &o)
-{
-    JsonFields fields(o);
-    UnregisterRequest r {fields.string("id")};
+    PeerIdBody r {fields.string("id")};
     return checked(fields, std::move(r));
 }
 
@@ -383,18 +371,6 @@ Result<HistoryAnswer> HistoryAnswer::fromJson(const QJsonObject &o)
     return a;
 }
 
-QJsonObject PollMessagesRequest::toJson() const
-{
-    return {{QStringLiteral("id"), id}};
-}
-
-Result<PollMessagesRequest> PollMessagesRequest::fromJson(const QJsonObject &o)
-{
-    JsonFields fields(o);
-    PollMessagesRequest r {fields.string("id")};
-    return checked(fields, std::move(r));
-}
-
 QJsonObject AckMessagesRequest::toJson() const
 {
     return {{QStringLiteral("id"), id}, {QStringLiteral("message_ids"), idsToJson(messageIds)}};
@@ -516,6 +492,64 @@ Result<HealthAnswer> HealthAnswer::fromJson(const QJsonObject &o)
         for (const QJsonValue &name : caps.toArray())
             names.append(name.toString());
         a.capabilities = names;
+    }
+    return a;
+}
+
+QJsonObject MetricsAnswer::toJson() const
+{
+    QJsonObject o {{QStringLiteral("uptime_seconds"), uptimeSeconds},
+                   {QStringLiteral("peer_count"), peerCount},
+                   {QStringLiteral("messages"),
+                    QJsonObject {{QStringLiteral("total"), messages.total},
+                                 {QStringLiteral("delivered"), messages.delivered},
+                                 {QStringLiteral("pending"), messages.pending},
+                                 {QStringLiteral("delivery_rate_pct"), messages.deliveryRatePct}}},
+                   {QStringLiteral("requests_per_minute"), requestsPerMinute},
+                   {QStringLiteral("federation"),
+                    QJsonObject {{QStringLiteral("enabled"), federation.enabled},
+                                 {QStringLiteral("remote_count"), federation.remoteCount},
+                                 {QStringLiteral("remote_peer_count"), federation.remotePeerCount}}}};
+    if (peers) {
+        QJsonArray list;
+        for (const PeerRow &p : *peers)
+            list.append(QJsonObject {{QStringLiteral("id"), p.id},
+                                     {QStringLiteral("name"), p.name},
+                                     {QStringLiteral("cwd"), p.cwd},
+                                     {QStringLiteral("channel_push"), p.channelPush},
+                                     {QStringLiteral("registered_at"), p.registeredAt},
+                                     {QStringLiteral("last_seen"), p.lastSeen}});
+        o.insert(QStringLiteral("peers"), list);
+    }
+    return o;
+}
+
+Result<MetricsAnswer> MetricsAnswer::fromJson(const QJsonObject &o)
+{
+    MetricsAnswer a;
+    a.uptimeSeconds = o.value(QLatin1String("uptime_seconds")).toInteger();
+    a.peerCount = o.value(QLatin1String("peer_count")).toInteger();
+    const QJsonObject m = o.value(QLatin1String("messages")).toObject();
+    a.messages.total = m.value(QLatin1String("total")).toInteger();
+    a.messages.delivered = m.value(QLatin1String("delivered")).toInteger();
+    a.messages.pending = m.value(QLatin1String("pending")).toInteger();
+    a.messages.deliveryRatePct = m.value(QLatin1String("delivery_rate_pct")).toDouble(100.0);
+    a.requestsPerMinute = o.value(QLatin1String("requests_per_minute")).toInteger();
+    const QJsonObject f = o.value(QLatin1String("federation")).toObject();
+    a.federation.enabled = f.value(QLatin1String("enabled")).toBool();
+    a.federation.remoteCount = f.value(QLatin1String("remote_count")).toInteger();
+    a.federation.remotePeerCount = f.value(QLatin1String("remote_peer_count")).toInteger();
+    if (const QJsonValue peers = o.value(QLatin1String("peers")); peers.isArray()) {
+        QList<PeerRow> rows;
+        for (const QJsonValue &v : peers.toArray()) {
+            const QJsonObject p = v.toObject();
+            rows.append(PeerRow {
+                p.value(QLatin1String("id")).toString(), p.value(QLatin1String("name")).toString(),
+                p.value(QLatin1String("cwd")).toString(), p.value(QLatin1String("channel_push")).toString(),
+                p.value(QLatin1String("registered_at")).toString(),
+                p.value(QLatin1String("last_seen")).toString()});
+        }
+        a.peers = rows;
     }
     return a;
 }

@@ -74,26 +74,25 @@ struct RegisterRequest
     static Result<RegisterRequest> fromJson(const QJsonObject &object);
 };
 
-struct HeartbeatRequest
+// {"id"}: the body of /heartbeat, /unregister and /poll-messages.
+struct PeerIdBody
+{
+    QString id;
+
+    QJsonObject toJson() const;
+    static Result<PeerIdBody> fromJson(const QJsonObject &object);
+};
+
+struct HeartbeatRequest : PeerIdBody
 {
     static constexpr const char *path = "/heartbeat";
     using Answer = OkAnswer;
-
-    QString id;
-
-    QJsonObject toJson() const;
-    static Result<HeartbeatRequest> fromJson(const QJsonObject &object);
 };
 
-struct UnregisterRequest
+struct UnregisterRequest : PeerIdBody
 {
     static constexpr const char *path = "/unregister";
     using Answer = OkAnswer;
-
-    QString id;
-
-    QJsonObject toJson() const;
-    static Result<UnregisterRequest> fromJson(const QJsonObject &object);
 };
 
 struct SetSummaryRequest
@@ -224,15 +223,10 @@ struct MessagesAnswer
     static Result<MessagesAnswer> fromJson(const QJsonObject &object);
 };
 
-struct PollMessagesRequest
+struct PollMessagesRequest : PeerIdBody
 {
     static constexpr const char *path = "/poll-messages";
     using Answer = MessagesAnswer;
-
-    QString id;
-
-    QJsonObject toJson() const;
-    static Result<PollMessagesRequest> fromJson(const QJsonObject &object);
 };
 
 struct AckMessagesRequest
@@ -330,6 +324,45 @@ struct HealthAnswer
 
     QJsonObject toJson() const;
     static Result<HealthAnswer> fromJson(const QJsonObject &object);
+};
+
+// GET /metrics[?detailed=true] (reference §3.4, the v0.8.0 branch).
+struct MetricsAnswer
+{
+    static constexpr const char *path = "/metrics";
+
+    struct Messages
+    {
+        qint64 total = 0;
+        qint64 delivered = 0;
+        qint64 pending = 0;
+        double deliveryRatePct = 100.0;
+    };
+    struct Federation
+    {
+        bool enabled = false;
+        qint64 remoteCount = 0;
+        qint64 remotePeerCount = 0;
+    };
+    struct PeerRow
+    {
+        QString id;
+        QString name; // session name or id
+        QString cwd;
+        QString channelPush;
+        QString registeredAt;
+        QString lastSeen;
+    };
+
+    qint64 uptimeSeconds = 0;
+    qint64 peerCount = 0;
+    Messages messages;
+    qint64 requestsPerMinute = 0;
+    Federation federation;
+    std::optional<QList<PeerRow>> peers; // with ?detailed=true
+
+    QJsonObject toJson() const;
+    static Result<MetricsAnswer> fromJson(const QJsonObject &object);
 };
 
 struct ShutdownAnswer

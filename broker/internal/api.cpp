@@ -267,42 +267,34 @@ void Api::metrics(const Http::Request &request, const Http::ResponderPtr &respon
         replyError(responder, counts.error());
         return;
     }
-    const double rate = counts->messages == 0
+    const QJsonObject federationStatus = m_federation.status();
+    MetricsAnswer answer;
+    answer.uptimeSeconds = m_uptime.elapsed() / 1000;
+    answer.peerCount = counts->peers;
+    answer.messages.total = counts->messages;
+    answer.messages.delivered = counts->delivered;
+    answer.messages.pending = counts->pending;
+    answer.messages.deliveryRatePct = counts->messages == 0
         ? 100.0
         : std::round(double(counts->delivered) / double(counts->messages) * 100.0 * 100.0) / 100.0;
-    const QJsonObject federationStatus = m_federation.status();
-    QJsonObject answer {
-        {QStringLiteral("uptime_seconds"), m_uptime.elapsed() / 1000},
-        {QStringLiteral("peer_count"), counts->peers},
-        {QStringLiteral("messages"),
-         QJsonObject {{QStringLiteral("total"), counts->messages},
-                      {QStringLiteral("delivered"), counts->delivered},
-                      {QStringLiteral("pending"), counts->pending},
-                      {QStringLiteral("delivery_rate_pct"), rate}}},
-        {QStringLiteral("requests_per_minute"), m_requestsLastMinute},
-        {QStringLiteral("federation"),
-         QJsonObject {{QStringLiteral("enabled"), m_federation.isEnabled()},
-                      {QStringLiteral("remote_count"),
-                       federationStatus.value(QStringLiteral("remotes")).toArray().size()},
-                      {QStringLiteral("remote_peer_count"),
-                       federationStatus.value(QStringLiteral("total_remote_peers")).toInteger()}}}};
+    answer.requestsPerMinute = m_requestsLastMinute;
+    answer.federation.enabled = m_federation.isEnabled();
+    answer.federation.remoteCount = federationStatus.value(QStringLiteral("remotes")).toArray().size();
+    answer.federation.remotePeerCount =
+        federationStatus.value(QStringLiteral("total_remote_peers")).toInteger();
     if (request.queryItem("detailed") == "true") {
         auto peers = m_service.store().peers();
         if (!peers) {
             replyError(responder, peers.error());
             return;
         }
-        QJsonArray list;
+        QList<MetricsAnswer::PeerRow> rows;
         for (const Peer &peer : std::as_const(*peers))
-            list.append(QJsonObject {{QStringLiteral("id"), peer.id},
-                                     {QStringLiteral("name"), peer.displayName()},
-                                     {QStringLiteral("cwd"), peer.cwd},
-                                     {QStringLiteral("channel_push"), peer.channelPush},
-                                     {QStringLiteral("registered_at"), peer.registeredAt},
-                                     {QStringLiteral("last_seen"), peer.lastSeen}});
-        answer.insert(QStringLiteral("peers"), list);
+            rows.append(
+                {peer.id, peer.displayName(), peer.cwd, peer.channelPush, peer.registeredAt, peer.lastSeen});
+        answer.peers = rows;
     }
-    replyObject(responder, answer);
+    replyObject(responder, answer.toJson());
 }
 
 } // namespace Broker

@@ -221,11 +221,12 @@ private Q_SLOTS:
 
     void metricsFormat()
     {
-        const QJsonObject m = parseObject(R"({"uptime_seconds":3600,"peer_count":3,
+        const Broker::MetricsAnswer m =
+            *Broker::MetricsAnswer::fromJson(parseObject(R"({"uptime_seconds":3600,"peer_count":3,
             "messages":{"total":120,"delivered":118,"pending":2,"delivery_rate_pct":98.33},
             "requests_per_minute":42,"federation":{"enabled":true,"remote_count":1,"remote_peer_count":2},
             "peers":[{"id":"d92a5e28","name":"AUTH_WORKER","cwd":"/x","channel_push":"working",
-                      "registered_at":"r","last_seen":"s"}]})");
+                      "registered_at":"r","last_seen":"s"}]})"));
         const QStringList lines = Cli::Format::metrics(m, true);
         QVERIFY(lines.contains(u"  Broker Metrics:"_s));
         QVERIFY(lines.contains(u"    Uptime:              1h"_s));

@@ -132,6 +132,17 @@ private Q_SLOTS:
         health.databaseId = QStringLiteral("db");
         health.capabilities = QStringList {QStringLiteral("wait-messages")};
         roundTrips(health);
+        MetricsAnswer metrics;
+        metrics.uptimeSeconds = 3600;
+        metrics.peerCount = 3;
+        metrics.messages = {120, 118, 2, 98.33};
+        metrics.requestsPerMinute = 42;
+        metrics.federation = {true, 1, 2};
+        roundTrips(metrics);
+        metrics.peers = QList<MetricsAnswer::PeerRow> {{QStringLiteral("a1"), QStringLiteral("AUTH"),
+                                                        QStringLiteral("/x"), QStringLiteral("working"),
+                                                        QStringLiteral("r"), QStringLiteral("s")}};
+        roundTrips(metrics);
         roundTrips(ShutdownAnswer {true, 77});
         roundTrips(ReloadAnswer {true, 2});
         SecretsAnswer secrets;
