@@ -78,13 +78,13 @@ public:
         lock.reset();
         if (error == QLockFile::LockFailedError)
             return fail(
-                QStringLiteral("locked"),
+                ErrorKind::Locked,
                 QStringLiteral("Another claude-peers broker (pid %1) is already using %2. Stop it with: "
                                "claude-peers kill-broker")
                     .arg(pid)
                     .arg(settings.location.databasePath));
         return fail(
-            QStringLiteral("lock"),
+            ErrorKind::Lock,
             QStringLiteral("Cannot create the lock file %1 (%2). Check that the directory exists and is "
                            "writable, or set CLAUDE_PEERS_DB.")
                 .arg(settings.location.lockPath(),
@@ -265,13 +265,13 @@ Result<void> BrokerServer::start()
     if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
         const Error error = listening.error();
         d->teardown();
-        if (error.code == QLatin1String("port_in_use"))
+        if (error.kind == ErrorKind::PortInUse)
             return fail(
-                QStringLiteral("port_in_use"),
+                ErrorKind::PortInUse,
                 QStringLiteral("Port %1 is already in use. Another broker or program listens there; set "
                                "CLAUDE_PEERS_PORT or stop it.")
                     .arg(location.port));
-        return fail(QStringLiteral("listen"), error.message);
+        return fail(ErrorKind::Listen, error.message);
     }
     d->writePidFile();
 
@@ -373,7 +373,7 @@ qint64 BrokerServer::pendingMessageCount() const
 Result<QList<Peer>> BrokerServer::localPeers()
 {
     if (!d->running)
-        return fail(QStringLiteral("stopped"), QStringLiteral("The broker is not running"));
+        return fail(ErrorKind::Stopped, QStringLiteral("The broker is not running"));
     return d->service->listPeers(QStringLiteral("machine"), {}, {}, {});
 }
 
@@ -382,7 +382,7 @@ Result<qint64> BrokerServer::storeRelayedMessage(const QString &fromId, const QS
                                                  const QJsonValue &metadata, std::optional<qint64> replyTo)
 {
     if (!d->running)
-        return fail(QStringLiteral("stopped"), QStringLiteral("The broker is not running"));
+        return fail(ErrorKind::Stopped, QStringLiteral("The broker is not running"));
     return d->service->storeRelayed(fromId, toId, text, type, metadata, replyTo);
 }
 

@@ -22,17 +22,17 @@ QJsonObject DisabledFederationLink::status() const
 
 void DisabledFederationLink::connectRemote(const QString &, int, Callback done)
 {
-    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+    done(fail(ErrorKind::FederationDisabled, disabledMessage()));
 }
 
 void DisabledFederationLink::disconnectRemote(const QString &, int, Callback done)
 {
-    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+    done(fail(ErrorKind::FederationDisabled, disabledMessage()));
 }
 
 void DisabledFederationLink::sendToRemote(const RemoteMessage &, Callback done)
 {
-    done(fail(QStringLiteral("federation_disabled"), disabledMessage()));
+    done(fail(ErrorKind::FederationDisabled, disabledMessage()));
 }
 
 } // namespace Broker

@@ -2,6 +2,7 @@
 
 #include "dto.h"
 #include "result.h"
+#include "wire.h"
 
 #include <QJsonObject>
 #include <QList>
@@ -13,15 +14,7 @@
 namespace Broker {
 
 // A message for a peer on another machine (reference §3.20 / §6.4).
-struct RemoteMessage
-{
-    QString toId; // "<hostname>:<peer>"
-    QString fromId; // local peer id (the link prefixes our hostname)
-    QString text;
-    QString type = QStringLiteral("text");
-    std::optional<QJsonObject> metadata;
-    std::optional<qint64> replyTo;
-};
+using RemoteMessage = SendToRemoteRequest;
 
 // What the local broker needs from federation. The broker calls it for /federation/* POSTs,
 // the "lan" scope of /list-peers and /broadcast, and /metrics; the federation module

@@ -44,7 +44,7 @@ void FileSecretStore::read(const QString &key, QObject *context, ReadDone done)
             SecretError::Kind::Failed, QStringLiteral("No file is set for the secret \"%1\".").arg(key),
             fileLocation(path)});
     } else if (auto content = SecretFile::read(path, 64 * 1024); !content) {
-        const bool missing = content.error().code == QLatin1String("missing");
+        const bool missing = content.error().kind == ErrorKind::Missing;
         result =
             std::unexpected(SecretError {missing ? SecretError::Kind::NotFound : SecretError::Kind::Failed,
                                          content.error().message, fileLocation(path)});

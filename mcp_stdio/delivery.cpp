@@ -1,13 +1,11 @@
 #include "delivery.h"
 
-#include "brokerclient.h"
+#include "brokerapi.h"
 #include "format.h"
 #include "logging.h"
 #include "session.h"
 #include "stdoutwriter.h"
 
-#include <QJsonArray>
-#include <QJsonObject>
 #include <QTimer>
 
 #include <algorithm>
@@ -133,26 +131,20 @@ void Delivery::startWait()
         m_waitInFlight || m_batchInProgress)
         return;
     const QList<qint64> acks = std::exchange(m_ackPending, {});
-    QJsonArray ackArray;
-    for (qint64 id : acks)
-        ackArray.append(id);
-    const QJsonObject body {{QStringLiteral("id"), m_session->peerId()},
-                            {QStringLiteral("ack"), ackArray},
-                            {QStringLiteral("after_id"), m_afterId},
-                            {QStringLiteral("timeout_ms"), m_options.waitTimeoutMs}};
+    const Broker::WaitMessagesRequest request {m_session->peerId(), acks, m_options.waitTimeoutMs, m_afterId};
     m_waitInFlight = true;
     m_session->noteContact(); // the broker counts a wait as a heartbeat
     const quint64 generation = m_generation;
-    m_client->post(
-        QStringLiteral("/wait-messages"), body,
-        [this, generation, acks](Broker::Result<QJsonValue> r) {
+    Broker::BrokerApi(*m_client).call(
+        request,
+        [this, generation, acks](Broker::Result<Broker::MessagesAnswer> r) {
             onWaitAnswer(generation, acks, std::move(r));
         },
         m_options.waitTimeoutMs + 10000);
 }
 
 void Delivery::onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
-                            Broker::Result<QJsonValue> answer)
+                            Broker::Result<Broker::MessagesAnswer> answer)
 {
     if (!answer) // the acks may not have reached the broker: send them again
         m_ackPending = sentAcks + m_ackPending;
@@ -163,17 +155,11 @@ void Delivery::onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
         troubleFrom(answer.error());
         return;
     }
-    auto messages = Broker::messagesFromJson(answer->toObject().value(QLatin1String("messages")).toArray());
-    if (!messages) {
-        troubleFrom(Broker::Error {QStringLiteral("bad_json"),
-                                   QStringLiteral("Bad /wait-messages answer: ") + messages.error().message});
-        return;
-    }
     m_streamFailures = 0;
     m_streamError.clear();
     m_lastStreamAnswer.start();
     m_safetyTimer->start(); // due again only if the stream stays silent for a whole interval
-    handleIncoming(std::move(*messages), Origin::Stream);
+    handleIncoming(std::move(answer->messages), Origin::Stream);
 }
 
 void Delivery::troubleFrom(const Broker::Error &error)
@@ -181,7 +167,7 @@ void Delivery::troubleFrom(const Broker::Error &error)
     ++m_streamFailures;
     m_streamError = error.message;
     qCDebug(lcDelivery).noquote() << "push stream:" << error.message;
-    if (error.code == QLatin1String("unreachable")) {
+    if (error.kind == Broker::ErrorKind::Unreachable) {
         m_session->reportTrouble(Session::Trouble::Unreachable, error.message);
     } else if (error.httpStatus == 404) {
         // Our broker says so for a peer it does not know, a 0.7 broker for the path itself:
@@ -341,17 +327,12 @@ void Delivery::ackNow(const QList<qint64> &ids)
         later(ids);
         return;
     }
-    QJsonArray array;
-    for (qint64 id : ids)
-        array.append(id);
     const quint64 generation = m_generation;
-    m_client->post(
-        QStringLiteral("/ack-messages"),
-        QJsonObject {{QStringLiteral("id"), m_session->peerId()}, {QStringLiteral("message_ids"), array}},
-        [this, ids, generation, later](Broker::Result<QJsonValue> r) {
-            if (!r && generation == m_generation)
-                later(ids);
-        });
+    Broker::BrokerApi(*m_client).call(Broker::AckMessagesRequest {m_session->peerId(), ids},
+                                      [this, ids, generation, later](Broker::Result<Broker::OkAnswer> r) {
+                                          if (!r && generation == m_generation)
+                                              later(ids);
+                                      });
 }
 
 void Delivery::remember(const Broker::Message &m, bool seenByModel)
@@ -403,21 +384,16 @@ Channel::Sender Delivery::senderFor(const QString &fromId) const
 
 void Delivery::refreshPeers(std::function<void()> done)
 {
-    const QJsonObject body {
-        {QStringLiteral("scope"), QStringLiteral("lan")},
-        {QStringLiteral("cwd"), m_session->cwd()},
-        {QStringLiteral("git_root"),
-         m_session->gitRoot().isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(m_session->gitRoot())}};
-    m_client->post(
-        QStringLiteral("/list-peers"), body,
-        [this, done](Broker::Result<QJsonValue> r) {
+    const Broker::ListPeersRequest request {
+        QStringLiteral("lan"), m_session->cwd(), m_session->gitRoot(), {}};
+    Broker::BrokerApi(*m_client).call(
+        request,
+        [this, done](Broker::Result<Broker::ListPeersAnswer> r) {
             if (r) {
-                if (auto peers = Broker::peersFromJson(r->toArray())) {
-                    m_peers.clear();
-                    for (const Broker::Peer &p : std::as_const(*peers))
-                        m_peers.insert(p.id, p);
-                    m_peersAge.start();
-                }
+                m_peers.clear();
+                for (const Broker::Peer &p : std::as_const(r->peers))
+                    m_peers.insert(p.id, p);
+                m_peersAge.start();
             }
             if (done)
                 done();
@@ -451,30 +427,27 @@ void Delivery::poll()
     }
     m_pollInFlight = true;
     const quint64 generation = m_generation;
-    m_client->post(
-        QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},
-        [this, generation, regular](Broker::Result<QJsonValue> r) {
+    Broker::BrokerApi(*m_client).call(
+        Broker::PollMessagesRequest {m_session->peerId()},
+        [this, generation, regular](Broker::Result<Broker::MessagesAnswer> r) {
             m_pollInFlight = false;
             if (m_stopped || generation != m_generation)
                 return;
             if (!r) {
-                if (r.error().code == QLatin1String("unreachable"))
+                if (r.error().kind == Broker::ErrorKind::Unreachable)
                     m_session->reportTrouble(Session::Trouble::Unreachable, r.error().message);
                 else if (r.error().httpStatus == 401)
                     m_session->reportTrouble(Session::Trouble::NotRegistered, r.error().message);
                 return;
             }
-            auto messages =
-                Broker::messagesFromJson(r->toObject().value(QLatin1String("messages")).toArray());
-            if (!messages)
-                return;
+            QList<Broker::Message> &messages = r->messages;
             if (regular)
                 m_lastStreamAnswer.start(); // the poll is the stream here
-            if (messages->isEmpty())
+            if (messages.isEmpty())
                 return;
             if (!regular)
-                qCInfo(lcDelivery) << "safety net found" << messages->size() << "undelivered message(s)";
-            handleIncoming(std::move(*messages), Origin::Poll);
+                qCInfo(lcDelivery) << "safety net found" << messages.size() << "undelivered message(s)";
+            handleIncoming(std::move(messages), Origin::Poll);
         });
 }
 
@@ -492,24 +465,18 @@ QString Delivery::takeBanner()
 
 void Delivery::checkMessages(std::function<void(Broker::Result<QString>)> done)
 {
-    m_client->post(
-        QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), m_session->peerId()}},
-        [this, done](Broker::Result<QJsonValue> r) {
+    Broker::BrokerApi(*m_client).call(
+        Broker::PollMessagesRequest {m_session->peerId()},
+        [this, done](Broker::Result<Broker::MessagesAnswer> r) {
             if (!r) {
                 done(std::unexpected(r.error()));
-                return;
-            }
-            auto messages =
-                Broker::messagesFromJson(r->toObject().value(QLatin1String("messages")).toArray());
-            if (!messages) {
-                done(std::unexpected(messages.error()));
                 return;
             }
             QList<BannerQueue::Entry> entries = m_banner.takeAll();
             QSet<qint64> queued;
             for (const BannerQueue::Entry &e : std::as_const(entries))
                 queued.insert(e.messageId);
-            for (const Broker::Message &m : std::as_const(*messages)) {
+            for (const Broker::Message &m : std::as_const(r->messages)) {
                 if (queued.contains(m.id))
                     continue;
                 const bool pushing = m_profile.pushIsSeen() &&
@@ -583,13 +550,9 @@ void Delivery::stop(int timeoutMs, std::function<void()> done)
         QTimer::singleShot(0, this, std::move(done));
         return;
     }
-    QJsonArray array;
-    for (qint64 id : acks)
-        array.append(id);
-    m_client->post(
-        QStringLiteral("/ack-messages"),
-        QJsonObject {{QStringLiteral("id"), m_session->peerId()}, {QStringLiteral("message_ids"), array}},
-        [done](Broker::Result<QJsonValue>) { done(); }, timeoutMs);
+    Broker::BrokerApi(*m_client).call(
+        Broker::AckMessagesRequest {m_session->peerId(), acks},
+        [done](Broker::Result<Broker::OkAnswer>) { done(); }, timeoutMs);
 }
 
 } // namespace Mcp

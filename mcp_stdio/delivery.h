@@ -4,6 +4,7 @@
 #include "channel.h"
 #include "clientprofile.h"
 #include "dto.h"
+#include "wire.h"
 
 #include <QElapsedTimer>
 #include <QHash>
@@ -104,7 +105,8 @@ private:
     void onRegistered();
     void onRegistrationLost();
     void startWait();
-    void onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks, Broker::Result<QJsonValue> answer);
+    void onWaitAnswer(quint64 generation, const QList<qint64> &sentAcks,
+                      Broker::Result<Broker::MessagesAnswer> answer);
     void safetyNet();
     void poll();
     void handleIncoming(QList<Broker::Message> messages, Origin origin);

@@ -173,15 +173,13 @@ QString banner(const QList<BannerQueue::Entry> &entries, int omitted, const QStr
         lines.join(QStringLiteral("\n---\n")) + QStringLiteral("\n--- END QUEUED MESSAGES ---\n\n");
 }
 
-QString messageStatus(const QJsonObject &s)
+QString messageStatus(const Broker::MessageStatusAnswer &s)
 {
-    const bool delivered = s.value(QLatin1String("delivered")).toBool();
-    return QStringLiteral("Message #") + QString::number(s.value(QLatin1String("id")).toInteger()) +
-        (delivered ? QStringLiteral(": confirmed") : QStringLiteral(": unconfirmed")) +
-        QStringLiteral("\n  From: ") + s.value(QLatin1String("from_id")).toString() +
-        QStringLiteral("\n  To: ") + s.value(QLatin1String("to_id")).toString() +
-        QStringLiteral("\n  Sent: ") + s.value(QLatin1String("sent_at")).toString() +
-        QStringLiteral("\n  Delivered: ") + (delivered ? QStringLiteral("true") : QStringLiteral("false"));
+    return QStringLiteral("Message #") + QString::number(s.id) +
+        (s.delivered ? QStringLiteral(": confirmed") : QStringLiteral(": unconfirmed")) +
+        QStringLiteral("\n  From: ") + s.fromId + QStringLiteral("\n  To: ") + s.toId +
+        QStringLiteral("\n  Sent: ") + s.sentAt + QStringLiteral("\n  Delivered: ") +
+        (s.delivered ? QStringLiteral("true") : QStringLiteral("false"));
 }
 
 } // namespace Mcp::Format

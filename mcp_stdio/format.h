@@ -3,6 +3,7 @@
 #include "bannerqueue.h"
 #include "clientkind.h"
 #include "dto.h"
+#include "wire.h"
 
 #include <QDateTime>
 #include <QJsonObject>
@@ -39,6 +40,6 @@ QString bannerLine(const BannerQueue::Entry &entry);
 QString banner(const QList<BannerQueue::Entry> &entries, int omitted, const QString &selfId);
 
 // message_status (reference §7.2.7) from the broker's answer.
-QString messageStatus(const QJsonObject &status);
+QString messageStatus(const Broker::MessageStatusAnswer &status);
 
 } // namespace Mcp::Format

@@ -5,7 +5,7 @@
 #include "jsonrpc.h"
 #include "logging.h"
 #include "serverinfo.h"
-#include "toolhost.h"
+#include "toolregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -33,7 +33,9 @@ struct JsonRpcDispatcher::Batch
     bool dispatched = false; // every element has been handed out
 };
 
-JsonRpcDispatcher::JsonRpcDispatcher(ToolHost *tools, QObject *parent) : QObject(parent), m_tools(tools) { }
+JsonRpcDispatcher::JsonRpcDispatcher(ToolRegistry *tools, QObject *parent) : QObject(parent), m_tools(tools)
+{
+}
 
 JsonRpcDispatcher::~JsonRpcDispatcher() = default;
 
@@ -189,16 +191,17 @@ void JsonRpcDispatcher::handleMessage(const QJsonValue &message, const Reply &an
     }
 
     Q_EMIT requestReceived(request.method);
-    const QString key = idKey(request.id);
-    m_inFlight.insert(key, false);
+    request.serial = ++m_lastRequest;
+    m_inFlight.insert(request.serial, InFlight {idKey(request.id), answer, 0});
     QPointer<JsonRpcDispatcher> self(this);
-    (this->*entry->handler)(request, [self, key, answer](const QJsonObject &reply) {
-        bool cancelled = false;
-        if (self) {
-            cancelled = self->m_inFlight.value(key, false);
-            self->m_inFlight.remove(key);
+    (this->*entry->handler)(request, [self, serial = request.serial, answer](const QJsonObject &reply) {
+        if (!self) {
+            answer(reply);
+            return;
         }
-        answer(cancelled ? QJsonObject() : reply);
+        // Not in flight any more: cancelled, and already answered with nothing.
+        if (self->m_inFlight.remove(serial))
+            answer(reply);
     });
 }
 
@@ -268,8 +271,11 @@ void JsonRpcDispatcher::onToolsCall(const Request &request, const Reply &reply)
     }
     Q_EMIT toolCalled(name.toString());
     const QJsonValue id = request.id;
-    m_tools->callTool(name.toString(), arguments.toObject(),
+    const quint64 call =
+        m_tools->call(name.toString(), arguments.toObject(),
                       [reply, id](const QJsonObject &callResult) { reply(result(id, callResult)); });
+    if (const auto it = m_inFlight.find(request.serial); it != m_inFlight.end())
+        it->toolCall = call;
 }
 
 void JsonRpcDispatcher::onInitialized(const Request &, const Reply &)
@@ -300,10 +306,20 @@ void JsonRpcDispatcher::onCancelled(const Request &request, const Reply &)
     if (!isValidId(id))
         return;
     const QString key = idKey(id);
-    auto it = m_inFlight.find(key);
-    if (it != m_inFlight.end()) {
+    QList<InFlight> cancelled;
+    for (auto it = m_inFlight.begin(); it != m_inFlight.end();) {
+        if (it->idKey == key) {
+            cancelled.append(std::move(it.value()));
+            it = m_inFlight.erase(it);
+        } else {
+            ++it;
+        }
+    }
+    for (const InFlight &request : std::as_const(cancelled)) {
         qCInfo(lcRpc) << "request cancelled by the client:" << key;
-        it.value() = true; // its answer will be dropped
+        request.answer({}); // no answer (MCP), but a batch must know this element is done
+        if (request.toolCall != 0)
+            m_tools->cancel(request.toolCall);
     }
 }
 

@@ -12,7 +12,7 @@
 
 namespace Mcp {
 
-class ToolHost;
+class ToolRegistry;
 
 // MCP's JSON-RPC layer: validates one input line, routes it through a static method table
 // and emits the answer (an object, or an array for a 2025-03-26 batch). It does no I/O and
@@ -21,7 +21,7 @@ class JsonRpcDispatcher : public QObject
 {
     Q_OBJECT
 public:
-    explicit JsonRpcDispatcher(ToolHost *tools, QObject *parent = nullptr);
+    explicit JsonRpcDispatcher(ToolRegistry *tools, QObject *parent = nullptr);
     ~JsonRpcDispatcher() override;
 
     void handleLine(const QByteArray &line);
@@ -49,6 +49,7 @@ private:
         QJsonValue id; // Undefined for a notification
         QString method;
         QJsonObject params;
+        quint64 serial = 0; // the key of a request in m_inFlight
         bool isNotification() const { return id.isUndefined(); }
     };
     struct Batch;
@@ -74,12 +75,22 @@ private:
     void onCancelled(const Request &request, const Reply &reply);
     void onSetLogLevel(const Request &request, const Reply &reply);
 
-    ToolHost *m_tools;
+    // A request whose answer is still to come (a tool call): the id it came with, where its
+    // answer goes, and the registry's call to cancel when the client gives up on it.
+    struct InFlight
+    {
+        QString idKey;
+        Reply answer;
+        quint64 toolCall = 0;
+    };
+
+    ToolRegistry *m_tools;
     QString m_protocolVersion;
     QString m_clientName;
     QJsonObject m_initializeParams;
     bool m_initialized = false;
-    QHash<QString, bool> m_inFlight; // id key -> cancelled
+    quint64 m_lastRequest = 0;
+    QHash<quint64, InFlight> m_inFlight; // by request number: a client may reuse an id
 };
 
 } // namespace Mcp

@@ -8,6 +8,8 @@
 #include "jsonrpcdispatcher.h"
 #include "logging.h"
 #include "parentwatch.h"
+#include "peertool.h"
+#include "piggyback.h"
 #include "pushgate.h"
 #include "session.h"
 #include "signalwatch.h"
@@ -21,7 +23,11 @@ namespace Mcp {
 
 namespace {
 
-constexpr int SessionStartDelayMs = 20; // unless initialize comes first
+// The session (registration) waits for initialize, whose client name decides the client shown
+// in listings and a tty-less helper's stable id. Every MCP client sends it first, but a busy
+// one can take a while (a real OpenCode under load: over 20 ms); only a client that never sends
+// it gets a registration without a client, after this long.
+constexpr int SessionStartDelayMs = 2000;
 // Claude Code (2.1.197) gives a stdio server 500 ms after SIGINT before SIGKILL: the
 // acknowledgements and the unregister (about a millisecond each on a live broker) must fit.
 constexpr int ShutdownStepMs = 150;
@@ -62,13 +68,18 @@ McpServer::McpServer(Options options, QObject *parent)
       m_client(new Broker::BrokerClient(Broker::Location::fromEnvironment(), this)),
       m_session(new Session(m_client, Session::defaultOptions(), this)),
       m_delivery(new Delivery(m_client, m_session, m_writer, Delivery::defaultOptions(), this)),
-      m_tools(new ToolRegistry(m_client, m_session, m_delivery, this)),
+      m_tools(new ToolRegistry(this)),
       m_dispatcher(new JsonRpcDispatcher(m_tools, this)),
       m_parentWatch(new ParentWatch(options.parentCheckMs, this)),
       m_signals(new SignalWatch(this)),
       m_pushGate(new PushGate(PushGate::defaultOptions(), this)),
       m_log(new ClientLog(this))
 {
+    addPeerTools(*m_tools, PeerToolDeps {m_client, m_session, m_delivery});
+    // Every tool's result, a module's too, carries the banner: the model sees messages on any call.
+    m_tools->setResultFilter([this](QJsonObject result) {
+        return withPiggyback(std::move(result), m_delivery->takeBanner(), m_session->lastError());
+    });
     connect(m_transport, &StdioTransport::lineReceived, m_dispatcher, &JsonRpcDispatcher::handleLine);
     connect(m_transport, &StdioTransport::lineTooLong, m_dispatcher, &JsonRpcDispatcher::handleLineTooLong);
     connect(m_transport, &StdioTransport::endOfInput, this,
@@ -126,7 +137,7 @@ void McpServer::start()
     m_transport->start();
     m_parentWatch->start();
     // initialize is answered before any broker work: the session starts once it is answered,
-    // or shortly after start for clients that are slow to send it.
+    // or, for a client that never sends it, SessionStartDelayMs after start.
     QTimer::singleShot(SessionStartDelayMs, this, &McpServer::startSession);
 }
 
@@ -177,6 +188,7 @@ void McpServer::shutdown(const QString &reason)
     m_shuttingDown = true;
     qCInfo(lcStdio).noquote() << "shutting down:" << reason;
     m_parentWatch->disconnect(this);
+    m_tools->shutdown(); // calls in flight are cancelled: nothing answers them any more
     QTimer::singleShot(ShutdownDeadlineMs, this, &McpServer::finish);
     // What is still queued for stdout goes out first (bounded): its acknowledgements depend on it.
     if (!m_writer->hasFailed())

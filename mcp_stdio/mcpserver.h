@@ -23,8 +23,8 @@ class StdioTransport;
 class StdoutWriter;
 class ToolRegistry;
 
-// The helper's composition root: stdin → framing → JSON-RPC → tools; the session and the
-// delivery layers; stdout through its one writer. Ends (finished) on stdin EOF, stdout loss,
+// The helper's composition root: stdin → framing → JSON-RPC → tool registry; the session and
+// the delivery layers; stdout through its one writer. Ends (finished) on stdin EOF, stdout loss,
 // parent death or SIGTERM/SIGINT/SIGHUP, after a bounded clean-up (acknowledge, unregister).
 class McpServer : public QObject
 {
@@ -41,6 +41,13 @@ public:
 
     explicit McpServer(Options options, QObject *parent = nullptr);
     ~McpServer() override;
+
+    // Where a composition root adds other modules' tools (the openchamber tool), before
+    // start(); the built-in peers tools are already in. What such a tool may work with: the
+    // broker client (session credential) and the session (identity, cwd).
+    ToolRegistry &tools() { return *m_tools; }
+    Broker::BrokerClient &brokerClient() { return *m_client; }
+    Session &session() { return *m_session; }
 
     void start();
 

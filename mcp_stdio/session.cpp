@@ -1,5 +1,6 @@
 #include "session.h"
 
+#include "brokerapi.h"
 #include "brokerclient.h"
 #include "brokerlifecycle.h"
 #include "config.h"
@@ -9,7 +10,6 @@
 #include "workspace.h"
 
 #include <QDir>
-#include <QJsonArray>
 #include <QJsonObject>
 #include <QTimer>
 
@@ -35,11 +35,6 @@ Broker::BrokerLifecycle::Options lifecycleOptions(const Session::Options &option
     o.startTimeoutMs = qMax(options.startupTimeoutMs, MinStartupTimeoutMs);
     o.programName = QStringLiteral("claude-peers-mcp");
     return o;
-}
-
-QJsonValue nullable(const QString &s)
-{
-    return s.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(s);
 }
 
 } // namespace
@@ -177,8 +172,8 @@ void Session::connectToBroker()
         if (generation != m_generation)
             return;
         if (!health) {
-            setError(health.error().code == QLatin1String("unreachable") ? m_client->unreachableMessage()
-                                                                         : health.error().message);
+            setError(health.error().kind == Broker::ErrorKind::Unreachable ? m_client->unreachableMessage()
+                                                                           : health.error().message);
             retryLater(5000);
             return;
         }
@@ -219,24 +214,20 @@ void Session::registerNow()
         return;
     setState(State::Registering);
     const quint64 generation = m_generation;
-    QJsonObject body {{QStringLiteral("pid"), qint64(::getpid())},
-                      {QStringLiteral("cwd"), m_cwd},
-                      {QStringLiteral("git_root"), nullable(m_gitRoot)},
-                      {QStringLiteral("tty"), nullable(m_tty)},
-                      {QStringLiteral("summary"), m_summary},
-                      {QStringLiteral("version"), m_options.version}};
-    if (!m_sessionName.isEmpty())
-        body.insert(QStringLiteral("session_name"), m_sessionName);
-    // Fields of ours (docs/protocol.md); a 0.7 broker ignores them.
-    const QString requested = requestedId();
-    if (!requested.isEmpty())
-        body.insert(QStringLiteral("requested_id"), requested);
-    if (!m_clientName.isEmpty())
-        body.insert(QStringLiteral("client"), m_clientName);
-    m_preferredId = requested.isEmpty() ? Tty::peerIdForTty(m_tty) : requested;
-    m_client->post(
-        QStringLiteral("/register"), body,
-        [this, generation](Broker::Result<QJsonValue> r) {
+    Broker::RegisterRequest request;
+    request.pid = qint64(::getpid());
+    request.cwd = m_cwd;
+    request.gitRoot = m_gitRoot;
+    request.tty = m_tty;
+    request.summary = m_summary;
+    request.version = m_options.version;
+    request.sessionName = m_sessionName;
+    request.requestedId = requestedId();
+    request.client = m_clientName;
+    m_preferredId = request.requestedId.isEmpty() ? Tty::peerIdForTty(m_tty) : request.requestedId;
+    Broker::BrokerApi(*m_client).call(
+        request,
+        [this, generation](Broker::Result<Broker::RegisterAnswer> r) {
             if (generation != m_generation || m_state != State::Registering)
                 return;
             if (!r) {
@@ -244,14 +235,14 @@ void Session::registerNow()
                 retryLater(-1);
                 return;
             }
-            onRegistered(r->toObject());
+            onRegistered(*r);
         },
         RegisterTimeoutMs);
 }
 
-void Session::onRegistered(const QJsonObject &answer)
+void Session::onRegistered(const Broker::RegisterAnswer &answer)
 {
-    const QString id = answer.value(QLatin1String("id")).toString();
+    const QString &id = answer.id;
     if (id.isEmpty()) {
         setError(QStringLiteral("Registration failed: the broker's answer has no id"));
         retryLater(-1);
@@ -259,10 +250,10 @@ void Session::onRegistered(const QJsonObject &answer)
     }
     // Everything after /register acts with the session's own credential (docs/protocol.md);
     // an older broker without secrets keeps us on the main token.
-    m_client->setSessionSecret(answer.value(QLatin1String("session_secret")).toString().toUtf8());
+    m_client->setSessionSecret(answer.sessionSecret.toUtf8());
     // The register answer speaks for the database this registration lives in (a broker may
     // have been replaced since /health).
-    m_databaseId = answer.value(QLatin1String("database_id")).toString();
+    m_databaseId = answer.databaseId;
     if (m_peerId != id && !m_peerId.isEmpty())
         qCWarning(lcSession) << "peer id changed from" << m_peerId << "to" << id;
     m_peerId = id;
@@ -276,7 +267,7 @@ void Session::onRegistered(const QJsonObject &answer)
                                 : QStringLiteral("same terminal %1").arg(m_tty));
         qCInfo(lcSession).noquote() << m_idNote;
     }
-    const QString restoredName = answer.value(QLatin1String("session_name")).toString();
+    const QString &restoredName = answer.sessionName;
     bool summaryChanged = false;
     if (m_sessionName.isEmpty() && !restoredName.isEmpty()) {
         m_sessionName = restoredName;
@@ -295,9 +286,8 @@ void Session::onRegistered(const QJsonObject &answer)
                                                             : QStringLiteral("(%1)").arg(m_sessionName));
     m_heartbeatTimer->start();
     if (summaryChanged) {
-        m_client->post(QStringLiteral("/set-summary"),
-                       QJsonObject {{QStringLiteral("id"), m_peerId}, {QStringLiteral("summary"), m_summary}},
-                       [](Broker::Result<QJsonValue>) {});
+        Broker::BrokerApi(*m_client).call(Broker::SetSummaryRequest {m_peerId, m_summary},
+                                          [](Broker::Result<Broker::OkAnswer>) {});
     }
     sendChannelPush();
     Q_EMIT registered(m_peerId);
@@ -379,9 +369,9 @@ void Session::stop(int timeoutMs, std::function<void()> done)
         QTimer::singleShot(0, this, std::move(done));
         return;
     }
-    m_client->post(
-        QStringLiteral("/unregister"), QJsonObject {{QStringLiteral("id"), m_peerId}},
-        [done](Broker::Result<QJsonValue>) { done(); }, timeoutMs);
+    Broker::BrokerApi(*m_client).call(
+        Broker::UnregisterRequest {m_peerId}, [done](Broker::Result<Broker::OkAnswer>) { done(); },
+        timeoutMs);
 }
 
 void Session::whenRegistered(int timeoutMs, QObject *context, std::function<void(bool)> done)
@@ -434,9 +424,8 @@ void Session::sendChannelPush()
 {
     if (!isRegistered() || m_channelPush.isEmpty())
         return;
-    m_client->post(QStringLiteral("/set-channel-push"),
-                   QJsonObject {{QStringLiteral("id"), m_peerId}, {QStringLiteral("status"), m_channelPush}},
-                   [](Broker::Result<QJsonValue>) {});
+    Broker::BrokerApi(*m_client).call(Broker::SetChannelPushRequest {m_peerId, m_channelPush},
+                                      [](Broker::Result<Broker::OkAnswer>) {});
 }
 
 void Session::noteContact()
@@ -449,15 +438,15 @@ void Session::heartbeat()
 {
     if (!isRegistered())
         return;
-    m_client->post(QStringLiteral("/heartbeat"), QJsonObject {{QStringLiteral("id"), m_peerId}},
-                   [this](Broker::Result<QJsonValue> r) {
-                       if (r)
-                           return;
-                       if (r.error().code == QLatin1String("unreachable"))
-                           reportTrouble(Trouble::Unreachable, r.error().message);
-                       else if (r.error().httpStatus == 401 || r.error().httpStatus == 404)
-                           reportTrouble(Trouble::NotRegistered, r.error().message);
-                   });
+    Broker::BrokerApi(*m_client).call(Broker::HeartbeatRequest {m_peerId},
+                                      [this](Broker::Result<Broker::OkAnswer> r) {
+                                          if (r)
+                                              return;
+                                          if (r.error().kind == Broker::ErrorKind::Unreachable)
+                                              reportTrouble(Trouble::Unreachable, r.error().message);
+                                          else if (r.error().httpStatus == 401 || r.error().httpStatus == 404)
+                                              reportTrouble(Trouble::NotRegistered, r.error().message);
+                                      });
 }
 
 } // namespace Mcp

@@ -17,6 +17,7 @@ namespace Broker {
 class BrokerClient;
 class BrokerLifecycle;
 struct BrokerHealth;
+struct RegisterAnswer;
 } // namespace Broker
 
 namespace Mcp {
@@ -129,7 +130,7 @@ private:
     void connectToBroker();
     void rememberBroker(const Broker::BrokerHealth &health);
     void registerNow();
-    void onRegistered(const QJsonObject &answer);
+    void onRegistered(const Broker::RegisterAnswer &answer);
     void retryLater(int delayMs);
     void sendChannelPush();
     void heartbeat();

@@ -1,33 +1,14 @@
 #include "tooldefinitions.h"
 
-#include <QJsonArray>
+#include "toolschema.h"
 
 namespace Mcp::ToolDefinitions {
 
 namespace {
 
-QJsonObject tool(const char *name, const QString &description, const QJsonObject &properties,
-                 const QStringList &required)
-{
-    QJsonObject schema {{QStringLiteral("type"), QStringLiteral("object")},
-                        {QStringLiteral("properties"), properties}};
-    if (!required.isEmpty())
-        schema.insert(QStringLiteral("required"), QJsonArray::fromStringList(required));
-    if (properties.isEmpty())
-        schema.insert(QStringLiteral("additionalProperties"), false);
-    return QJsonObject {{QStringLiteral("name"), QLatin1String(name)},
-                        {QStringLiteral("description"), description},
-                        {QStringLiteral("inputSchema"), schema}};
-}
-
-QJsonObject stringProperty(const QString &description, const QStringList &values = {})
-{
-    QJsonObject p {{QStringLiteral("type"), QStringLiteral("string")},
-                   {QStringLiteral("description"), description}};
-    if (!values.isEmpty())
-        p.insert(QStringLiteral("enum"), QJsonArray::fromStringList(values));
-    return p;
-}
+using ToolSchema::number;
+using ToolSchema::object;
+using ToolSchema::string;
 
 const QStringList &scopes()
 {
@@ -52,140 +33,157 @@ QString instance(ClientKind client)
                                             : QStringLiteral("AI coding session (peer)");
 }
 
-} // namespace
-
-QJsonObject listPeers(ClientKind client)
+QString listPeersDescription(ClientKind client)
 {
-    return tool(
-        "list_peers",
-        (client == ClientKind::ClaudeCode
-             ? QStringLiteral("List other Claude Code instances (AI coding sessions) you can message: ")
-             : QStringLiteral("List other AI coding sessions (Claude Code, OpenCode and others) you can "
-                              "message: ")) +
-            QStringLiteral(
-                "their ID, name, client, working directory, git repo and what they are working on. "
-                "Scope \"lan\" also finds peers on other machines of the LAN (needs federation)."),
-        QJsonObject {{QStringLiteral("scope"), stringProperty(scopeDescription(), scopes())}},
-        {QStringLiteral("scope")});
+    return (client == ClientKind::ClaudeCode
+                ? QStringLiteral("List other Claude Code instances (AI coding sessions) you can message: ")
+                : QStringLiteral("List other AI coding sessions (Claude Code, OpenCode and others) you can "
+                                 "message: ")) +
+        QStringLiteral("their ID, name, client, working directory, git repo and what they are working on. "
+                       "Scope \"lan\" also finds peers on other machines of the LAN (needs federation).");
 }
 
-QJsonObject sendMessage(ClientKind client)
+QJsonObject listPeersSchema()
 {
-    return tool(
-        "send_message",
-        QStringLiteral("Send a message to another ") + instance(client) +
-            QStringLiteral(
-                " by peer ID. It is pushed into their session at once where their client shows "
-                "pushed messages, and stored until their session has received it. IDs with a colon "
-                "(hostname:peer_id) reach peers on other LAN machines through federation."),
-        QJsonObject {
-            {QStringLiteral("to_id"),
-             stringProperty(
-                 QStringLiteral("Peer ID of the recipient (from list_peers, or from_id of a message you "
+    return object({{QStringLiteral("scope"), string(scopeDescription(), scopes())}},
+                  {QStringLiteral("scope")});
+}
+
+QString sendMessageDescription(ClientKind client)
+{
+    return QStringLiteral("Send a message to another ") + instance(client) +
+        QStringLiteral(" by peer ID. It is pushed into their session at once where their client shows "
+                       "pushed messages, and stored until their session has received it. IDs with a colon "
+                       "(hostname:peer_id) reach peers on other LAN machines through federation.");
+}
+
+QJsonObject sendMessageSchema()
+{
+    return object(
+        {{QStringLiteral("to_id"),
+          string(QStringLiteral("Peer ID of the recipient (from list_peers, or from_id of a message you "
                                 "received). For a LAN peer: hostname:peer_id."))},
-            {QStringLiteral("message"), stringProperty(QStringLiteral("The message text."))},
-            {QStringLiteral("type"),
-             stringProperty(
-                 QStringLiteral("Message type (default text): query = a question that expects an answer, "
+         {QStringLiteral("message"), string(QStringLiteral("The message text."))},
+         {QStringLiteral("type"),
+          string(QStringLiteral("Message type (default text): query = a question that expects an answer, "
                                 "response = your answer to a message (set reply_to), handoff = you hand "
                                 "a task over, broadcast = an announcement."),
                  {QStringLiteral("text"), QStringLiteral("query"), QStringLiteral("response"),
                   QStringLiteral("handoff"), QStringLiteral("broadcast")})},
-            {QStringLiteral("metadata"),
-             QJsonObject {
-                 {QStringLiteral("type"), QStringLiteral("object")},
-                 {QStringLiteral("description"),
-                  QStringLiteral("Optional structured data. Conventions: handoff {task, files?, context?}; "
-                                 "query or response {topic?}.")}}},
-            {QStringLiteral("reply_to"),
-             QJsonObject {
-                 {QStringLiteral("type"), QStringLiteral("number")},
-                 {QStringLiteral("description"),
-                  QStringLiteral("ID of the message you answer (message_id of the received message); the "
-                                 "referenced message must exist.")}}}},
+         {QStringLiteral("metadata"),
+          ToolSchema::anyObject(
+              QStringLiteral("Optional structured data. Conventions: handoff {task, files?, "
+                             "context?}; query or response {topic?}."))},
+         {QStringLiteral("reply_to"),
+          number(QStringLiteral("ID of the message you answer (message_id of the received message); the "
+                                "referenced message must exist."))}},
         {QStringLiteral("to_id"), QStringLiteral("message")});
 }
 
-QJsonObject setSummary(ClientKind)
+QString setSummaryDescription(ClientKind)
 {
-    return tool(
-        "set_summary",
-        QStringLiteral("Set a 1-2 sentence summary of what you are working on, shown to other peers in "
-                       "list_peers. Use \"[SessionName] concrete task\" and update it when your focus "
-                       "changes."),
-        QJsonObject {
-            {QStringLiteral("summary"),
-             stringProperty(QStringLiteral("e.g. \"[AUTH_WORKER] implementing JWT refresh in auth.ts\""))}},
-        {QStringLiteral("summary")});
+    return QStringLiteral("Set a 1-2 sentence summary of what you are working on, shown to other peers in "
+                          "list_peers. Use \"[SessionName] concrete task\" and update it when your focus "
+                          "changes.");
 }
 
-QJsonObject setName(ClientKind client)
+QJsonObject setSummarySchema()
 {
-    return tool(
-        "set_name",
-        client == ClientKind::ClaudeCode
-            ? QStringLiteral(
-                  "Set your session name (the one from /rename), shown to other peers in list_peers. "
-                  "Call it at the start of a session and after every /rename.")
-            : QStringLiteral("Set a short name for this session, shown to other peers in list_peers. Call it "
-                             "at the start of a session."),
-        QJsonObject {{QStringLiteral("name"), stringProperty(QStringLiteral("The session name."))}},
-        {QStringLiteral("name")});
+    return object({{QStringLiteral("summary"),
+                    string(QStringLiteral("e.g. \"[AUTH_WORKER] implementing JWT refresh in auth.ts\""))}},
+                  {QStringLiteral("summary")});
 }
 
-QJsonObject checkMessages(ClientKind client)
+QString setNameDescription(ClientKind client)
 {
-    return tool(
-        "check_messages",
-        mayShowChannels(client)
-            ? QStringLiteral(
-                  "Show messages from peers that you may not have seen yet: stored ones not pushed "
-                  "to you and pushed ones not yet repeated in a tool result. Call it when you wait "
-                  "for a reply, or when channel messages do not appear in your session.")
-            : QStringLiteral("Show messages from peers that you have not seen yet. Call it when you wait for "
-                             "a reply, and every few minutes."),
-        QJsonObject(), {});
+    return client == ClientKind::ClaudeCode
+        ? QStringLiteral("Set your session name (the one from /rename), shown to other peers in list_peers. "
+                         "Call it at the start of a session and after every /rename.")
+        : QStringLiteral("Set a short name for this session, shown to other peers in list_peers. Call it at "
+                         "the start of a session.");
 }
 
-QJsonObject broadcastMessage(ClientKind client)
+QJsonObject setNameSchema()
 {
-    return tool("broadcast_message",
-                QStringLiteral("Send one message to every other ") + instance(client) +
-                    QStringLiteral(" in a scope (each gets its own copy)."),
-                QJsonObject {{QStringLiteral("message"), stringProperty(QStringLiteral("The message text."))},
-                             {QStringLiteral("scope"), stringProperty(scopeDescription(), scopes())}},
-                {QStringLiteral("message"), QStringLiteral("scope")});
+    return object({{QStringLiteral("name"), string(QStringLiteral("The session name."))}},
+                  {QStringLiteral("name")});
 }
 
-QJsonObject messageStatus(ClientKind)
+QString checkMessagesDescription(ClientKind client)
 {
-    return tool(
-        "message_status",
-        QStringLiteral("Check whether a message you sent was delivered: \"confirmed\" means the recipient's "
-                       "session received it (written into the session), not that it was read."),
-        QJsonObject {{QStringLiteral("message_id"),
-                      QJsonObject {{QStringLiteral("type"), QStringLiteral("number")},
-                                   {QStringLiteral("description"),
-                                    QStringLiteral("The msg# that send_message reported.")}}}},
+    return mayShowChannels(client)
+        ? QStringLiteral("Show messages from peers that you may not have seen yet: stored ones not pushed "
+                         "to you and pushed ones not yet repeated in a tool result. Call it when you wait "
+                         "for a reply, or when channel messages do not appear in your session.")
+        : QStringLiteral("Show messages from peers that you have not seen yet. Call it when you wait for a "
+                         "reply, and every few minutes.");
+}
+
+QString broadcastMessageDescription(ClientKind client)
+{
+    return QStringLiteral("Send one message to every other ") + instance(client) +
+        QStringLiteral(" in a scope (each gets its own copy).");
+}
+
+QJsonObject broadcastMessageSchema()
+{
+    return object({{QStringLiteral("message"), string(QStringLiteral("The message text."))},
+                   {QStringLiteral("scope"), string(scopeDescription(), scopes())}},
+                  {QStringLiteral("message"), QStringLiteral("scope")});
+}
+
+QString messageStatusDescription(ClientKind)
+{
+    return QStringLiteral(
+        "Check whether a message you sent was delivered: \"confirmed\" means the recipient's "
+        "session received it (written into the session), not that it was read.");
+}
+
+QJsonObject messageStatusSchema()
+{
+    return object(
+        {{QStringLiteral("message_id"), number(QStringLiteral("The msg# that send_message reported."))}},
         {QStringLiteral("message_id")});
 }
 
-QJsonObject channelHealth(ClientKind)
+QString channelHealthDescription(ClientKind)
 {
-    return tool(
-        "channel_health",
-        QStringLiteral("Diagnose message delivery: broker status, messages pending at the broker, the push "
-                       "stream and this session's local queues."),
-        QJsonObject(), {});
+    return QStringLiteral(
+        "Diagnose message delivery: broker status, messages pending at the broker, the push "
+        "stream and this session's local queues.");
 }
 
-QJsonObject whoami(ClientKind)
+QString whoamiDescription(ClientKind)
 {
-    return tool(
-        "whoami",
-        QStringLiteral("Your own identity on the peer network: peer ID (what others send to), name, working "
-                       "directory, git root, summary, the broker URL and how messages reach you."),
-        QJsonObject(), {});
+    return QStringLiteral(
+        "Your own identity on the peer network: peer ID (what others send to), name, working "
+        "directory, git root, summary, the broker URL and how messages reach you.");
+}
+
+QJsonObject noArguments()
+{
+    return object();
+}
+
+} // namespace
+
+const Definition listPeers {"list_peers", &listPeersDescription, &listPeersSchema};
+const Definition sendMessage {"send_message", &sendMessageDescription, &sendMessageSchema};
+const Definition setSummary {"set_summary", &setSummaryDescription, &setSummarySchema};
+const Definition setName {"set_name", &setNameDescription, &setNameSchema};
+const Definition checkMessages {"check_messages", &checkMessagesDescription, &noArguments};
+const Definition broadcastMessage {"broadcast_message", &broadcastMessageDescription,
+                                   &broadcastMessageSchema};
+const Definition messageStatus {"message_status", &messageStatusDescription, &messageStatusSchema};
+const Definition channelHealth {"channel_health", &channelHealthDescription, &noArguments};
+const Definition whoami {"whoami", &whoamiDescription, &noArguments};
+
+const QList<const Definition *> &all()
+{
+    static const QList<const Definition *> list {&listPeers,     &sendMessage,   &setSummary,
+                                                 &setName,       &checkMessages, &broadcastMessage,
+                                                 &messageStatus, &channelHealth, &whoami};
+    return list;
 }
 
 } // namespace Mcp::ToolDefinitions

@@ -3,20 +3,33 @@
 #include "clientkind.h"
 
 #include <QJsonObject>
+#include <QList>
+#include <QString>
 
-// Names, descriptions and input schemas of the tools (reference §7.2, plus whoami). Kept apart
-// from the handlers: this is what the model reads in tools/list, worded for the client
-// (Claude Code: the reference's words; others: no client named, no /rename).
+// Names, descriptions and input schemas of the built-in tools (reference §7.2, plus whoami).
+// Kept apart from the handlers: this is what the model reads in tools/list, worded for the
+// client (Claude Code: the reference's words; others: no client named, no /rename). Names and
+// schemas are the 0.7 contract and do not change.
 namespace Mcp::ToolDefinitions {
 
-QJsonObject listPeers(ClientKind client);
-QJsonObject sendMessage(ClientKind client);
-QJsonObject setSummary(ClientKind client);
-QJsonObject setName(ClientKind client);
-QJsonObject checkMessages(ClientKind client);
-QJsonObject broadcastMessage(ClientKind client);
-QJsonObject messageStatus(ClientKind client);
-QJsonObject channelHealth(ClientKind client);
-QJsonObject whoami(ClientKind client);
+struct Definition
+{
+    const char *name;
+    QString (*description)(ClientKind client);
+    QJsonObject (*inputSchema)();
+};
+
+extern const Definition listPeers;
+extern const Definition sendMessage;
+extern const Definition setSummary;
+extern const Definition setName;
+extern const Definition checkMessages;
+extern const Definition broadcastMessage;
+extern const Definition messageStatus;
+extern const Definition channelHealth;
+extern const Definition whoami;
+
+// All nine in tools/list order: the reference's eight, then whoami.
+const QList<const Definition *> &all();
 
 } // namespace Mcp::ToolDefinitions

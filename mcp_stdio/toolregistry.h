@@ -1,78 +1,81 @@
 #pragma once
 
 #include "clientkind.h"
-#include "toolhost.h"
+#include "tool.h"
 
+#include <QHash>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
+#include <QString>
 
-namespace Broker {
-class BrokerClient;
-}
+#include <expected>
+#include <functional>
+#include <memory>
+#include <vector>
 
 namespace Mcp {
 
-class Delivery;
-class Session;
-
-// The nine tools: the eight of reference §7.2 (same names, input schemas and texts) plus
-// whoami. One handler per tool in a static table. Every result goes through the banner
-// (layer 2); failures the model can act on are isError results in plain words.
-class ToolRegistry : public QObject, public ToolHost
+// The helper's tools: what tools/list shows (in the order they were added) and what
+// tools/call runs. The built-in peers tools join it like any other module's tool (Tool::add);
+// the JSON-RPC dispatcher talks only to it. It owns the calls in flight: each ends in one
+// answer, or in a cancellation (the client's notifications/cancelled, or shutdown()) after
+// which the tool's answer is dropped.
+class ToolRegistry : public QObject
 {
     Q_OBJECT
 public:
-    ToolRegistry(Broker::BrokerClient *client, Session *session, Delivery *delivery,
-                 QObject *parent = nullptr);
+    using Done = std::function<void(QJsonObject callToolResult)>;
+    using ResultFilter = std::function<QJsonObject(QJsonObject callToolResult)>;
 
-    // How long a tool call waits for the registration before it reports (default 10 s, env
-    // CLAUDE_PEERS_TOOL_WAIT_MS).
-    void setRegistrationWaitMs(int ms) { m_registrationWaitMs = ms; }
-    // The client from initialize: tool texts are worded for it (clientkind.h).
+    explicit ToolRegistry(QObject *parent = nullptr);
+    ~ToolRegistry() override;
+
+    // Appends a tool; refused, with the reason, when its name is not [A-Za-z0-9_-]{1,64} or is
+    // taken.
+    std::expected<void, QString> add(std::unique_ptr<Tool> tool);
+
+    // The client from initialize: descriptions and answers are worded for it.
     void setClientName(const QString &name);
-    ClientKind clientKind() const { return m_clientKind; }
+    ClientKind clientKind() const { return m_context.client; }
 
-    QJsonArray toolList() const override;
-    bool hasTool(const QString &name) const override;
-    void callTool(const QString &name, const QJsonObject &arguments, Done done) override;
+    // Every answer passes through it on its way out (the piggyback banner: McpServer).
+    void setResultFilter(ResultFilter filter) { m_filter = std::move(filter); }
 
-    static QJsonObject textResult(const QString &text, bool isError = false);
+    QJsonArray toolList() const;
+    bool hasTool(const QString &name) const;
+
+    // Runs a tool: done() gets its (filtered) answer once, at once or later, or never when the
+    // call is cancelled first. Returns the call's id for cancel(); 0 when it ended at once.
+    quint64 call(const QString &name, const QJsonObject &arguments, Done done);
+    // The client gave up on the call: its cancellation handlers run, its answer is dropped.
+    void cancel(quint64 callId);
+    // The helper is shutting down: every call in flight is cancelled, and calls from now on
+    // are answered at once with an isError result without running.
+    void shutdown();
+    int callsInFlight() const { return int(m_calls.size()); }
 
 private:
-    using Handler = void (ToolRegistry::*)(const QJsonObject &arguments, const Done &done);
-    struct Tool
+    friend class ToolReply;
+
+    struct Call
     {
-        const char *name;
-        QJsonObject (*definition)(ClientKind); // name, description, inputSchema
-        Handler handler;
-        bool needsRegistration;
+        QString tool;
+        Done done;
+        std::weak_ptr<ToolReply::State> reply;
     };
-    static const Tool s_tools[];
-    static const Tool *find(const QString &name);
 
-    void listPeers(const QJsonObject &args, const Done &done);
-    void sendMessage(const QJsonObject &args, const Done &done);
-    void setSummary(const QJsonObject &args, const Done &done);
-    void setName(const QJsonObject &args, const Done &done);
-    void checkMessages(const QJsonObject &args, const Done &done);
-    void broadcastMessage(const QJsonObject &args, const Done &done);
-    void messageStatus(const QJsonObject &args, const Done &done);
-    void channelHealth(const QJsonObject &args, const Done &done);
-    void whoami(const QJsonObject &args, const Done &done);
+    Tool *find(const QString &name) const;
+    bool isOpen(quint64 callId) const { return m_calls.contains(callId); }
+    void answer(quint64 callId, QJsonObject callToolResult);
+    QJsonObject filtered(QJsonObject callToolResult) const;
 
-    // Prepends the due banner to the first text item and, while the broker is in trouble,
-    // appends the reason (OpenCode shows no stderr and says "connected" regardless).
-    QJsonObject withBanner(QJsonObject result);
-    // "Channel push: …" as whoami and channel_health say it; explain: say so when the client
-    // does not show pushes (channel_health gives its own "Why:" line instead).
-    QString channelPushLine(bool explain) const;
-
-    Broker::BrokerClient *m_client;
-    Session *m_session;
-    Delivery *m_delivery;
-    int m_registrationWaitMs;
-    QString m_clientName;
-    ClientKind m_clientKind = ClientKind::ClaudeCode; // until initialize says otherwise
+    std::vector<std::unique_ptr<Tool>> m_tools;
+    QHash<quint64, Call> m_calls;
+    quint64 m_lastCallId = 0;
+    ToolContext m_context;
+    ResultFilter m_filter;
+    bool m_shuttingDown = false;
 };
 
 } // namespace Mcp

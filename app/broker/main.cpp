@@ -43,8 +43,8 @@ int main(int argc, char *argv[])
     auto started = server.start();
     if (!started) {
         std::fprintf(stderr, "claude-peers-broker: %s\n", qUtf8Printable(started.error().message));
-        const QString &code = started.error().code;
-        return (code == QLatin1String("locked") || code == QLatin1String("port_in_use")) ? 2 : 1;
+        const Broker::ErrorKind kind = started.error().kind;
+        return (kind == Broker::ErrorKind::Locked || kind == Broker::ErrorKind::PortInUse) ? 2 : 1;
     }
 
     QObject::connect(&signalNotifier, &Broker::UnixSignalNotifier::signalReceived, &server,

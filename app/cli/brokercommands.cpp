@@ -16,27 +16,26 @@ namespace {
 void reload(Context &ctx, BrokerControl *control, const BrokerControl::Health &health,
             std::function<void(int peers, QString how)> done)
 {
-    ctx.client().post(QStringLiteral("/reload"), QJsonObject {},
-                      [&ctx, control, health, done = std::move(done)](Broker::Result<QJsonValue> answer) {
-                          if (answer) {
-                              const QJsonValue peers = answer->toObject().value(QStringLiteral("peers"));
-                              done(peers.isDouble() ? peers.toInt() : health.broker.peers,
-                                   QStringLiteral("reload"));
-                              return;
-                          }
-                          auto target = control->verifiedPid(health);
-                          if (!target) {
-                              done(-1,
-                                   QStringLiteral("/reload failed (%1) and no signal was sent: %2")
-                                       .arg(answer.error().message, target.error().message));
-                              return;
-                          }
-                          if (auto sent = Broker::Launcher::sendSignal(*target, SIGHUP); !sent) {
-                              done(-1, sent.error().message);
-                              return;
-                          }
-                          done(health.broker.peers, QStringLiteral("sighup"));
-                      });
+    ctx.api().call(
+        Broker::ReloadRequest {},
+        [&ctx, control, health, done = std::move(done)](Broker::Result<Broker::ReloadAnswer> answer) {
+            if (answer) {
+                done(answer->peers ? int(*answer->peers) : health.broker.peers, QStringLiteral("reload"));
+                return;
+            }
+            auto target = control->verifiedPid(health);
+            if (!target) {
+                done(-1,
+                     QStringLiteral("/reload failed (%1) and no signal was sent: %2")
+                         .arg(answer.error().message, target.error().message));
+                return;
+            }
+            if (auto sent = Broker::Launcher::sendSignal(*target, SIGHUP); !sent) {
+                done(-1, sent.error().message);
+                return;
+            }
+            done(health.broker.peers, QStringLiteral("sighup"));
+        });
 }
 
 } // namespace
@@ -81,9 +80,8 @@ void rotateInFile(Context &ctx, BrokerControl *control, const BrokerControl::Hea
 // POST /rotate-token (0.7, or older) gets the file way.
 void rotateInBroker(Context &ctx, BrokerControl *control, const BrokerControl::Health &health)
 {
-    ctx.client().post(
-        QStringLiteral("/rotate-token"), QJsonObject {},
-        [&ctx, control, health](Broker::Result<QJsonValue> answer) {
+    ctx.api().call(
+        Broker::RotateTokenRequest {}, [&ctx, control, health](Broker::Result<Broker::SecretsAnswer> answer) {
             if (!answer && answer.error().httpStatus == 404) {
                 rotateInFile(ctx, control, health);
                 return;
@@ -92,11 +90,10 @@ void rotateInBroker(Context &ctx, BrokerControl *control, const BrokerControl::H
                 ctx.fail(answer.error());
                 return;
             }
-            const QJsonObject local = answer->toObject().value(QStringLiteral("local_token")).toObject();
-            const QString file = local.value(QStringLiteral("token_file")).toString(ctx.location().tokenPath);
-            const QString in = local.value(QStringLiteral("store")).toString() == u"keychain"
-                ? QStringLiteral(" in the OS keychain (%1)")
-                      .arg(local.value(QStringLiteral("where")).toString())
+            const Broker::SecretsAnswer::LocalToken &local = answer->localToken;
+            const QString file = local.tokenFile.isEmpty() ? ctx.location().tokenPath : local.tokenFile;
+            const QString in = answer->inKeychain()
+                ? QStringLiteral(" in the OS keychain (%1)").arg(local.where)
                 : QString();
             ctx.out(
                 QStringLiteral("Token rotated%1. New token written to %2. The broker picked it up; sessions "
@@ -146,7 +143,7 @@ void reloadBroker(Context &ctx, const Invocation &)
     auto *control = new BrokerControl(ctx, &ctx);
     control->probe([&ctx, control](BrokerControl::Health health) {
         if (!health.up) {
-            if (health.error.code == QLatin1String("unreachable"))
+            if (health.error.kind == Broker::ErrorKind::Unreachable)
                 ctx.out(QStringLiteral("Broker is not running."));
             ctx.fail(health.error);
             return;

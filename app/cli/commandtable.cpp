@@ -176,7 +176,7 @@ Broker::Result<Invocation> parseInvocation(const Command &command, const QString
             continue;
         }
         if (!arg.startsWith(QLatin1String("--")))
-            return Broker::fail(QStringLiteral("usage"), QStringLiteral("Unknown option: %1").arg(arg));
+            return Broker::fail(Broker::ErrorKind::Usage, QStringLiteral("Unknown option: %1").arg(arg));
         QString name = arg.mid(2);
         std::optional<QString> inlineValue;
         if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {
@@ -189,10 +189,10 @@ Broker::Result<Invocation> parseInvocation(const Command &command, const QString
                 spec = &o;
         }
         if (!spec)
-            return Broker::fail(QStringLiteral("usage"), QStringLiteral("Unknown option: --%1").arg(name));
+            return Broker::fail(Broker::ErrorKind::Usage, QStringLiteral("Unknown option: --%1").arg(name));
         if (!spec->valueName) {
             if (inlineValue)
-                return Broker::fail(QStringLiteral("usage"),
+                return Broker::fail(Broker::ErrorKind::Usage,
                                     QStringLiteral("Option --%1 takes no value").arg(name));
             inv.flags.insert(name);
             continue;
@@ -202,7 +202,7 @@ Broker::Result<Invocation> parseInvocation(const Command &command, const QString
         } else if (i + 1 < arguments.size()) {
             inv.values.insert(name, arguments.at(++i));
         } else {
-            return Broker::fail(QStringLiteral("usage"),
+            return Broker::fail(Broker::ErrorKind::Usage,
                                 QStringLiteral("Option --%1 needs a value").arg(name));
         }
     }
@@ -213,7 +213,7 @@ Broker::Result<Invocation> parseInvocation(const Command &command, const QString
         const QString message = inv.positional.size() < command.minPositional
             ? QString()
             : QStringLiteral("Unexpected argument: %1").arg(inv.positional.at(command.maxPositional));
-        return Broker::fail(QStringLiteral("usage"), message);
+        return Broker::fail(Broker::ErrorKind::Usage, message);
     }
     return inv;
 }

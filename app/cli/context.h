@@ -1,5 +1,6 @@
 #pragma once
 
+#include "brokerapi.h"
 #include "brokerclient.h"
 #include "location.h"
 
@@ -27,6 +28,7 @@ public:
     const Broker::Location &location() const { return m_location; }
     const QProcessEnvironment &environment() const { return m_environment; }
     Broker::BrokerClient &client() { return m_client; }
+    Broker::BrokerApi api() { return Broker::BrokerApi(m_client); } // typed calls (wire.h)
     QString workingDirectory() const { return m_workingDirectory; }
     QString url() const; // http://127.0.0.1:<port>
 

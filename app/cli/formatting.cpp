@@ -1,7 +1,6 @@
 #include "formatting.h"
 
 #include "config.h"
-#include "dto.h"
 
 #include <QJsonDocument>
 #include <QLocale>
@@ -13,17 +12,15 @@ namespace Cli::Format {
 
 namespace {
 
-QString nameTag(const QJsonObject &peer)
+QString nameTag(const Broker::Peer &peer)
 {
-    const QString name = peer.value(QStringLiteral("session_name")).toString();
-    return name.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(name);
+    return peer.sessionName.isEmpty() ? QString() : QStringLiteral(" [%1]").arg(peer.sessionName);
 }
 
-QString peerHeadline(const QJsonObject &peer)
+QString peerHeadline(const Broker::Peer &peer)
 {
     return QStringLiteral("%1%2  PID:%3  %4")
-        .arg(peer.value(QStringLiteral("id")).toString(), nameTag(peer),
-             scalar(peer.value(QStringLiteral("pid"))), peer.value(QStringLiteral("cwd")).toString());
+        .arg(peer.id, nameTag(peer), QString::number(peer.pid), peer.cwd);
 }
 
 } // namespace
@@ -53,81 +50,69 @@ QString scalar(const QJsonValue &value)
         QJsonDocument(QJsonArray {value}).toJson(QJsonDocument::Compact).chopped(1).mid(1));
 }
 
-QStringList statusHeader(const QJsonObject &health, const QString &url)
+QStringList statusHeader(const Broker::HealthAnswer &health, const QString &url)
 {
-    QStringList lines {QStringLiteral("Broker: %1 (%2 peer(s) registered)")
-                           .arg(scalar(health.value(QStringLiteral("status"))),
-                                scalar(health.value(QStringLiteral("peers")))),
-                       QStringLiteral("URL: ") + url};
+    QStringList lines {
+        QStringLiteral("Broker: %1 (%2 peer(s) registered)").arg(health.status).arg(health.peers),
+        QStringLiteral("URL: ") + url};
     // Our broker adds pid and version to /health; a reference broker has neither.
-    const QJsonValue pid = health.value(QStringLiteral("pid"));
-    const QJsonValue version = health.value(QStringLiteral("version"));
-    if (pid.isDouble() || version.isString()) {
+    if (health.pid || !health.version.isEmpty()) {
         QStringList parts;
-        if (version.isString())
-            parts << QStringLiteral("Version: ") + version.toString();
-        if (pid.isDouble())
-            parts << QStringLiteral("PID: ") + scalar(pid);
+        if (!health.version.isEmpty())
+            parts << QStringLiteral("Version: ") + health.version;
+        if (health.pid)
+            parts << QStringLiteral("PID: ") + QString::number(*health.pid);
         lines << parts.join(QStringLiteral("  "));
     }
     return lines;
 }
 
-QStringList statusSecrets(const QJsonObject &secrets, const QString &tokenPath)
+QStringList statusSecrets(const Broker::Result<Broker::SecretsAnswer> &secrets, const QString &tokenPath)
 {
-    const QJsonObject local = secrets.value(QStringLiteral("local_token")).toObject();
-    if (secrets.contains(QStringLiteral("error")))
-        return {
-            QStringLiteral("Secrets: unknown (%1)").arg(secrets.value(QStringLiteral("error")).toString())};
-    if (local.isEmpty())
+    if (!secrets && secrets.error().httpStatus == 404) // a broker without POST /secrets
         return {QStringLiteral(
                     "Secrets: not reported by this broker (a 0.7 broker keeps the token in the file %1)")
                     .arg(tokenPath)};
-    const QString where = local.value(QStringLiteral("where")).toString();
-    const QString file = local.value(QStringLiteral("token_file")).toString();
-    QStringList lines {
-        local.value(QStringLiteral("store")).toString() == u"keychain"
-            ? QStringLiteral("Secrets: local token in the OS keychain (%1); token file %2").arg(where, file)
-            : QStringLiteral("Secrets: local token in the file %1").arg(where)};
-    const QString note = local.value(QStringLiteral("note")).toString();
-    if (!note.isEmpty())
-        lines << QStringLiteral("         ") + note;
+    if (!secrets)
+        return {QStringLiteral("Secrets: unknown (%1)").arg(secrets.error().message)};
+    const Broker::SecretsAnswer::LocalToken &local = secrets->localToken;
+    QStringList lines {secrets->inKeychain()
+                           ? QStringLiteral("Secrets: local token in the OS keychain (%1); token file %2")
+                                 .arg(local.where, local.tokenFile)
+                           : QStringLiteral("Secrets: local token in the file %1").arg(local.where)};
+    if (!local.note.isEmpty())
+        lines << QStringLiteral("         ") + local.note;
     return lines;
 }
 
-QStringList statusPeers(const QJsonArray &peers)
+QStringList statusPeers(const QList<Broker::Peer> &peers)
 {
     QStringList lines {QString(), QStringLiteral("Peers:")};
     const QString indent(9, QLatin1Char(' '));
-    for (const QJsonValue &v : peers) {
-        const QJsonObject p = v.toObject();
+    for (const Broker::Peer &p : peers) {
         lines << QStringLiteral("  ") + peerHeadline(p);
-        const QString summary = p.value(QStringLiteral("summary")).toString();
-        if (!summary.isEmpty())
-            lines << indent + summary;
-        const QString tty = p.value(QStringLiteral("tty")).toString();
-        if (!tty.isEmpty())
-            lines << indent + QStringLiteral("TTY: ") + tty;
-        const QString client = Broker::clientLabel(p.value(QStringLiteral("client")).toString());
+        if (!p.summary.isEmpty())
+            lines << indent + p.summary;
+        if (!p.tty.isEmpty())
+            lines << indent + QStringLiteral("TTY: ") + p.tty;
+        const QString client = Broker::clientLabel(p.client);
         if (!client.isEmpty())
             lines << indent + QStringLiteral("Client: ") + client;
-        lines << indent + QStringLiteral("Last seen: ") + p.value(QStringLiteral("last_seen")).toString();
+        lines << indent + QStringLiteral("Last seen: ") + p.lastSeen;
     }
     return lines;
 }
 
-QStringList peerList(const QJsonArray &peers)
+QStringList peerList(const QList<Broker::Peer> &peers)
 {
     if (peers.isEmpty())
         return {QStringLiteral("No peers registered.")};
     QStringList lines;
-    for (const QJsonValue &v : peers) {
-        const QJsonObject p = v.toObject();
+    for (const Broker::Peer &p : peers) {
         lines << peerHeadline(p);
-        const QString summary = p.value(QStringLiteral("summary")).toString();
-        if (!summary.isEmpty())
-            lines << QStringLiteral("  Summary: ") + summary;
-        const QString client = Broker::clientLabel(p.value(QStringLiteral("client")).toString());
+        if (!p.summary.isEmpty())
+            lines << QStringLiteral("  Summary: ") + p.summary;
+        const QString client = Broker::clientLabel(p.client);
         if (!client.isEmpty())
             lines << QStringLiteral("  Client: ") + client;
     }
@@ -152,39 +137,26 @@ QString uptime(qint64 seconds)
     return remHours > 0 ? QStringLiteral("%1d %2h").arg(days).arg(remHours) : QStringLiteral("%1d").arg(days);
 }
 
-QStringList metrics(const QJsonObject &m, bool detailed)
+QStringList metrics(const Broker::MetricsAnswer &m, bool detailed)
 {
-    const QJsonObject messages = m.value(QStringLiteral("messages")).toObject();
-    const QJsonObject federation = m.value(QStringLiteral("federation")).toObject();
     auto row = [](const char *label, const QString &value) {
         return QStringLiteral("    %1%2").arg(QLatin1String(label), -21).arg(value);
     };
+    const auto number = [](qint64 n) { return QString::number(n); };
     QStringList lines {QString(), QStringLiteral("  Broker Metrics:"), QString()};
-    lines << row("Uptime:", uptime(qint64(m.value(QStringLiteral("uptime_seconds")).toDouble())))
-          << row("Peers:", scalar(m.value(QStringLiteral("peer_count"))))
-          << row("Requests/min:", scalar(m.value(QStringLiteral("requests_per_minute"))));
-    lines << QString() << QStringLiteral("  Messages:")
-          << row("Total:", scalar(messages.value(QStringLiteral("total"))))
-          << row("Delivered:", scalar(messages.value(QStringLiteral("delivered"))))
-          << row("Pending:", scalar(messages.value(QStringLiteral("pending"))))
-          << row("Delivery rate:",
-                 scalar(messages.value(QStringLiteral("delivery_rate_pct"))) + QLatin1Char('%'));
-    lines << QString() << QStringLiteral("  Federation:")
-          << row("Enabled:", scalar(federation.value(QStringLiteral("enabled"))))
-          << row("Remote machines:", scalar(federation.value(QStringLiteral("remote_count"))))
-          << row("Remote peers:", scalar(federation.value(QStringLiteral("remote_peer_count"))));
-    const QJsonValue peers = m.value(QStringLiteral("peers"));
-    if (detailed && peers.isArray()) {
+    lines << row("Uptime:", uptime(m.uptimeSeconds)) << row("Peers:", number(m.peerCount))
+          << row("Requests/min:", number(m.requestsPerMinute));
+    lines << QString() << QStringLiteral("  Messages:") << row("Total:", number(m.messages.total))
+          << row("Delivered:", number(m.messages.delivered)) << row("Pending:", number(m.messages.pending))
+          << row("Delivery rate:", scalar(m.messages.deliveryRatePct) + QLatin1Char('%'));
+    lines << QString() << QStringLiteral("  Federation:") << row("Enabled:", scalar(m.federation.enabled))
+          << row("Remote machines:", number(m.federation.remoteCount))
+          << row("Remote peers:", number(m.federation.remotePeerCount));
+    if (detailed && m.peers) {
         lines << QString() << QStringLiteral("  Peers (detailed):");
-        for (const QJsonValue &v : peers.toArray()) {
-            const QJsonObject p = v.toObject();
-            lines << QStringLiteral("    %1 (%2)")
-                         .arg(p.value(QStringLiteral("name")).toString(),
-                              p.value(QStringLiteral("id")).toString())
-                  << QStringLiteral("      cwd: ") + p.value(QStringLiteral("cwd")).toString()
-                  << QStringLiteral("      push: %1  last_seen: %2")
-                         .arg(p.value(QStringLiteral("channel_push")).toString(),
-                              p.value(QStringLiteral("last_seen")).toString());
+        for (const Broker::MetricsAnswer::PeerRow &p : *m.peers) {
+            lines << QStringLiteral("    %1 (%2)").arg(p.name, p.id) << QStringLiteral("      cwd: ") + p.cwd
+                  << QStringLiteral("      push: %1  last_seen: %2").arg(p.channelPush, p.lastSeen);
         }
     }
     lines << QString();
@@ -200,7 +172,7 @@ QString messageTime(const QString &sentAt)
     return t;
 }
 
-QStringList messageList(const QJsonArray &messages)
+QStringList messageList(const QList<Broker::Message> &messages)
 {
     if (messages.isEmpty())
         return {QStringLiteral("No messages found.")};
@@ -209,21 +181,12 @@ QStringList messageList(const QJsonArray &messages)
                            .arg(messages.size())
                            .arg(messages.size() == 1 ? QString() : QStringLiteral("s")),
                        QString()};
-    for (const QJsonValue &v : messages) {
-        const QJsonObject m = v.toObject();
-        const QJsonValue deliveredValue = m.value(QStringLiteral("delivered"));
-        const bool delivered =
-            deliveredValue.isBool() ? deliveredValue.toBool() : deliveredValue.toInt() != 0;
-        const QString text = m.value(QStringLiteral("text")).toString();
-        const QString preview = text.size() > 120 ? text.left(120) + QStringLiteral("...") : text;
+    for (const Broker::Message &m : messages) {
+        const QString preview = m.text.size() > 120 ? m.text.left(120) + QStringLiteral("...") : m.text;
         lines << QStringLiteral("  #%1  %2  [%3] %4")
-                     .arg(scalar(m.value(QStringLiteral("id"))),
-                          messageTime(m.value(QStringLiteral("sent_at")).toString()),
-                          m.value(QStringLiteral("type")).toString(QStringLiteral("text")),
-                          delivered ? QStringLiteral("delivered") : QStringLiteral("pending"))
-              << QStringLiteral("    From: %1  \u2192  To: %2")
-                     .arg(m.value(QStringLiteral("from_id")).toString(),
-                          m.value(QStringLiteral("to_id")).toString())
+                     .arg(QString::number(m.id), messageTime(m.sentAt), m.type,
+                          m.delivered ? QStringLiteral("delivered") : QStringLiteral("pending"))
+              << QStringLiteral("    From: %1  \u2192  To: %2").arg(m.fromId, m.toId)
               << QStringLiteral("    ") + preview << QString();
     }
     return lines;

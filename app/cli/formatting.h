@@ -1,5 +1,7 @@
 #pragma once
 
+#include "wire.h"
+
 #include <QByteArray>
 #include <QJsonArray>
 #include <QJsonObject>
@@ -12,23 +14,23 @@
 namespace Cli::Format {
 
 // "Broker: ok (3 peer(s) registered)", "URL: <url>"
-QStringList statusHeader(const QJsonObject &health, const QString &url);
-// Where the broker keeps its secrets (answer of POST /secrets; an empty object when the broker
-// does not say, {"error"} when asking failed): "Secrets: local token in the OS keychain (Secret Service);
-// token file <path>", or "Secrets: local token in the file <path>" + an indented note.
-QStringList statusSecrets(const QJsonObject &secrets, const QString &tokenPath);
+QStringList statusHeader(const Broker::HealthAnswer &health, const QString &url);
+// Where the broker keeps its secrets (answer of POST /secrets; a 404 from a broker that does not
+// say): "Secrets: local token in the OS keychain (Secret Service); token file <path>", or
+// "Secrets: local token in the file <path>" + an indented note.
+QStringList statusSecrets(const Broker::Result<Broker::SecretsAnswer> &secrets, const QString &tokenPath);
 // "\nPeers:" and per peer "  <id>[ [<name>]]  PID:<pid>  <cwd>" + indented details.
-QStringList statusPeers(const QJsonArray &peers);
+QStringList statusPeers(const QList<Broker::Peer> &peers);
 // "No peers registered." or per peer "<id>[ [<name>]]  PID:<pid>  <cwd>" + "  Summary: <s>".
-QStringList peerList(const QJsonArray &peers);
+QStringList peerList(const QList<Broker::Peer> &peers);
 // "<s>s", "<m>m", "<h>h[ <m>m]", "<d>d[ <h>h]".
 QString uptime(qint64 seconds);
 // The "Broker Metrics" block of `metrics`.
-QStringList metrics(const QJsonObject &metrics, bool detailed);
+QStringList metrics(const Broker::MetricsAnswer &metrics, bool detailed);
 // "YYYY-MM-DD HH:MM:SS" from an ISO timestamp with milliseconds.
 QString messageTime(const QString &sentAt);
 // "No messages found." or the "Messages (<n> results):" block.
-QStringList messageList(const QJsonArray &messages);
+QStringList messageList(const QList<Broker::Message> &messages);
 // A JavaScript-like rendering of a JSON scalar (numbers shortest, true/false, strings as is).
 QString scalar(const QJsonValue &value);
 // 2-space indented JSON with a final newline.

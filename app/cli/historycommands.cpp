@@ -26,22 +26,16 @@ void metrics(Context &ctx, const Invocation &inv)
 {
     const bool detailed = inv.flag("detailed");
     const bool json = inv.flag("json");
-    const QString path = detailed ? QStringLiteral("/metrics?detailed=true") : QStringLiteral("/metrics");
-    ctx.client().get(path, [&ctx, detailed, json](Broker::Result<QJsonValue> answer) {
+    ctx.api().metrics(detailed, [&ctx, detailed, json](Broker::Result<Broker::MetricsAnswer> answer) {
         if (!answer) {
             ctx.err(QStringLiteral("Failed to fetch metrics: ") + answer.error().message);
             ctx.finish(ExitFailed);
             return;
         }
-        if (!answer->isObject()) {
-            ctx.err(QStringLiteral("Failed to fetch metrics: /metrics did not answer a JSON object"));
-            ctx.finish(ExitFailed);
-            return;
-        }
         if (json)
-            ctx.outRaw(Format::prettyJson(*answer));
+            ctx.outRaw(Format::prettyJson(answer->toJson()));
         else
-            ctx.out(Format::metrics(answer->toObject(), detailed).join(QLatin1Char('\n')));
+            ctx.out(Format::metrics(*answer, detailed).join(QLatin1Char('\n')));
         ctx.finish(ExitOk);
     });
 }
@@ -49,11 +43,10 @@ void metrics(Context &ctx, const Invocation &inv)
 void messages(Context &ctx, const Invocation &inv)
 {
     const Command &self = *findCommand(QStringLiteral("messages"));
-    QJsonObject body;
-    for (const char *key : {"from", "to", "search"}) {
-        if (inv.hasValue(key))
-            body.insert(QLatin1String(key), inv.value(key));
-    }
+    Broker::HistoryRequest request;
+    request.from = inv.value("from");
+    request.to = inv.value("to");
+    request.search = inv.value("search");
     if (inv.hasValue("since")) {
         const QString since = inv.value("since");
         if (!isIsoTime(since)) {
@@ -63,7 +56,7 @@ void messages(Context &ctx, const Invocation &inv)
                     .arg(since));
             return;
         }
-        body.insert(QStringLiteral("since"), since);
+        request.since = since;
     }
     int limit = 20;
     if (inv.hasValue("limit")) {
@@ -77,23 +70,17 @@ void messages(Context &ctx, const Invocation &inv)
             return;
         }
     }
-    body.insert(QStringLiteral("limit"), limit);
+    request.limit = limit;
     const bool json = inv.flag("json");
-    ctx.client().post(QStringLiteral("/messages"), body, [&ctx, json](Broker::Result<QJsonValue> answer) {
+    ctx.api().call(request, [&ctx, json](Broker::Result<Broker::HistoryAnswer> answer) {
         if (!answer) {
             ctx.fail(answer.error());
             return;
         }
-        const QJsonValue list = answer->toObject().value(QStringLiteral("messages"));
-        if (!list.isArray()) {
-            ctx.fail(Broker::Error {QStringLiteral("bad_json"),
-                                    QStringLiteral("/messages did not answer {\"messages\": [...]}")});
-            return;
-        }
         if (json)
-            ctx.outRaw(Format::prettyJson(list));
+            ctx.outRaw(Format::prettyJson(answer->toJson().value(QStringLiteral("messages"))));
         else
-            ctx.out(Format::messageList(list.toArray()).join(QLatin1Char('\n')));
+            ctx.out(Format::messageList(answer->messages).join(QLatin1Char('\n')));
         ctx.finish(ExitOk);
     });
 }

@@ -5,7 +5,6 @@
 #include "workspace.h"
 
 #include <QFileInfo>
-#include <QJsonArray>
 
 #include <memory>
 
@@ -15,16 +14,14 @@ namespace {
 
 constexpr int HealthTimeoutMs = 3000;
 
-QJsonObject machineScope()
+Broker::ListPeersRequest machineScope()
 {
-    return QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")},
-                        {QStringLiteral("cwd"), QStringLiteral("/")},
-                        {QStringLiteral("git_root"), QJsonValue(QJsonValue::Null)}};
+    return Broker::ListPeersRequest {QStringLiteral("machine"), QStringLiteral("/"), {}, {}};
 }
 
 bool isUnreachable(const Broker::Error &error)
 {
-    return error.code == QLatin1String("unreachable");
+    return error.kind == Broker::ErrorKind::Unreachable;
 }
 
 // "Broker is not running." on stdout as the reference prints it, the reason on stderr.
@@ -38,29 +35,38 @@ void brokerDown(Context &ctx, const Broker::Error &error, bool json)
     ctx.fail(error);
 }
 
-void listStatusPeers(Context &ctx, bool json, const QJsonObject &h, const QJsonValue &secrets)
+// "secrets" of `status --json`: the answer, null from a broker that does not say, {"error"}.
+QJsonValue secretsJson(const Broker::Result<Broker::SecretsAnswer> &secrets)
 {
-    ctx.client().post(QStringLiteral("/list-peers"), machineScope(),
-                      [&ctx, json, h, secrets](Broker::Result<QJsonValue> peers) {
-                          QJsonObject status {{QStringLiteral("running"), true},
-                                              {QStringLiteral("url"), ctx.url()},
-                                              {QStringLiteral("health"), h},
-                                              {QStringLiteral("secrets"), secrets}};
-                          if (!peers) {
-                              if (json)
-                                  ctx.outRaw(Format::prettyJson(status));
-                              ctx.fail(peers.error());
-                              return;
-                          }
-                          const QJsonArray list = peers->toArray();
-                          if (json) {
-                              status.insert(QStringLiteral("peers"), list);
-                              ctx.outRaw(Format::prettyJson(status));
-                          } else {
-                              ctx.out(Format::statusPeers(list).join(QLatin1Char('\n')));
-                          }
-                          ctx.finish(ExitOk);
-                      });
+    if (secrets)
+        return secrets->toJson();
+    if (secrets.error().httpStatus == 404) // a 0.7 broker
+        return QJsonValue(QJsonValue::Null);
+    return QJsonObject {{QStringLiteral("error"), secrets.error().message}};
+}
+
+void listStatusPeers(Context &ctx, bool json, const Broker::HealthAnswer &health, const QJsonValue &secrets)
+{
+    ctx.api().call(machineScope(),
+                   [&ctx, json, health, secrets](Broker::Result<Broker::ListPeersAnswer> peers) {
+                       QJsonObject status {{QStringLiteral("running"), true},
+                                           {QStringLiteral("url"), ctx.url()},
+                                           {QStringLiteral("health"), health.toJson()},
+                                           {QStringLiteral("secrets"), secrets}};
+                       if (!peers) {
+                           if (json)
+                               ctx.outRaw(Format::prettyJson(status));
+                           ctx.fail(peers.error());
+                           return;
+                       }
+                       if (json) {
+                           status.insert(QStringLiteral("peers"), peers->toJson());
+                           ctx.outRaw(Format::prettyJson(status));
+                       } else {
+                           ctx.out(Format::statusPeers(peers->peers).join(QLatin1Char('\n')));
+                       }
+                       ctx.finish(ExitOk);
+                   });
 }
 
 QString joined(const QStringList &words)
@@ -68,37 +74,47 @@ QString joined(const QStringList &words)
     return words.join(QLatin1Char(' '));
 }
 
+// Ends the command when the request failed, or the broker refused it by a rule
+// ({"ok":false,"error"} → "Failed: <why>", exit 2).
+template<typename Answer> bool failedOrRefused(Context &ctx, const Broker::Result<Answer> &answer)
+{
+    if (!answer) {
+        ctx.fail(answer.error());
+        return true;
+    }
+    if (!answer->ok) {
+        ctx.err(QStringLiteral("Failed: ") + answer->error);
+        ctx.finish(ExitFailed);
+        return true;
+    }
+    return false;
+}
+
 } // namespace
 
 void status(Context &ctx, const Invocation &inv)
 {
     const bool json = inv.flag("json");
-    ctx.client().get(
-        QStringLiteral("/health"),
-        [&ctx, json](Broker::Result<QJsonValue> health) {
+    ctx.api().health(
+        [&ctx, json](Broker::Result<Broker::HealthAnswer> health) {
             if (!health) {
                 brokerDown(ctx, health.error(), json);
                 return;
             }
-            const QJsonObject h = health->toObject();
             // Where the secrets live: only our broker says (POST /secrets, main token).
-            ctx.client().post(
-                QStringLiteral("/secrets"), QJsonObject {},
-                [&ctx, json, h](Broker::Result<QJsonValue> secretsAnswer) {
-                    QJsonObject secrets = secretsAnswer ? secretsAnswer->toObject() : QJsonObject {};
-                    if (!secretsAnswer && secretsAnswer.error().httpStatus != 404) // 404: a 0.7 broker
-                        secrets.insert(QStringLiteral("error"), secretsAnswer.error().message);
-                    const QJsonValue secretsJson = secrets.isEmpty() ? QJsonValue(QJsonValue::Null) : secrets;
+            ctx.api().call(
+                Broker::SecretsRequest {},
+                [&ctx, json, health = *health](Broker::Result<Broker::SecretsAnswer> secrets) {
                     if (!json) {
-                        ctx.out(Format::statusHeader(h, ctx.url()).join(QLatin1Char('\n')));
+                        ctx.out(Format::statusHeader(health, ctx.url()).join(QLatin1Char('\n')));
                         ctx.out(
                             Format::statusSecrets(secrets, ctx.location().tokenPath).join(QLatin1Char('\n')));
-                        if (h.value(QStringLiteral("peers")).toInt() <= 0) {
+                        if (health.peers <= 0) {
                             ctx.finish(ExitOk);
                             return;
                         }
                     }
-                    listStatusPeers(ctx, json, h, secretsJson);
+                    listStatusPeers(ctx, json, health, secretsJson(secrets));
                 });
         },
         HealthTimeoutMs);
@@ -107,47 +123,32 @@ void status(Context &ctx, const Invocation &inv)
 void peers(Context &ctx, const Invocation &inv)
 {
     const bool json = inv.flag("json");
-    ctx.client().post(QStringLiteral("/list-peers"), machineScope(),
-                      [&ctx, json](Broker::Result<QJsonValue> peers) {
-                          if (!peers) {
-                              if (isUnreachable(peers.error()) && !json)
-                                  ctx.out(QStringLiteral("Broker is not running."));
-                              ctx.fail(peers.error());
-                              return;
-                          }
-                          if (!peers->isArray()) {
-                              ctx.fail(Broker::Error {QStringLiteral("bad_json"),
-                                                      QStringLiteral("/list-peers did not answer an array")});
-                              return;
-                          }
-                          if (json)
-                              ctx.outRaw(Format::prettyJson(peers->toArray()));
-                          else
-                              ctx.out(Format::peerList(peers->toArray()).join(QLatin1Char('\n')));
-                          ctx.finish(ExitOk);
-                      });
+    ctx.api().call(machineScope(), [&ctx, json](Broker::Result<Broker::ListPeersAnswer> peers) {
+        if (!peers) {
+            if (isUnreachable(peers.error()) && !json)
+                ctx.out(QStringLiteral("Broker is not running."));
+            ctx.fail(peers.error());
+            return;
+        }
+        if (json)
+            ctx.outRaw(Format::prettyJson(peers->toJson()));
+        else
+            ctx.out(Format::peerList(peers->peers).join(QLatin1Char('\n')));
+        ctx.finish(ExitOk);
+    });
 }
 
 void send(Context &ctx, const Invocation &inv)
 {
     const QString to = inv.positional.first();
-    const QString text = joined(inv.positional.mid(1));
-    const QJsonObject body {{QStringLiteral("from_id"), QStringLiteral("cli")},
-                            {QStringLiteral("to_id"), to},
-                            {QStringLiteral("text"), text}};
-    ctx.client().post(QStringLiteral("/send-message"), body, [&ctx, to](Broker::Result<QJsonValue> answer) {
-        if (!answer) {
-            ctx.fail(answer.error());
+    Broker::SendMessageRequest request;
+    request.fromId = QStringLiteral("cli");
+    request.toId = to;
+    request.text = joined(inv.positional.mid(1));
+    ctx.api().call(request, [&ctx, to](Broker::Result<Broker::SendMessageAnswer> sent) {
+        if (failedOrRefused(ctx, sent))
             return;
-        }
-        const QJsonObject o = answer->toObject();
-        if (!o.value(QStringLiteral("ok")).toBool()) {
-            ctx.err(QStringLiteral("Failed: ") + Format::scalar(o.value(QStringLiteral("error"))));
-            ctx.finish(ExitFailed);
-            return;
-        }
-        ctx.out(QStringLiteral("Message sent to %1 (msg#%2, type: text)")
-                    .arg(to, Format::scalar(o.value(QStringLiteral("message_id")))));
+        ctx.out(QStringLiteral("Message sent to %1 (msg#%2, type: text)").arg(to).arg(sent->messageId));
         ctx.finish(ExitOk);
     });
 }
@@ -167,34 +168,22 @@ void broadcast(Context &ctx, const Invocation &inv)
     Broker::Workspace::probeGit(
         cwd, &ctx,
         [&ctx, scope, text, cwd](Broker::Workspace::GitInfo git) {
-            const QJsonObject body {
-                {QStringLiteral("from_id"), QStringLiteral("cli")},
-                {QStringLiteral("text"), text},
-                {QStringLiteral("type"), QStringLiteral("broadcast")},
-                {QStringLiteral("scope"), scope},
-                {QStringLiteral("cwd"), cwd},
-                {QStringLiteral("git_root"),
-                 git.isRepository() ? QJsonValue(git.root) : QJsonValue(QJsonValue::Null)}};
-            ctx.client().post(QStringLiteral("/broadcast"), body,
-                              [&ctx, scope](Broker::Result<QJsonValue> answer) {
-                                  if (!answer) {
-                                      ctx.fail(answer.error());
-                                      return;
-                                  }
-                                  const QJsonObject o = answer->toObject();
-                                  if (!o.value(QStringLiteral("ok")).toBool()) {
-                                      ctx.err(QStringLiteral("Failed: ") +
-                                              Format::scalar(o.value(QStringLiteral("error"))));
-                                      ctx.finish(ExitFailed);
-                                      return;
-                                  }
-                                  const int recipients = o.value(QStringLiteral("recipients")).toInt();
-                                  if (recipients == 0)
-                                      ctx.out(QStringLiteral("No peers in scope '%1'").arg(scope));
-                                  else
-                                      ctx.out(QStringLiteral("Broadcast sent to %1 peer(s)").arg(recipients));
-                                  ctx.finish(ExitOk);
-                              });
+            Broker::BroadcastRequest request;
+            request.fromId = QStringLiteral("cli");
+            request.text = text;
+            request.type = QStringLiteral("broadcast");
+            request.scope = scope;
+            request.cwd = cwd;
+            request.gitRoot = git.isRepository() ? git.root : QString();
+            ctx.api().call(request, [&ctx, scope](Broker::Result<Broker::BroadcastAnswer> sent) {
+                if (failedOrRefused(ctx, sent))
+                    return;
+                if (sent->recipients == 0)
+                    ctx.out(QStringLiteral("No peers in scope '%1'").arg(scope));
+                else
+                    ctx.out(QStringLiteral("Broadcast sent to %1 peer(s)").arg(sent->recipients));
+                ctx.finish(ExitOk);
+            });
         },
         Broker::Workspace::DefaultGitTimeoutMs, false);
 }
@@ -203,20 +192,20 @@ void setName(Context &ctx, const Invocation &inv)
 {
     const QString id = inv.positional.first();
     const QString name = joined(inv.positional.mid(1));
-    const QJsonObject body {{QStringLiteral("id"), id}, {QStringLiteral("session_name"), name}};
-    ctx.client().post(QStringLiteral("/set-name"), body, [&ctx, id, name](Broker::Result<QJsonValue> answer) {
-        if (!answer) {
-            ctx.fail(answer.error());
-            return;
-        }
-        if (!answer->toObject().value(QStringLiteral("ok")).toBool()) {
-            ctx.err(QStringLiteral("Failed to set session name."));
-            ctx.finish(ExitFailed);
-            return;
-        }
-        ctx.out(QStringLiteral("Session name set for %1: \"%2\"").arg(id, name));
-        ctx.finish(ExitOk);
-    });
+    ctx.api().call(Broker::SetNameRequest {id, name},
+                   [&ctx, id, name](Broker::Result<Broker::OkAnswer> answer) {
+                       if (!answer) {
+                           ctx.fail(answer.error());
+                           return;
+                       }
+                       if (!answer->ok) {
+                           ctx.err(QStringLiteral("Failed to set session name."));
+                           ctx.finish(ExitFailed);
+                           return;
+                       }
+                       ctx.out(QStringLiteral("Session name set for %1: \"%2\"").arg(id, name));
+                       ctx.finish(ExitOk);
+                   });
 }
 
 void autoSummary(Context &ctx, const Invocation &inv)
@@ -239,19 +228,19 @@ void autoSummary(Context &ctx, const Invocation &inv)
         const QString summary = Broker::Workspace::cliAutoSummary(repo, git.branch, cwd, *pending->tasks);
         // Printed before the request, so it shows even when the broker is down.
         ctx.out(summary);
-        const QJsonObject body {{QStringLiteral("id"), id}, {QStringLiteral("summary"), summary}};
-        ctx.client().post(QStringLiteral("/set-summary"), body, [&ctx](Broker::Result<QJsonValue> answer) {
-            if (!answer) {
-                ctx.fail(answer.error());
-                return;
-            }
-            if (!answer->toObject().value(QStringLiteral("ok")).toBool()) {
-                ctx.err(QStringLiteral("Error: Broker returned failure for /set-summary."));
-                ctx.finish(ExitFailed);
-                return;
-            }
-            ctx.finish(ExitOk);
-        });
+        ctx.api().call(Broker::SetSummaryRequest {id, summary},
+                       [&ctx](Broker::Result<Broker::OkAnswer> answer) {
+                           if (!answer) {
+                               ctx.fail(answer.error());
+                               return;
+                           }
+                           if (!answer->ok) {
+                               ctx.err(QStringLiteral("Error: Broker returned failure for /set-summary."));
+                               ctx.finish(ExitFailed);
+                               return;
+                           }
+                           ctx.finish(ExitOk);
+                       });
     };
     Broker::Workspace::probeGit(
         cwd, &ctx,

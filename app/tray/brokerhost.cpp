@@ -101,7 +101,9 @@ void BrokerHost::onStartAnswer(quint64 attempt, const Broker::Result<void> &resu
 {
     if (attempt != m_attempt) // stop() came in between and has stopped what this started
         return;
-    const bool busy = !result && (result.error().code == u"locked" || result.error().code == u"port_in_use");
+    const bool busy = !result &&
+        (result.error().kind == Broker::ErrorKind::Locked ||
+         result.error().kind == Broker::ErrorKind::PortInUse);
     if (m_state == State::Starting) {
         if (result)
             succeed();
@@ -166,7 +168,7 @@ void BrokerHost::onStartRefused(const Error &error)
     m_refusal = error;
     qCInfo(lcHost).noquote() << QStringLiteral(
                                     "broker start refused (%1): %2 - asking the running broker to hand over")
-                                    .arg(error.code, error.message);
+                                    .arg(error.code(), error.message);
     m_handoverClock.start();
     m_handoverDeadline = QDeadlineTimer(m_timing.handoverTimeoutMs);
     m_lifecycle->stop([this](Broker::Result<Broker::BrokerLifecycle::Stopped> stopped) {
@@ -175,7 +177,7 @@ void BrokerHost::onStartRefused(const Error &error)
             return;
         }
         if (!stopped->wasRunning) {
-            fail({QStringLiteral("port_busy"),
+            fail({Broker::ErrorKind::PortBusy,
                   QStringLiteral("%1 (no broker answers on port %2 to take over from)")
                       .arg(m_refusal.message)
                       .arg(port())});
@@ -198,17 +200,16 @@ void BrokerHost::onOldBrokerAnswered(const Broker::BrokerHealth &health)
 
 Error BrokerHost::handOverError(const Error &error) const
 {
-    using namespace Broker::LifecycleError;
-    if (error.code == QLatin1String(NotABroker))
-        return {QStringLiteral("port_busy"), error.message};
-    if (error.code == QLatin1String(ShutdownRefused))
-        return {QStringLiteral("handover_refused"),
+    if (error.kind == Broker::ErrorKind::NotABroker)
+        return {Broker::ErrorKind::PortBusy, error.message};
+    if (error.kind == Broker::ErrorKind::ShutdownRefused)
+        return {Broker::ErrorKind::HandoverRefused,
                 QStringLiteral("The broker already running on port %1 refused to hand over: %2")
                     .arg(port())
                     .arg(error.message)};
-    if (error.code == QLatin1String(StopTimeout))
+    if (error.kind == Broker::ErrorKind::StopTimeout)
         return {
-            QStringLiteral("handover_timeout"),
+            Broker::ErrorKind::HandoverTimeout,
             QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
                 .arg(port())
                 .arg(m_timing.handoverTimeoutMs / 1000.0)
@@ -225,7 +226,7 @@ void BrokerHost::retryStart()
 void BrokerHost::onRetryRefused(const Error &error)
 {
     if (m_handoverDeadline.hasExpired()) {
-        fail({QStringLiteral("handover_timeout"),
+        fail({Broker::ErrorKind::HandoverTimeout,
               QStringLiteral("The broker on port %1 accepted to hand over but still holds it after %2 s: %3")
                   .arg(port())
                   .arg(m_timing.handoverTimeoutMs / 1000.0)

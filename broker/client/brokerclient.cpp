@@ -83,7 +83,7 @@ private:
             m_queue.pop_front();
             const qint64 left = r->timeoutMs - r->age.elapsed();
             if (left <= 0) {
-                m_link->fail(r, Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+                m_link->fail(r, Error {ErrorKind::Unreachable, m_link->unreachableMessage()});
                 continue;
             }
             m_current = std::move(r);
@@ -352,7 +352,7 @@ private:
         closeSocket();
         m_in.clear();
         finishCurrentWith(Error {
-            QStringLiteral("too_large"),
+            ErrorKind::TooLarge,
             QStringLiteral("Broker answer to %1 exceeds %2 bytes").arg(path).arg(m_link->m_maxAnswerBytes)});
     }
 
@@ -372,7 +372,7 @@ private:
         qCDebug(lcClientHttp).noquote() << m_name << m_current->path << "failed:" << why;
         closeSocket();
         m_in.clear();
-        finishCurrentWith(Error {QStringLiteral("unreachable"), m_link->unreachableMessage()});
+        finishCurrentWith(Error {ErrorKind::Unreachable, m_link->unreachableMessage()});
     }
 
     void onClosed(const QString &why)
@@ -519,7 +519,7 @@ void BrokerClient::fail(const std::shared_ptr<Request> &r, Error error)
         [this, cb = std::move(cb), error = std::move(error), path, rejected, generation = m_generation] {
             if (generation != m_generation)
                 return; // abortAll() dropped it
-            if (error.code == QLatin1String("unreachable"))
+            if (error.kind == ErrorKind::Unreachable)
                 Q_EMIT unreachable(path);
             else if (rejected)
                 Q_EMIT sessionRejected(path);
@@ -536,7 +536,7 @@ void BrokerClient::finish(const std::shared_ptr<Request> &r, int status, const Q
         m_token.clear();
         auto fresh = TokenFile::read(m_location.tokenPath);
         if (!fresh) {
-            fail(r, Error {QStringLiteral("token"), fresh.error().message, 401});
+            fail(r, Error {ErrorKind::Token, fresh.error().message, 401});
             return;
         }
         m_token = *fresh;
@@ -549,7 +549,7 @@ void BrokerClient::finish(const std::shared_ptr<Request> &r, int status, const Q
     }
     if (status < 200 || status >= 300) {
         fail(r,
-             Error {QStringLiteral("http"),
+             Error {ErrorKind::Http,
                     QStringLiteral("Broker error (%1): %2 %3")
                         .arg(r->path)
                         .arg(status)
@@ -561,7 +561,7 @@ void BrokerClient::finish(const std::shared_ptr<Request> &r, int status, const Q
     const QJsonDocument doc = QJsonDocument::fromJson(body, &parseError);
     if (parseError.error != QJsonParseError::NoError || (!doc.isObject() && !doc.isArray())) {
         fail(r,
-             Error {QStringLiteral("bad_json"),
+             Error {ErrorKind::BadJson,
                     QStringLiteral("Broker answer to %1 is not JSON: %2")
                         .arg(r->path,
                              parseError.error != QJsonParseError::NoError ? parseError.errorString()

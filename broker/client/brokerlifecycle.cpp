@@ -19,7 +19,7 @@ namespace {
 
 bool isUnreachable(const Error &error)
 {
-    return error.code == QLatin1String("unreachable");
+    return error.kind == ErrorKind::Unreachable;
 }
 
 QString seconds(int ms)
@@ -33,7 +33,7 @@ Result<BrokerHealth> BrokerHealth::fromAnswer(const QJsonValue &answer, quint16 
 {
     const QJsonObject object = answer.toObject();
     if (object.value(QLatin1String("status")).toString() != QLatin1String("ok"))
-        return fail(QLatin1String(LifecycleError::NotABroker),
+        return fail(ErrorKind::NotABroker,
                     QStringLiteral("Port %1 is in use by a program that is not a claude-peers broker (its "
                                    "/health answer has no \"status\":\"ok\"). Stop that program or give "
                                    "claude-peers another port with CLAUDE_PEERS_PORT.")
@@ -89,7 +89,7 @@ void BrokerLifecycle::probe(Callback<BrokerHealth> done)
                     return;
                 }
                 // An HTTP error or a body that is not JSON: not our broker either.
-                done(fail(QLatin1String(LifecycleError::NotABroker),
+                done(fail(ErrorKind::NotABroker,
                           QStringLiteral("Port %1 is in use by a program that is not a claude-peers broker "
                                          "(%2). Stop that program or give claude-peers another port with "
                                          "CLAUDE_PEERS_PORT.")
@@ -122,7 +122,7 @@ void BrokerLifecycle::launch(quint64 operation, Callback<Started> done)
     const QString program = Launcher::findBrokerExecutable();
     if (program.isEmpty()) {
         m_busy = false;
-        done(fail(QLatin1String(LifecycleError::BrokerNotFound),
+        done(fail(ErrorKind::BrokerNotFound,
                   QStringLiteral("No broker answers at %1 and %2. Start the tray app or claude-peers-broker.")
                       .arg(m_client->location().baseUrl().toString(),
                            Launcher::brokerSearchDescription(m_options.programName))));
@@ -132,7 +132,7 @@ void BrokerLifecycle::launch(quint64 operation, Callback<Started> done)
     const Result<qint64> pid = Launcher::startDetached(program, {}, m_options.environment);
     if (!pid) {
         m_busy = false;
-        done(fail(QLatin1String(LifecycleError::StartFailed), pid.error().message));
+        done(fail(ErrorKind::StartFailed, pid.error().message));
         return;
     }
     qCInfo(lcClientLauncher) << "started" << program << "pid" << *pid;
@@ -189,7 +189,7 @@ void BrokerLifecycle::afterShutdownAnswer(quint64 operation, const BrokerHealth 
         const Error refusal = answer.error();
         if (!m_options.signalWhenRefused) {
             m_busy = false;
-            done(fail(QLatin1String(LifecycleError::ShutdownRefused),
+            done(fail(ErrorKind::ShutdownRefused,
                       QStringLiteral("The broker on port %1 refused to shut down: %2")
                           .arg(m_client->location().port)
                           .arg(refusal.message)));
@@ -198,7 +198,7 @@ void BrokerLifecycle::afterShutdownAnswer(quint64 operation, const BrokerHealth 
         const Result<qint64> target = verifiedPid(health);
         if (!target) {
             m_busy = false;
-            done(fail(QLatin1String(LifecycleError::ShutdownRefused),
+            done(fail(ErrorKind::ShutdownRefused,
                       QStringLiteral("The broker refused /shutdown (%1) and cannot be signalled: %2.")
                           .arg(refusal.message, target.error().message)));
             return;
@@ -227,16 +227,16 @@ Result<qint64> BrokerLifecycle::verifiedPid(const BrokerHealth &health) const
     const Location &location = m_client->location();
     const auto filePid = Launcher::readPidFile(location);
     if (!filePid)
-        return fail(QStringLiteral("no_pid"), QStringLiteral("no pid file at %1").arg(location.pidPath()));
+        return fail(ErrorKind::NoPid, QStringLiteral("no pid file at %1").arg(location.pidPath()));
     if (!Liveness::isProcessAlive(*filePid))
-        return fail(QStringLiteral("no_pid"),
+        return fail(ErrorKind::NoPid,
                     QStringLiteral("the pid file names process %1, which is not running").arg(*filePid));
     if (health.pid <= 0)
         return fail(
             QStringLiteral("no_pid"),
             QStringLiteral("/health does not report a pid to check the pid file (%1) against").arg(*filePid));
     if (health.pid != *filePid)
-        return fail(QStringLiteral("no_pid"),
+        return fail(ErrorKind::NoPid,
                     QStringLiteral("the pid file names process %1 but the broker on %2 reports pid %3")
                         .arg(*filePid)
                         .arg(location.baseUrl().toString())
@@ -288,7 +288,7 @@ void BrokerLifecycle::onPollAnswer(const Result<QJsonValue> &answer)
         if (!Liveness::isProcessAlive(m_pid) && livingBrokerPid() == 0) {
             // Ours exited, and no other broker holds the database (one that won a start race
             // holds the lock, then writes its pid file): it failed.
-            finishWait(fail(QLatin1String(LifecycleError::BrokerExited),
+            finishWait(fail(ErrorKind::BrokerExited,
                             QStringLiteral("The broker (pid %1) exited without serving on %2. Run "
                                            "claude-peers-broker in a terminal to see why.")
                                 .arg(m_pid)
@@ -320,12 +320,12 @@ Error BrokerLifecycle::timeoutError() const
 {
     const quint16 port = m_client->location().port;
     if (m_goal == Goal::Up)
-        return {QLatin1String(LifecycleError::StartTimeout),
+        return {ErrorKind::StartTimeout,
                 QStringLiteral("Failed to start broker daemon after %1ms. Check if port %2 is in use: "
                                "ss -ltnp 'sport = :%2'")
                     .arg(m_options.startTimeoutMs)
                     .arg(port)};
-    return {QLatin1String(LifecycleError::StopTimeout),
+    return {ErrorKind::StopTimeout,
             QStringLiteral("The broker%1 on port %2 did not stop within %3 s.")
                 .arg(m_pid > 0 ? QStringLiteral(" (pid %1)").arg(m_pid) : QString())
                 .arg(port)

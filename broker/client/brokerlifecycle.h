@@ -17,18 +17,8 @@ namespace Broker {
 
 class BrokerClient;
 
-// Error::code values of BrokerLifecycle (besides the client's "unreachable").
-namespace LifecycleError {
-// Something answers on the broker's port, but not as a claude-peers broker (a 0.7 broker
-// counts as one). It is never asked to shut down.
-inline constexpr char NotABroker[] = "not_a_broker";
-inline constexpr char BrokerNotFound[] = "broker_not_found"; // no claude-peers-broker to start
-inline constexpr char StartFailed[] = "start_failed"; // the program could not be started
-inline constexpr char BrokerExited[] = "broker_exited"; // it started, then exited without serving
-inline constexpr char StartTimeout[] = "start_timeout"; // started, but no answer before the deadline
-inline constexpr char ShutdownRefused[] = "shutdown_refused"; // /shutdown refused, no signal sent
-inline constexpr char StopTimeout[] = "stop_timeout"; // still serving or alive after the deadline
-} // namespace LifecycleError
+// Failures are Error values of the kinds NotABroker … StopTimeout (result.h), besides the
+// client's Unreachable.
 
 // What GET /health said (reference §3; pid, version, database_id and capabilities are ours,
 // docs/protocol.md: a 0.7 broker leaves them empty).

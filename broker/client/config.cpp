@@ -270,7 +270,7 @@ Result<void> ConfigFile::save(const QString &path) const
 {
     // Owner-only from creation like every file that may hold a secret (federation settings).
     if (auto written = SecretFile::write(path, toJson()); !written)
-        return fail(QStringLiteral("config_unwritable"),
+        return fail(ErrorKind::ConfigUnwritable,
                     QStringLiteral("Cannot write config file: %1").arg(written.error().message));
     return {};
 }

@@ -14,7 +14,7 @@ QJsonValue nullable(const QString &value)
 Error badField(const char *name, const char *expected)
 {
     return Error {
-        QStringLiteral("bad_field"),
+        ErrorKind::BadField,
         QStringLiteral("Field \"%1\" must be %2").arg(QLatin1String(name), QLatin1String(expected))};
 }
 

@@ -39,9 +39,9 @@ std::optional<qint64> readPidFile(const Location &location)
 Result<void> sendSignal(qint64 pid, int signal)
 {
     if (pid <= 0 || pid > std::numeric_limits<pid_t>::max())
-        return fail(QStringLiteral("bad_pid"), QStringLiteral("Refusing to signal pid %1").arg(pid));
+        return fail(ErrorKind::BadPid, QStringLiteral("Refusing to signal pid %1").arg(pid));
     if (::kill(pid_t(pid), signal) != 0)
-        return fail(QStringLiteral("signal_failed"),
+        return fail(ErrorKind::SignalFailed,
                     QStringLiteral("Cannot send signal %1 to pid %2: %3")
                         .arg(signal)
                         .arg(pid)
@@ -77,7 +77,7 @@ Result<qint64> startDetached(const QString &program, const QStringList &argument
                              const QProcessEnvironment &environment)
 {
     if (program.isEmpty())
-        return fail(QStringLiteral("not_found"),
+        return fail(ErrorKind::NotFound,
                     QStringLiteral("%1 not found next to this program or on PATH.")
                         .arg(QLatin1String(BrokerExecutableName)));
     QProcess process;
@@ -96,7 +96,7 @@ Result<qint64> startDetached(const QString &program, const QStringList &argument
     });
     qint64 pid = 0;
     if (!process.startDetached(&pid))
-        return fail(QStringLiteral("start_failed"),
+        return fail(ErrorKind::StartFailed,
                     QStringLiteral("Cannot start %1: %2").arg(program, process.errorString()));
     qCDebug(lcClientLauncher) << "started" << program << "pid" << pid;
     return pid;

@@ -70,7 +70,7 @@ Result<void> write(const QString &path, const QByteArray &data)
     const QFileInfo info(path);
     const QString target = info.isSymLink() ? info.symLinkTarget() : path;
     const auto unwritable = [&](const QString &why) {
-        return fail(QStringLiteral("unwritable"), QStringLiteral("Cannot write %1: %2").arg(target, why));
+        return fail(ErrorKind::Unwritable, QStringLiteral("Cannot write %1: %2").arg(target, why));
     };
     QString temporary;
     int fd = -1;
@@ -103,14 +103,14 @@ Result<QByteArray> read(const QString &path, qint64 maxBytes)
 {
     QFile file(path);
     if (!file.exists())
-        return fail(QStringLiteral("missing"), QStringLiteral("%1 does not exist.").arg(path));
+        return fail(ErrorKind::Missing, QStringLiteral("%1 does not exist.").arg(path));
     if (!file.open(QIODevice::ReadOnly))
-        return fail(QStringLiteral("unreadable"),
+        return fail(ErrorKind::Unreadable,
                     QStringLiteral("Cannot read %1: %2").arg(path, file.errorString()));
     warnIfNotPrivate(file.handle(), path);
     const QByteArray data = file.read(maxBytes);
     if (file.error() != QFileDevice::NoError)
-        return fail(QStringLiteral("unreadable"),
+        return fail(ErrorKind::Unreadable,
                     QStringLiteral("Cannot read %1: %2").arg(path, file.errorString()));
     return data;
 }

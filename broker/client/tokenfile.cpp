@@ -17,23 +17,23 @@ QByteArray generate()
 Result<QByteArray> read(const QString &path)
 {
     auto content = SecretFile::read(path, 4096);
-    if (!content && content.error().code == QLatin1String("missing"))
-        return fail(QStringLiteral("token_missing"),
+    if (!content && content.error().kind == ErrorKind::Missing)
+        return fail(ErrorKind::TokenMissing,
                     QStringLiteral("Token file %1 does not exist. Start the broker once (it creates it) "
                                    "or set CLAUDE_PEERS_TOKEN to the right file.")
                         .arg(path));
     if (!content)
-        return fail(QStringLiteral("token_unreadable"), content.error().message);
+        return fail(ErrorKind::TokenUnreadable, content.error().message);
     const QByteArray token = content->trimmed();
     if (token.isEmpty())
-        return fail(QStringLiteral("token_empty"), QStringLiteral("Token file %1 is empty.").arg(path));
+        return fail(ErrorKind::TokenEmpty, QStringLiteral("Token file %1 is empty.").arg(path));
     return token;
 }
 
 Result<void> write(const QString &path, const QByteArray &token)
 {
     if (auto written = SecretFile::write(path, token + '\n'); !written)
-        return fail(QStringLiteral("token_unwritable"), written.error().message);
+        return fail(ErrorKind::TokenUnwritable, written.error().message);
     return {};
 }
 
@@ -42,7 +42,7 @@ Result<QByteArray> readOrCreate(const QString &path)
     auto existing = read(path);
     if (existing)
         return existing;
-    if (existing.error().code == QLatin1String("token_unreadable"))
+    if (existing.error().kind == ErrorKind::TokenUnreadable)
         return existing;
     const QByteArray token = generate();
     if (auto written = write(path, token); !written)

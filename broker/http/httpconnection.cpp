@@ -80,6 +80,14 @@ Connection::Connection(HttpServer *server, QTcpSocket *socket)
       m_lastActivity(server->now())
 {
     socket->setParent(this);
+#if defined(Q_OS_UNIX)
+    bool plainTcp = true;
+#if QT_CONFIG(ssl)
+    plainTcp = qobject_cast<QSslSocket *>(socket) == nullptr;
+#endif
+    if (plainTcp)
+        m_directFd = int(socket->socketDescriptor());
+#endif
     socket->setReadBufferSize(kSocketReadBufferBytes);
     socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
     connect(socket, &QTcpSocket::readyRead, this, &Connection::onReadyRead);
@@ -118,7 +126,7 @@ void Connection::onBytesWritten()
 {
     m_lastActivity = m_server->now();
     const qint64 unsent = unsentBytes();
-    if (m_state == State::Closing && m_socket->bytesToWrite() == 0) {
+    if (m_state == State::Closing && m_socket->bytesToWrite() == 0 && m_out.isEmpty()) {
         halfClose();
     } else if (m_writeBlocked && unsent < kMaxUnsentBytes && m_state == State::Open && !m_inProcess) {
         m_writeBlocked = false;
@@ -144,8 +152,8 @@ void Connection::process()
                 break;
         }
         // One write syscall for all answers of this read, now rather than on the next loop pass.
-        if (m_state != State::Closed && m_socket->bytesToWrite() > 0)
-            m_socket->flush();
+        if (m_state != State::Closed)
+            flushOut();
         // Qt does not emit bytesWritten() from inside its own bytesWritten() emission, so when
         // the flush made room, go on here instead of waiting for a signal that may not come.
         if (!m_writeBlocked || m_state != State::Open || unsentBytes() >= kMaxUnsentBytes)
@@ -156,7 +164,49 @@ void Connection::process()
 
 qint64 Connection::unsentBytes() const
 {
-    return m_socket->bytesToWrite() + m_slotAnswerBytes;
+    return m_socket->bytesToWrite() + m_out.size() + m_slotAnswerBytes;
+}
+
+// Sends m_out. Qt's buffered socket arms its write notifier for every write() and disarms it
+// once flushed; under the GLib event dispatcher each of those is a poll-set change plus an
+// eventfd wake-up (two syscalls per answer besides the send). So when Qt holds nothing
+// unsent, the bytes go straight to the kernel; whatever does not fit (a full socket buffer)
+// or fails goes through Qt, which then waits for the socket, emits bytesWritten() and reports
+// errors as usual. Bytes are never reordered: the direct path is taken only while Qt's buffer
+// is empty.
+void Connection::flushOut()
+{
+    if (m_state == State::Closed || sendDirect())
+        return;
+    m_socket->write(std::exchange(m_out, {}));
+    m_socket->flush();
+}
+
+// The part of flushOut() that never enters Qt's socket code, so it emits no signal and is safe
+// from inside another connection's handler. True when m_out is all sent.
+bool Connection::sendDirect()
+{
+    if (m_out.isEmpty())
+        return true;
+#ifdef Q_OS_UNIX
+    if (m_directFd < 0 || m_socket->bytesToWrite() > 0)
+        return false;
+#ifdef MSG_NOSIGNAL
+    constexpr int flags = MSG_NOSIGNAL | MSG_DONTWAIT;
+#else
+    constexpr int flags = MSG_DONTWAIT; // SIGPIPE is ignored by the broker's hosts
+#endif
+    const ssize_t n = ::send(m_directFd, m_out.constData(), size_t(m_out.size()), flags);
+    if (n <= 0)
+        return false; // a full buffer or an error: Qt's path waits or reports it
+    m_lastActivity = m_server->now();
+    if (n == m_out.size()) {
+        m_out.clear();
+        return true;
+    }
+    m_out.remove(0, n);
+#endif
+    return false;
 }
 
 bool Connection::pull()
@@ -264,7 +314,8 @@ Connection::Step Connection::parseNext()
     if (size - m_headEnd < length) {
         if (m_head.expectContinue && !m_head.http10 && !m_continueSent) {
             m_continueSent = true;
-            m_socket->write("HTTP/1.1 100 Continue\r\n\r\n");
+            m_out += "HTTP/1.1 100 Continue\r\n\r\n"; // after the earlier answers, at once
+            flushOut();
         }
         return Step::NeedMore;
     }
@@ -335,11 +386,14 @@ void Connection::writeAnswered()
 {
     bool wrote = false;
     while (m_state == State::Open && !m_slots.empty() && m_slots.front().answered) {
-        const Slot slot = std::move(m_slots.front());
+        Slot slot = std::move(m_slots.front());
         m_slots.pop_front();
         ++m_firstSequence;
         m_slotAnswerBytes -= slot.answer.size();
-        m_socket->write(slot.answer);
+        if (m_out.isEmpty())
+            m_out = std::move(slot.answer);
+        else
+            m_out += slot.answer;
         wrote = true;
         if (!slot.keepAlive) {
             startClose();
@@ -351,12 +405,20 @@ void Connection::writeAnswered()
     m_lastActivity = m_server->now();
     if (m_inProcess)
         return; // process() flushes and parses on
+    // Nothing else outstanding on this connection (a client that waits for each answer, a push
+    // to a long-poll): nothing to gather, so no posted event either, unless the kernel did not
+    // take it all (Qt's path may emit signals, not to be run from inside another handler).
+    if (m_slots.empty() && sendDirect()) {
+        resumeLater();
+        return;
+    }
     flushLater();
 }
 
-// A deferred answer (a push, or answers held for a group commit) goes out after the current
-// event-loop pass, together with every other answer of this connection released in that pass:
-// one write() for a commit's batch of pipelined answers instead of one each.
+// A deferred answer (a push, or answers held for a group commit) whose connection has more
+// requests outstanding goes out after the current event-loop pass, together with every other
+// answer of this connection released in that pass: one write() for a commit's batch of
+// pipelined answers instead of one each.
 void Connection::flushLater()
 {
     if (m_flushQueued)
@@ -368,8 +430,7 @@ void Connection::flushLater()
             m_flushQueued = false;
             if (m_state == State::Closed)
                 return;
-            if (m_socket->bytesToWrite() > 0)
-                m_socket->flush();
+            flushOut();
             resumeLater();
         },
         Qt::QueuedConnection);
@@ -426,11 +487,12 @@ void Connection::startClose()
     discardInput();
     // A flood of refused connections must not pile up lingering sockets.
     if (qsizetype(m_server->m_connections.size()) > 2 * qMax(1, m_server->m_limits.maxConnections)) {
-        m_socket->flush();
+        flushOut();
         m_socket->abort();
         finish();
         return;
     }
+    flushOut();
     if (m_socket->bytesToWrite() > 0)
         m_socket->flush();
     // Else bytesWritten() half-closes once it is all out.
@@ -515,6 +577,7 @@ void Connection::shutdown(bool notifyResponders)
 {
     if (m_state == State::Closed)
         return;
+    flushOut();
     m_state = State::Closed;
     counted = false;
     index = -1;

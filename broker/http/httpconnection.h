@@ -82,6 +82,8 @@ private:
     void writeAnswered();
     void resumeLater();
     void flushLater();
+    void flushOut();
+    bool sendDirect();
     void startClose();
     void halfClose();
     void discardInput();
@@ -92,6 +94,8 @@ private:
 
     HttpServer *m_server;
     QTcpSocket *m_socket;
+    int m_directFd = -1; // a plain TCP socket's descriptor, for flushOut()
+    QByteArray m_out; // answers in order, not yet given to the socket
     QHostAddress m_peerAddress;
     State m_state = State::Open;
     QByteArray m_buffer;

@@ -54,7 +54,7 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
         const QString detail = server->errorString();
         server->deleteLater();
         if (error == QAbstractSocket::AddressInUseError) {
-            return fail(QStringLiteral("port_in_use"),
+            return fail(ErrorKind::PortInUse,
                         QStringLiteral("Port %1 is already in use on %2. Another broker or "
                                        "program is listening there; stop it or choose "
                                        "another port (CLAUDE_PEERS_PORT).")
@@ -62,7 +62,7 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
                             .arg(address.toString()));
         }
         return fail(
-            QStringLiteral("listen"),
+            ErrorKind::Listen,
             QStringLiteral("Cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(detail));
     }
     m_tcpServer = server;

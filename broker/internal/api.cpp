@@ -7,6 +7,7 @@
 #include "ratelimiter.h"
 #include "service.h"
 #include "store.h"
+#include "wire.h"
 
 #include "jsonbody.h"
 
@@ -89,25 +90,19 @@ void Api::replyError(const Http::ResponderPtr &responder, const Error &error)
 {
     if (error.httpStatus > 0) {
         replyObject(responder, {{QStringLiteral("error"), error.message}}, error.httpStatus);
-    } else if (error.code == QLatin1String("rejected")) {
+    } else if (error.kind == ErrorKind::Rejected) {
         replyObject(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error.message}});
     } else {
-        qCWarning(lcApi).noquote() << "Internal error:" << error.code << error.message;
+        qCWarning(lcApi).noquote() << "Internal error:" << error.code() << error.message;
         replyObject(responder, {{QStringLiteral("error"), error.message}}, 500);
     }
 }
 
 void Api::replyFederationResult(const Http::ResponderPtr &responder, const Result<QJsonObject> &result)
 {
-    if (!result) {
-        replyObject(responder,
-                    {{QStringLiteral("ok"), false}, {QStringLiteral("error"), result.error().message}});
-        return;
-    }
-    QJsonObject answer {{QStringLiteral("ok"), true}};
-    for (auto it = result->begin(); it != result->end(); ++it)
-        answer.insert(it.key(), it.value());
-    replyObject(responder, answer);
+    const FederationAnswer answer =
+        result ? FederationAnswer {true, {}, *result} : FederationAnswer {false, result.error().message, {}};
+    replyObject(responder, answer.toJson());
 }
 
 void Api::rotateRequestCounter()
@@ -132,10 +127,10 @@ Result<void> Api::addRoute(Route route)
         QStringLiteral("%1 %2").arg(QString::fromUtf8(route.method), QString::fromUtf8(route.path));
     if (!route.handler || route.method.isEmpty() || !route.path.startsWith('/'))
         return fail(
-            QStringLiteral("route"),
+            ErrorKind::Route,
             QStringLiteral("the route %1 needs a method, a path starting with / and a handler").arg(name));
     if (route.path == "/health" || route.path == "/metrics" || findRoute(route.method, route.path))
-        return fail(QStringLiteral("route"), QStringLiteral("%1 is already served by the broker").arg(name));
+        return fail(ErrorKind::Route, QStringLiteral("%1 is already served by the broker").arg(name));
     m_routes.append(std::move(route));
     return {};
 }
@@ -307,23 +302,24 @@ void Api::health(const Http::ResponderPtr &responder)
         replyError(responder, counts.error());
         return;
     }
-    replyObject(responder,
-                {{QStringLiteral("status"), QStringLiteral("ok")},
-                 {QStringLiteral("peers"), counts->peers},
-                 {QStringLiteral("uptime_ms"), m_uptime.elapsed()},
-                 {QStringLiteral("requests_last_minute"), m_requestsLastMinute},
-                 {QStringLiteral("pending_messages"), counts->pending},
-                 {QStringLiteral("pid"), QCoreApplication::applicationPid()},
-                 {QStringLiteral("version"), QStringLiteral(PEERS_VERSION)},
-                 {QStringLiteral("database_id"), m_service.store().databaseId()},
-                 {QStringLiteral("capabilities"), capabilities()}});
+    HealthAnswer answer;
+    answer.status = QStringLiteral("ok");
+    answer.peers = counts->peers;
+    answer.uptimeMs = m_uptime.elapsed();
+    answer.requestsLastMinute = m_requestsLastMinute;
+    answer.pendingMessages = counts->pending;
+    answer.pid = QCoreApplication::applicationPid();
+    answer.version = QStringLiteral(PEERS_VERSION);
+    answer.databaseId = m_service.store().databaseId();
+    answer.capabilities = capabilities();
+    replyObject(responder, answer.toJson());
 }
 
-QJsonArray Api::capabilities()
+QStringList Api::capabilities()
 {
     // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
-    return QJsonArray {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-                       QStringLiteral("session-secret"), QStringLiteral("database-id")};
+    return {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
+            QStringLiteral("session-secret"), QStringLiteral("database-id")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)
@@ -333,42 +329,34 @@ void Api::metrics(const Http::Request &request, const Http::ResponderPtr &respon
         replyError(responder, counts.error());
         return;
     }
-    const double rate = counts->messages == 0
+    const QJsonObject federationStatus = m_federation.status();
+    MetricsAnswer answer;
+    answer.uptimeSeconds = m_uptime.elapsed() / 1000;
+    answer.peerCount = counts->peers;
+    answer.messages.total = counts->messages;
+    answer.messages.delivered = counts->delivered;
+    answer.messages.pending = counts->pending;
+    answer.messages.deliveryRatePct = counts->messages == 0
         ? 100.0
         : std::round(double(counts->delivered) / double(counts->messages) * 100.0 * 100.0) / 100.0;
-    const QJsonObject federationStatus = m_federation.status();
-    QJsonObject answer {
-        {QStringLiteral("uptime_seconds"), m_uptime.elapsed() / 1000},
-        {QStringLiteral("peer_count"), counts->peers},
-        {QStringLiteral("messages"),
-         QJsonObject {{QStringLiteral("total"), counts->messages},
-                      {QStringLiteral("delivered"), counts->delivered},
-                      {QStringLiteral("pending"), counts->pending},
-                      {QStringLiteral("delivery_rate_pct"), rate}}},
-        {QStringLiteral("requests_per_minute"), m_requestsLastMinute},
-        {QStringLiteral("federation"),
-         QJsonObject {{QStringLiteral("enabled"), m_federation.isEnabled()},
-                      {QStringLiteral("remote_count"),
-                       federationStatus.value(QStringLiteral("remotes")).toArray().size()},
-                      {QStringLiteral("remote_peer_count"),
-                       federationStatus.value(QStringLiteral("total_remote_peers")).toInteger()}}}};
+    answer.requestsPerMinute = m_requestsLastMinute;
+    answer.federation.enabled = m_federation.isEnabled();
+    answer.federation.remoteCount = federationStatus.value(QStringLiteral("remotes")).toArray().size();
+    answer.federation.remotePeerCount =
+        federationStatus.value(QStringLiteral("total_remote_peers")).toInteger();
     if (request.queryItem("detailed") == "true") {
         auto peers = m_service.store().peers();
         if (!peers) {
             replyError(responder, peers.error());
             return;
         }
-        QJsonArray list;
+        QList<MetricsAnswer::PeerRow> rows;
         for (const Peer &peer : std::as_const(*peers))
-            list.append(QJsonObject {{QStringLiteral("id"), peer.id},
-                                     {QStringLiteral("name"), peer.displayName()},
-                                     {QStringLiteral("cwd"), peer.cwd},
-                                     {QStringLiteral("channel_push"), peer.channelPush},
-                                     {QStringLiteral("registered_at"), peer.registeredAt},
-                                     {QStringLiteral("last_seen"), peer.lastSeen}});
-        answer.insert(QStringLiteral("peers"), list);
+            rows.append(
+                {peer.id, peer.displayName(), peer.cwd, peer.channelPush, peer.registeredAt, peer.lastSeen});
+        answer.peers = rows;
     }
-    replyObject(responder, answer);
+    replyObject(responder, answer.toJson());
 }
 
 } // namespace Broker

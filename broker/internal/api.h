@@ -23,6 +23,7 @@ class GroupCommit;
 class RateLimiter;
 class Service;
 class TokenKeeper;
+struct SecretsAnswer;
 struct SecretsStatus;
 
 // The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and one
@@ -82,7 +83,7 @@ private:
 
     // Unauthenticated GETs
     void health(const Http::ResponderPtr &responder);
-    static QJsonArray capabilities();
+    static QStringList capabilities();
     void metrics(const Http::Request &request, const Http::ResponderPtr &responder);
 
     // Peers (apipeers.cpp)
@@ -108,7 +109,7 @@ private:
     void reload(Call &call);
     void secrets(Call &call);
     void rotateToken(Call &call);
-    static QJsonObject secretsJson(const SecretsStatus &status);
+    static SecretsAnswer secretsAnswer(const SecretsStatus &status);
     void federationConnect(Call &call);
     void federationDisconnect(Call &call);
     void federationSendToRemote(Call &call);

@@ -3,11 +3,11 @@
 // (send-to-remote is open to session credentials for their own messages).
 #include "api.h"
 #include "federationlink.h"
-#include "jsonbody.h"
 #include "logging.h"
 #include "service.h"
 #include "store.h"
 #include "tokenkeeper.h"
+#include "wire.h"
 
 #include <QCoreApplication>
 #include <QTimer>
@@ -16,8 +16,7 @@ namespace Broker {
 
 void Api::shutdown(Call &call)
 {
-    replyObject(call.responder,
-                {{QStringLiteral("ok"), true}, {QStringLiteral("pid"), QCoreApplication::applicationPid()}});
+    replyObject(call.responder, ShutdownAnswer {true, QCoreApplication::applicationPid()}.toJson());
     qCInfo(lcApi) << "Shutdown requested over HTTP";
     // Let the event loop write the answer before the host tears the server down.
     QTimer::singleShot(0, this, &Api::shutdownRequested);
@@ -31,37 +30,35 @@ void Api::reload(Call &call)
         replyError(call.responder, counts.error());
         return;
     }
-    replyObject(call.responder, {{QStringLiteral("ok"), true}, {QStringLiteral("peers"), counts->peers}});
+    replyObject(call.responder, ReloadAnswer {true, counts->peers}.toJson());
 }
 
-QJsonObject Api::secretsJson(const SecretsStatus &status)
+SecretsAnswer Api::secretsAnswer(const SecretsStatus &status)
 {
-    QJsonObject localToken {
-        {QStringLiteral("store"),
-         status.localToken.isKeychain() ? QStringLiteral("keychain") : QStringLiteral("file")},
-        {QStringLiteral("where"), status.localToken.name},
-        {QStringLiteral("token_file"), status.tokenFile},
-    };
-    if (!status.note.isEmpty())
-        localToken.insert(QStringLiteral("note"), status.note);
-    return {{QStringLiteral("local_token"), localToken}};
+    SecretsAnswer answer;
+    answer.localToken.store =
+        status.localToken.isKeychain() ? QStringLiteral("keychain") : QStringLiteral("file");
+    answer.localToken.where = status.localToken.name;
+    answer.localToken.tokenFile = status.tokenFile;
+    answer.localToken.note = status.note;
+    return answer;
 }
 
 void Api::secrets(Call &call)
 {
-    replyObject(call.responder, secretsJson(m_tokens.status()));
+    replyObject(call.responder, secretsAnswer(m_tokens.status()).toJson());
 }
 
 void Api::rotateToken(Call &call)
 {
     m_tokens.rotate([responder = call.responder](Result<SecretsStatus> rotated) {
         if (!rotated) {
-            replyError(responder, Error {rotated.error().code, rotated.error().message, 503});
+            replyError(responder, Error {rotated.error().kind, rotated.error().message, 503});
             return;
         }
-        QJsonObject answer = secretsJson(*rotated);
-        answer.insert(QStringLiteral("ok"), true);
-        replyObject(responder, answer);
+        SecretsAnswer answer = secretsAnswer(*rotated);
+        answer.ok = true;
+        replyObject(responder, answer.toJson());
     });
 }
 
@@ -73,17 +70,15 @@ void Api::federationConnect(Call &call)
             {}, 0, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    JsonFields fields(call.body);
-    const QString host = fields.string("host");
-    const qint64 port = fields.integer("port", 1);
-    if (!fields.error() && port > 65535)
+    auto request = FederationRemoteRequest::fromJson(call.body);
+    if (!request)
+        return replyError(responder, request.error());
+    if (request->port > 65535)
         return replyError(responder,
-                          Error {QStringLiteral("bad_request"),
+                          Error {ErrorKind::BadRequest,
                                  QStringLiteral("Field \"port\" must be an integer between 1 and 65535"),
                                  400});
-    if (fields.error())
-        return replyError(responder, *fields.error());
-    m_federation.connectRemote(host, int(port),
+    m_federation.connectRemote(request->host, int(request->port),
                                [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
 }
 
@@ -95,13 +90,12 @@ void Api::federationDisconnect(Call &call)
             {}, 0, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    JsonFields fields(call.body);
-    const QString host = fields.string("host");
-    const qint64 port = fields.integer("port", 1);
-    if (fields.error())
-        return replyError(responder, *fields.error());
-    m_federation.disconnectRemote(
-        host, int(port), [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
+    auto request = FederationRemoteRequest::fromJson(call.body);
+    if (!request)
+        return replyError(responder, request.error());
+    m_federation.disconnectRemote(request->host, int(request->port), [responder](Result<QJsonObject> r) {
+        replyFederationResult(responder, r);
+    });
 }
 
 void Api::federationSendToRemote(Call &call)
@@ -112,23 +106,11 @@ void Api::federationSendToRemote(Call &call)
             {}, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    JsonFields fields(call.body);
-    RemoteMessage message;
-    message.toId = fields.string("to_id");
-    message.fromId = fields.string("from_id");
-    message.text = fields.string("text");
-    message.type = fields.optionalString("type", QStringLiteral("text"));
-    message.replyTo = fields.optionalInteger("reply_to");
-    if (fields.error())
-        return replyError(responder, *fields.error());
-    const QJsonValue metadata = fields.value("metadata");
-    if (metadata.isObject())
-        message.metadata = metadata.toObject();
-    else if (!metadata.isUndefined() && !metadata.isNull())
-        return replyError(
-            responder, Error {QStringLiteral("rejected"), QStringLiteral("metadata must be a JSON object")});
-    touchActor(message.fromId);
-    m_federation.sendToRemote(message,
+    auto message = SendToRemoteRequest::fromJson(call.body);
+    if (!message)
+        return replyError(responder, message.error());
+    touchActor(message->fromId);
+    m_federation.sendToRemote(*message,
                               [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
 }
 

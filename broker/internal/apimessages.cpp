@@ -2,103 +2,75 @@
 // stream and the /messages history.
 #include "api.h"
 #include "deliveryhub.h"
-#include "jsonbody.h"
 #include "messagejson.h"
 #include "service.h"
 #include "store.h"
-
-#include <QJsonArray>
+#include "wire.h"
 
 #include <algorithm>
 
 namespace Broker {
 
-namespace {
-
-QJsonArray idsToJson(const QList<qint64> &ids)
-{
-    QJsonArray array;
-    for (qint64 id : ids)
-        array.append(id);
-    return array;
-}
-
-} // namespace
-
 void Api::sendMessage(Call &call)
 {
-    JsonFields fields(call.body);
-    const QString fromId = fields.string("from_id");
-    const QString toId = fields.string("to_id");
-    const QString text = fields.string("text");
-    fields.optionalString("type");
-    const std::optional<qint64> replyTo = fields.optionalInteger("reply_to");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = SendMessageRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    touchActor(fromId);
-    auto content = Service::validateContent(fields.value("type"), fields.value("metadata"), text,
-                                            QStringLiteral("text"), Service::TypeErrorStyle::Quoted);
+    touchActor(request->fromId);
+    auto content =
+        Service::validateContent(request->type ? QJsonValue(*request->type) : QJsonValue(), request->metadata,
+                                 request->text, QStringLiteral("text"), Service::TypeErrorStyle::Quoted);
     if (!content) {
         replyError(call.responder, content.error());
         return;
     }
-    auto id = m_service.sendMessage(fromId, toId, text, *content, replyTo);
+    auto id =
+        m_service.sendMessage(request->fromId, request->toId, request->text, *content, request->replyTo);
     if (!id) {
         replyError(call.responder, id.error());
         return;
     }
-    reply(call.responder, 200, "{\"message_id\":" + QByteArray::number(*id) + ",\"ok\":true}");
+    reply(call.responder, 200, SendMessageAnswer {true, *id, {}}.toCompactJson());
 }
 
 void Api::broadcast(Call &call)
 {
-    JsonFields fields(call.body);
-    const QString fromId = fields.string("from_id");
-    const QString text = fields.string("text");
-    fields.optionalString("type");
-    const QString scope = fields.optionalString("scope");
-    const QString cwd = fields.optionalString("cwd");
-    const QString gitRoot = fields.optionalString("git_root");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = BroadcastRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    touchActor(fromId);
-    auto content = Service::validateContent(fields.value("type"), fields.value("metadata"), text,
-                                            QStringLiteral("broadcast"), Service::TypeErrorStyle::Bare);
+    touchActor(request->fromId);
+    auto content =
+        Service::validateContent(request->type ? QJsonValue(*request->type) : QJsonValue(), request->metadata,
+                                 request->text, QStringLiteral("broadcast"), Service::TypeErrorStyle::Bare);
     if (!content) {
-        replyObject(call.responder,
-                    {{QStringLiteral("ok"), false},
-                     {QStringLiteral("recipients"), 0},
-                     {QStringLiteral("message_ids"), QJsonArray()},
-                     {QStringLiteral("error"), content.error().message}});
+        replyObject(call.responder, BroadcastAnswer {false, 0, {}, content.error().message}.toJson());
         return;
     }
     const Http::ResponderPtr responder = call.responder;
-    m_service.broadcast(fromId, text, *content, scope, cwd, gitRoot,
-                        [responder](Result<Service::BroadcastResult> result) {
+    m_service.broadcast(request->fromId, request->text, *content, request->scope, request->cwd,
+                        request->gitRoot, [responder](Result<Service::BroadcastResult> result) {
                             if (!result) {
                                 replyError(responder, result.error());
                                 return;
                             }
-                            replyObject(responder,
-                                        {{QStringLiteral("ok"), true},
-                                         {QStringLiteral("recipients"), result->recipients},
-                                         {QStringLiteral("message_ids"), idsToJson(result->messageIds)}});
+                            replyObject(
+                                responder,
+                                BroadcastAnswer {true, result->recipients, result->messageIds, {}}.toJson());
                         });
 }
 
 void Api::pollMessages(Call &call)
 {
-    JsonFields fields(call.body);
-    const QString id = fields.string("id");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = PollMessagesRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    auto messages = m_service.undelivered(id);
+    auto messages = m_service.undelivered(request->id);
     if (!messages) {
         replyError(call.responder, messages.error());
         return;
@@ -108,14 +80,12 @@ void Api::pollMessages(Call &call)
 
 void Api::ackMessages(Call &call)
 {
-    JsonFields fields(call.body);
-    const QString id = fields.string("id");
-    const QList<qint64> ids = fields.integerList("message_ids");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = AckMessagesRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    if (auto acked = m_service.acknowledge(id, ids); !acked) {
+    if (auto acked = m_service.acknowledge(request->id, request->messageIds); !acked) {
         replyError(call.responder, acked.error());
         return;
     }
@@ -124,13 +94,12 @@ void Api::ackMessages(Call &call)
 
 void Api::messageStatus(Call &call)
 {
-    JsonFields fields(call.body);
-    const qint64 id = fields.integer("message_id");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = MessageStatusRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    auto message = m_service.store().message(id);
+    auto message = m_service.store().message(request->messageId);
     if (!message) {
         replyError(call.responder, message.error());
         return;
@@ -140,25 +109,17 @@ void Api::messageStatus(Call &call)
         return;
     }
     const Message &m = **message;
-    replyObject(call.responder,
-                {{QStringLiteral("id"), m.id},
-                 {QStringLiteral("from_id"), m.fromId},
-                 {QStringLiteral("to_id"), m.toId},
-                 {QStringLiteral("delivered"), m.delivered},
-                 {QStringLiteral("sent_at"), m.sentAt}});
+    replyObject(call.responder, MessageStatusAnswer {m.id, m.fromId, m.toId, m.delivered, m.sentAt}.toJson());
 }
 
 void Api::waitMessages(Call &call)
 {
-    JsonFields fields(call.body);
-    const QString id = fields.string("id");
-    const QList<qint64> ack = fields.optionalIntegerList("ack");
-    const std::optional<qint64> timeout = fields.optionalInteger("timeout_ms");
-    const qint64 afterId = fields.optionalInteger("after_id").value_or(0);
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = WaitMessagesRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
+    const QString &id = request->id;
     // The wait counts as a heartbeat; an unknown id tells the helper to register again.
     auto known = touchWaiter(id);
     if (!known) {
@@ -170,29 +131,28 @@ void Api::waitMessages(Call &call)
                     {{QStringLiteral("error"), QStringLiteral("Peer %1 is not registered").arg(id)}}, 404);
         return;
     }
-    if (auto acked = m_service.acknowledge(id, ack); !acked) {
+    if (auto acked = m_service.acknowledge(id, request->ack); !acked) {
         replyError(call.responder, acked.error());
         return;
     }
-    const int timeoutMs = int(
-        std::clamp<qint64>(timeout.value_or(DeliveryHub::defaultTimeoutMs), 0, DeliveryHub::maxTimeoutMs));
-    m_hub.wait(id, timeoutMs, call.responder, ack, afterId);
+    const int timeoutMs = int(std::clamp<qint64>(request->timeoutMs.value_or(DeliveryHub::defaultTimeoutMs),
+                                                 0, DeliveryHub::maxTimeoutMs));
+    m_hub.wait(id, timeoutMs, call.responder, request->ack, request->afterId.value_or(0));
 }
 
 void Api::history(Call &call)
 {
-    JsonFields fields(call.body);
-    HistoryFilter filter;
-    filter.from = fields.optionalString("from");
-    filter.to = fields.optionalString("to");
-    filter.since = fields.optionalString("since");
-    filter.search = fields.optionalString("search");
-    const std::optional<qint64> limit = fields.optionalInteger("limit");
-    if (fields.error()) {
-        replyError(call.responder, *fields.error());
+    auto request = HistoryRequest::fromJson(call.body);
+    if (!request) {
+        replyError(call.responder, request.error());
         return;
     }
-    filter.limit = int(std::clamp<qint64>(limit.value_or(20), 1, 1000));
+    HistoryFilter filter;
+    filter.from = request->from;
+    filter.to = request->to;
+    filter.since = request->since;
+    filter.search = request->search;
+    filter.limit = int(std::clamp<qint64>(request->limit.value_or(20), 1, 1000));
     filter.maxBytes = Store::maxListBytes;
     auto messages = m_service.store().history(filter);
     if (!messages) {

@@ -42,15 +42,17 @@ Credential Authenticator::resolve(const QByteArray &authorizationHeader) const
         return Credential {Credential::Kind::MainToken, {}};
     if (!SessionSecret::looksLikeSecret(presented))
         return {};
-    // The database holds only hashes, so the lookup itself leaks nothing about the secret.
-    const QByteArray hash = SessionSecret::hash(presented);
+    // The key's seed is random per process, and a hit compares the whole secret in constant
+    // time, so neither the bucket nor the compare tells an attacker which bytes were right.
+    const size_t key = qHash(presented, QHashSeed::globalSeed());
     const qint64 now = m_monotonic.elapsed();
-    if (auto it = m_cache.constFind(hash); it != m_cache.cend()) {
-        if (now - it->atMs < cacheMs)
+    if (auto it = m_cache.constFind(key); it != m_cache.cend()) {
+        if (now - it->atMs < cacheMs && constantTimeEquals(it->secret, presented))
             return Credential {Credential::Kind::Session, it->peerId};
         m_cache.erase(it);
     }
-    auto peerId = m_store.peerIdForSecretHash(hash);
+    // The database holds only hashes, so the lookup itself leaks nothing about the secret.
+    auto peerId = m_store.peerIdForSecretHash(SessionSecret::hash(presented));
     if (!peerId) {
         qCWarning(lcApi).noquote() << "Session secret lookup failed:" << peerId.error().message;
         return {};
@@ -59,7 +61,7 @@ Credential Authenticator::resolve(const QByteArray &authorizationHeader) const
         return {};
     if (m_cache.size() >= 4096) // bounded: expired entries of many short sessions
         m_cache.clear();
-    m_cache.insert(hash, Cached {**peerId, now});
+    m_cache.insert(key, Cached {presented, **peerId, now});
     return Credential {Credential::Kind::Session, **peerId};
 }
 

@@ -56,11 +56,11 @@ Result<void> BrokerCore::open()
     auto token = m_tokens->start();
     if (!token) {
         close();
-        return fail(QStringLiteral("token"), token.error().message);
+        return fail(ErrorKind::Token, token.error().message);
     }
     if (auto opened = m_store.open(m_settings.location.databasePath); !opened) {
         close();
-        return fail(QStringLiteral("database"), opened.error().message);
+        return fail(ErrorKind::Database, opened.error().message);
     }
     if (auto migrated = migrateModules(); !migrated) {
         close();
@@ -118,19 +118,19 @@ Result<void> BrokerCore::startModules()
     for (const auto &module : std::as_const(m_parts.modules)) {
         const QString name = module->name();
         if (auto started = module->start(*m_context); !started)
-            return fail(QStringLiteral("module"),
+            return fail(ErrorKind::Module,
                         QStringLiteral("Module \"%1\" did not start: %2").arg(name, started.error().message));
         ++m_startedModules;
         const QList<Route> routes = module->routes();
         for (const Route &route : routes) {
             if (auto added = m_api->addRoute(route); !added)
-                return fail(QStringLiteral("module"),
+                return fail(ErrorKind::Module,
                             QStringLiteral("Module \"%1\": %2").arg(name, added.error().message));
         }
         const QList<ModuleJob> jobs = module->jobs();
         for (const ModuleJob &job : jobs) {
             if (auto added = m_jobs->add(name, job); !added)
-                return fail(QStringLiteral("module"), added.error().message);
+                return fail(ErrorKind::Module, added.error().message);
         }
         qCInfo(lcServer).noquote()
             << QStringLiteral("Module %1: %2 routes, %3 jobs").arg(name).arg(routes.size()).arg(jobs.size());

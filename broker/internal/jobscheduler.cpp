@@ -17,7 +17,7 @@ Result<void> JobScheduler::add(const QString &module, ModuleJob job)
 {
     if (job.intervalMs <= 0 || !job.run)
         return fail(
-            QStringLiteral("module_job"),
+            ErrorKind::ModuleJob,
             QStringLiteral("Module \"%1\": its job \"%2\" needs an interval above 0 ms and a function "
                            "to run (a bug in the module). The broker did not start.")
                 .arg(module, job.name));

@@ -9,7 +9,7 @@ namespace {
 
 Error moduleError(const QString &module, const QString &what)
 {
-    return {QStringLiteral("module_schema"),
+    return {ErrorKind::ModuleSchema,
             QStringLiteral("Module \"%1\": %2. The broker did not start.").arg(module, what)};
 }
 
@@ -17,7 +17,7 @@ Result<void> exec(QSqlDatabase &db, const QString &sql)
 {
     QSqlQuery query(db);
     if (!query.exec(sql))
-        return std::unexpected(Error {QStringLiteral("database"), query.lastError().databaseText()});
+        return std::unexpected(Error {ErrorKind::Database, query.lastError().databaseText()});
     return {};
 }
 
@@ -46,7 +46,7 @@ Result<int> readVersion(QSqlDatabase &db, const QString &module)
     query.prepare(QStringLiteral("SELECT version FROM module_versions WHERE name = ?"));
     query.addBindValue(module);
     if (!query.exec())
-        return std::unexpected(Error {QStringLiteral("database"), query.lastError().databaseText()});
+        return std::unexpected(Error {ErrorKind::Database, query.lastError().databaseText()});
     return query.next() ? query.value(0).toInt() : 0;
 }
 
@@ -76,7 +76,7 @@ Result<void> runStep(QSqlDatabase &db, const QString &module, const ModuleMigrat
         record.addBindValue(module);
         record.addBindValue(step.version);
         if (!record.exec())
-            return std::unexpected(Error {QStringLiteral("database"), record.lastError().databaseText()});
+            return std::unexpected(Error {ErrorKind::Database, record.lastError().databaseText()});
         if (auto committed = exec(db, QStringLiteral("COMMIT")); !committed)
             return std::unexpected(committed.error());
         return true;

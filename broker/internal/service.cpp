@@ -19,7 +19,7 @@ constexpr qsizetype maxContentSize = 10240; // reference §11.4, UTF-16 code uni
 
 std::unexpected<Error> rejected(const QString &message)
 {
-    return std::unexpected(Error {QStringLiteral("rejected"), message, 0});
+    return std::unexpected(Error {ErrorKind::Rejected, message, 0});
 }
 
 } // namespace
@@ -71,7 +71,7 @@ bool Service::isValidRequestedId(const QString &id)
 Result<Service::Registered> Service::registerPeer(const Registration &request)
 {
     if (!request.requestedId.isEmpty() && !isValidRequestedId(request.requestedId))
-        return std::unexpected(Error {QStringLiteral("bad_request"),
+        return std::unexpected(Error {ErrorKind::BadRequest,
                                       QStringLiteral("Field \"requested_id\" must be 1 to 64 characters "
                                                      "from A-Z, a-z, 0-9, _ and -"),
                                       400});
@@ -317,26 +317,26 @@ Result<qint64> Service::storeRelayed(const QString &fromId, const QString &toId,
                                      const QString &type, const QJsonValue &metadata,
                                      std::optional<qint64> replyTo)
 {
-    const auto refuse = [](const char *code, int status, const QString &message) {
-        return std::unexpected(Error {QLatin1String(code), message, status});
+    const auto refuse = [](ErrorKind kind, int status, const QString &message) {
+        return std::unexpected(Error {kind, message, status});
     };
     auto target = m_store.peer(toId);
     if (!target)
         return std::unexpected(target.error());
     if (!target->has_value())
-        return refuse("not_found", 404, QStringLiteral("Peer %1 not found locally").arg(toId));
+        return refuse(ErrorKind::NotFound, 404, QStringLiteral("Peer %1 not found locally").arg(toId));
     const QString reason = staleReason(**target);
     if (!reason.isEmpty()) {
         if (auto evicted = evict(**target, reason); !evicted)
             return std::unexpected(evicted.error());
-        return refuse("gone", 410, QStringLiteral("Peer %1 is not running").arg(toId));
+        return refuse(ErrorKind::Gone, 410, QStringLiteral("Peer %1 is not running").arg(toId));
     }
     // Unknown types become "text" (reference §4.4 step 4); metadata and size as for local sends.
     const QString effectiveType = messageTypeFromName(type) ? type : QStringLiteral("text");
     auto content = validateContent(QJsonValue(effectiveType), metadata, text, QStringLiteral("text"),
                                    TypeErrorStyle::Quoted);
     if (!content)
-        return refuse("bad_request", 400, content.error().message);
+        return refuse(ErrorKind::BadRequest, 400, content.error().message);
 
     NewMessage message;
     message.fromId = fromId;

@@ -6,6 +6,7 @@
 #include "liveness.h"
 #include "peersilence.h"
 #include "result.h"
+#include "wire.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -46,18 +47,7 @@ public:
     // How long a send target found alive is trusted (see isKnownLiveTarget()).
     static constexpr qint64 liveTargetCacheMs = 1000;
 
-    struct Registration
-    {
-        qint64 pid = 0;
-        QString cwd;
-        QString gitRoot;
-        QString tty;
-        QString sessionName;
-        QString summary;
-        QString version;
-        QString requestedId; // ours: the id the session asks for (CLAUDE_PEERS_ID, tty-less helpers)
-        QString client; // ours: the MCP client's name
-    };
+    using Registration = RegisterRequest; // its fields as /register carries them
     struct Registered
     {
         Peer peer;

@@ -14,6 +14,7 @@
 #include <QThread>
 #include <QVariant>
 
+#include <algorithm>
 #include <array>
 
 namespace Broker {
@@ -155,7 +156,7 @@ Result<void> quickCheck(QSqlDatabase &db, const QString &path)
         problems << check.value(0).toString().simplified();
     if (problems == QStringList {QStringLiteral("ok")})
         return {};
-    return fail(QStringLiteral("database"),
+    return fail(ErrorKind::Database,
                 QStringLiteral("The database %1 is damaged (%2). It was left as it is: move it away to "
                                "start with a fresh one, or restore it from a backup.")
                     .arg(path, problems.join(QStringLiteral("; "))));
@@ -171,7 +172,7 @@ Result<void> Store::open(const QString &path)
     auto opened = [&]() -> Result<void> {
         QSqlDatabase db = QSqlDatabase::addDatabase(QStringLiteral("QSQLITE"), d->connectionName);
         if (!db.isValid())
-            return fail(QStringLiteral("database"),
+            return fail(ErrorKind::Database,
                         QStringLiteral("The Qt SQLite driver (QSQLITE) is not available: install the Qt 6 "
                                        "SQLite plugin (Debian: libqt6sql6-sqlite)."));
         db.setDatabaseName(path);
@@ -587,7 +588,10 @@ Result<QList<Message>> Store::orphans() const
 {
     if (!d->ready())
         return std::unexpected(notOpen());
-    return d->messages(d->statements->orphans, "Looking for orphaned messages");
+    auto list = d->messages(d->statements->orphans, "Looking for orphaned messages");
+    if (list)
+        std::sort(list->begin(), list->end(), [](const Message &a, const Message &b) { return a.id < b.id; });
+    return list;
 }
 
 Result<int> Store::deleteMessages(const QList<qint64> &ids)
@@ -652,7 +656,7 @@ Result<void> Store::beginBatch()
         return std::unexpected(notOpen());
     Statements &s = *d->statements;
     if (s.batch)
-        return fail(QStringLiteral("database"), QStringLiteral("A batch is already open on this store."));
+        return fail(ErrorKind::Database, QStringLiteral("A batch is already open on this store."));
     auto r = run(s.begin, "Starting a batch");
     s.begin.finish();
     s.batch = r.has_value();

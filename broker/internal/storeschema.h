@@ -18,9 +18,10 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 //   1: the reference's final tables, every column the reference adds by ALTER present
 //   2: peers.secret_hash (session secrets) and the indexes of the hot queries
 //   3: peers.client (the MCP client a peer runs in: "claude-code", "opencode", …)
+//   4: partial message indexes (undelivered rows by recipient, delivered rows by age)
 namespace StoreSchema {
 
-inline constexpr int currentVersion = 3;
+inline constexpr int currentVersion = 4;
 
 Result<int> userVersion(QSqlDatabase &db);
 

@@ -85,7 +85,7 @@ Result<QString> normalizedTimestamp(const QString &iso, const QString &field)
     QDateTime dt = QDateTime::fromString(iso, Qt::ISODateWithMs);
     if (!dt.isValid())
         return fail(
-            QStringLiteral("invalid"),
+            ErrorKind::Invalid,
             QStringLiteral("%1 must be an ISO-8601 timestamp such as 2026-03-27T12:00:00.000Z, not \"%2\"")
                 .arg(field, iso));
     if (dt.timeSpec() == Qt::LocalTime)
@@ -95,7 +95,7 @@ Result<QString> normalizedTimestamp(const QString &iso, const QString &field)
 
 Error notOpen()
 {
-    return Error {QStringLiteral("database"), QStringLiteral("The message store is not open.")};
+    return Error {ErrorKind::Database, QStringLiteral("The message store is not open.")};
 }
 
 Result<void> Statements::prepareAll()
@@ -150,9 +150,11 @@ Result<void> Statements::prepareAll()
                         "(? = '' OR text LIKE ? ESCAPE '\\') AND "
                         "sent_at >= ? ORDER BY id DESC LIMIT ?")
              .arg(messageColumns)},
+        // Ordered as idx_messages_undelivered is, so that the sweep reads that index instead of
+        // scanning the whole table (ORDER BY m.id alone made SQLite scan); Store sorts by id.
         {&orphans,
          QStringLiteral("SELECT %1 FROM messages m WHERE m.delivered = 0 AND m.from_id != 'system' "
-                        "AND NOT EXISTS (SELECT 1 FROM peers p WHERE p.id = m.to_id) ORDER BY m.id")
+                        "AND NOT EXISTS (SELECT 1 FROM peers p WHERE p.id = m.to_id) ORDER BY m.to_id, m.id")
              .arg(messageColumns)},
         {&deleteMessage, QStringLiteral("DELETE FROM messages WHERE id = ?")},
         {&deleteUndeliveredFor, QStringLiteral("DELETE FROM messages WHERE to_id = ? AND delivered = 0")},

@@ -207,7 +207,7 @@ void TokenKeeper::rereadFile()
         return;
     auto token = TokenFile::read(m_location.tokenPath);
     if (!token) {
-        if (m_state == State::Keychain && token.error().code == QLatin1String("token_missing")) {
+        if (m_state == State::Keychain && token.error().kind == ErrorKind::TokenMissing) {
             qCInfo(lcServer) << "The token file is gone; writing it again from the keychain";
             writeFile(m_token);
             return;
@@ -253,7 +253,7 @@ void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
             m_rotating = false;
             const auto next = qScopeGuard([this] { runWaitingRotations(); });
             if (!written) {
-                done(fail(QStringLiteral("keychain"),
+                done(fail(ErrorKind::Keychain,
                           QStringLiteral("The OS keychain refused the new token (%1); the token "
                                          "was not rotated. Try again, or set CLAUDE_PEERS_TOKEN to "
                                          "keep the token in a file.")
@@ -264,7 +264,7 @@ void TokenKeeper::rotate(std::function<void(Result<SecretsStatus>)> done)
             const bool fileWritten = writeFile(fresh);
             qCInfo(lcServer) << "Token rotated (keychain and token file)";
             if (!fileWritten) {
-                done(fail(QStringLiteral("token"),
+                done(fail(ErrorKind::Token,
                           QStringLiteral("The token was rotated in the OS keychain but the token "
                                          "file %1 could not be written: helpers cannot find it.")
                               .arg(m_location.tokenPath)));

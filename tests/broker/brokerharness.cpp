@@ -34,7 +34,7 @@ bool BrokerHarness::start()
 {
     auto started = m_server->start();
     if (!started) {
-        qWarning() << "start failed:" << started.error().code << started.error().message;
+        qWarning() << "start failed:" << started.error().code() << started.error().message;
         return false;
     }
     m_port = m_server->port();

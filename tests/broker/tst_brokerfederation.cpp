@@ -29,7 +29,7 @@ public:
     {
         connects.append({host, port});
         if (host == QLatin1String("bad.example"))
-            done(Broker::fail(QStringLiteral("unreachable"), QStringLiteral("Cannot reach bad.example")));
+            done(Broker::fail(Broker::ErrorKind::Unreachable, QStringLiteral("Cannot reach bad.example")));
         else
             done(QJsonObject {{QStringLiteral("hostname"), QStringLiteral("remote-box")}});
     }
@@ -164,7 +164,7 @@ private Q_SLOTS:
         link->pending[0](QJsonObject {}); // relayed
         QTest::qWait(200); // the answer must wait for the second relay
         QVERIFY(!reply->isFinished());
-        link->pending[1](Broker::fail(QStringLiteral("unreachable"), QStringLiteral("gone")));
+        link->pending[1](Broker::fail(Broker::ErrorKind::Unreachable, QStringLiteral("gone")));
         QTRY_VERIFY_WITH_TIMEOUT(reply->isFinished(), TestSupport::scaled(5000));
         const QJsonObject answer = BrokerHarness::replyObject(reply);
         QCOMPARE(answer.value(QStringLiteral("ok")), QJsonValue(true));

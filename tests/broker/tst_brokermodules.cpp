@@ -98,7 +98,7 @@ ModuleMigration sqlStep(int version, const QString &what, const QStringList &sta
                 QSqlQuery query(db);
                 for (const QString &sql : statements) {
                     if (!query.exec(sql))
-                        return fail(QStringLiteral("database"), query.lastError().databaseText());
+                        return fail(ErrorKind::Database, query.lastError().databaseText());
                 }
                 return {};
             }};
@@ -152,15 +152,15 @@ int statusOf(const QByteArray &rawAnswer)
     return rawAnswer.mid(9, 3).toInt(); // "HTTP/1.1 200 OK"
 }
 
-// start() was refused with this error code, in a message that names the module.
-bool refusedNamingModule(const Result<void> &started, const QString &code)
+// start() was refused with this error kind, in a message that names the module.
+bool refusedNamingModule(const Result<void> &started, ErrorKind kind)
 {
     if (started)
         return false;
-    if (started.error().code == code &&
+    if (started.error().kind == kind &&
         started.error().message.contains(QStringLiteral("Module \"test-module\"")))
         return true;
-    qWarning().noquote() << "refused with" << started.error().code << started.error().message;
+    qWarning().noquote() << "refused with" << started.error().code() << started.error().message;
     return false;
 }
 
@@ -393,7 +393,7 @@ void tst_BrokerModules::refusesRouteTakenByTheBroker()
         BrokerHarness h;
         h.server().addModule(module);
         const auto started = h.server().start();
-        QVERIFY(refusedNamingModule(started, QStringLiteral("module")));
+        QVERIFY(refusedNamingModule(started, ErrorKind::Module));
         QVERIFY2(started.error().message.contains(QString::fromUtf8(path)),
                  qPrintable(started.error().message));
         QVERIFY(!h.server().isRunning());
@@ -419,7 +419,7 @@ void tst_BrokerModules::migratesFreshDatabase()
              2);
     QCOMPARE(scalar(path, QStringLiteral("SELECT text FROM test_notes")).toString(), QStringLiteral("n1"));
     // The core's own track is untouched.
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
 }
 
 void tst_BrokerModules::reopenedDatabaseRunsOnlyNewSteps()
@@ -478,7 +478,7 @@ void tst_BrokerModules::failingMigrationRefusesStart()
     BrokerHarness h;
     h.server().addModule(module);
     const auto started = h.server().start();
-    QVERIFY(refusedNamingModule(started, QStringLiteral("module_schema")));
+    QVERIFY(refusedNamingModule(started, ErrorKind::ModuleSchema));
     const QString message = started.error().message;
     QVERIFY2(message.contains(QStringLiteral("migration 2 (add the remotes table) failed")),
              qPrintable(message));
@@ -513,7 +513,7 @@ void tst_BrokerModules::newerModuleTablesRefuseStart()
     BrokerServer server(settings);
     server.addModule(older);
     const auto started = server.start();
-    QVERIFY(refusedNamingModule(started, QStringLiteral("module_schema")));
+    QVERIFY(refusedNamingModule(started, ErrorKind::ModuleSchema));
     QVERIFY2(started.error().message.contains(QStringLiteral("newer claude-peers")),
              qPrintable(started.error().message));
 }
@@ -539,7 +539,7 @@ void tst_BrokerModules::referenceDatabaseStillOpens()
         QVERIFY(server.start());
     }
     const QString path = settings.location.databasePath;
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 3); // the core's track alone
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 4); // the core's track alone
     QCOMPARE(scalar(path, QStringLiteral("SELECT version FROM module_versions WHERE name = 'test-module'"))
                  .toInt(),
              2);
@@ -598,7 +598,7 @@ void tst_BrokerModules::jobWithoutIntervalRefusesStart()
     module->jobIntervalMs = 0;
     BrokerHarness h;
     h.server().addModule(module);
-    QVERIFY(refusedNamingModule(h.server().start(), QStringLiteral("module")));
+    QVERIFY(refusedNamingModule(h.server().start(), ErrorKind::Module));
     QCOMPARE(module->stopped, 1);
 }
 

@@ -860,7 +860,7 @@ private Q_SLOTS:
         Broker::BrokerServer second(h.settings());
         auto started = second.start();
         QVERIFY(!started);
-        QCOMPARE(started.error().code, QStringLiteral("locked"));
+        QCOMPARE(started.error().kind, Broker::ErrorKind::Locked);
         QCOMPARE(started.error().message,
                  QStringLiteral(
                      "Another claude-peers broker (pid %1) is already using %2. Stop it with: claude-peers "
@@ -879,7 +879,7 @@ private Q_SLOTS:
         BrokerHarness h([&](Broker::Settings &s) { s.location.port = blocker.serverPort(); });
         auto started = h.server().start();
         QVERIFY(!started);
-        QCOMPARE(started.error().code, QStringLiteral("port_in_use"));
+        QCOMPARE(started.error().kind, Broker::ErrorKind::PortInUse);
         QCOMPARE(started.error().message,
                  QStringLiteral("Port %1 is already in use. Another broker or program listens there; set "
                                 "CLAUDE_PEERS_PORT or stop it.")

@@ -177,6 +177,7 @@ private Q_SLOTS:
 
     void createsSchemaOnEmptyFile();
     void reopensWithDataIntact();
+    void upgradesVersion3Indexes();
     void upgradesReferenceDatabase_data();
     void upgradesReferenceDatabase();
     void upgradesFirstReleaseDatabase();
@@ -229,13 +230,13 @@ void tst_Store::createsSchemaOnEmptyFile()
 {
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
     QCOMPARE(int(QFile::permissions(dbPath()) & 0x7077), 0x6000); // rw owner, nothing for group/other
     QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now)); // creates the WAL
     QCOMPARE(int(QFile::permissions(dbPath() + QStringLiteral("-wal")) & 0x7077), 0x6000);
 
     RawDb raw(dbPath());
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 4);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
@@ -245,16 +246,37 @@ void tst_Store::createsSchemaOnEmptyFile()
         strings({"id", "from_id", "to_id", "text", "type", "metadata", "reply_to", "sent_at", "delivered"}));
     const QStringList indexes = raw.column(QStringLiteral(
         "SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE 'idx_%' ORDER BY name"));
-    QCOMPARE(indexes,
-             strings({"idx_messages_delivered_sent", "idx_messages_to_delivered", "idx_peers_pid",
-                      "idx_peers_tty"}));
-    // The delivery query uses its index rather than scanning the table.
-    const QString plan =
-        raw.column(QStringLiteral("EXPLAIN QUERY PLAN SELECT id FROM messages WHERE to_id = 'x' "
-                                  "AND delivered = 0 ORDER BY id"),
-                   3)
+    QCOMPARE(
+        indexes,
+        strings({"idx_messages_delivered_at", "idx_messages_undelivered", "idx_peers_pid", "idx_peers_tty"}));
+    // Only undelivered rows in the delivery index, only delivered ones in the purge index.
+    QCOMPARE(
+        raw.scalar(QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'idx_messages_undelivered'"))
+            .toString(),
+        QStringLiteral("CREATE INDEX idx_messages_undelivered ON messages(to_id) WHERE delivered = 0"));
+    QCOMPARE(
+        raw.scalar(QStringLiteral("SELECT sql FROM sqlite_master WHERE name = 'idx_messages_delivered_at'"))
+            .toString(),
+        QStringLiteral("CREATE INDEX idx_messages_delivered_at ON messages(sent_at) WHERE delivered = 1"));
+    // The hot and the periodic queries use these indexes rather than scanning the table.
+    const auto plan = [&raw](const char *sql) {
+        return raw.column(QStringLiteral("EXPLAIN QUERY PLAN ") + QLatin1String(sql), 3)
             .join(QLatin1Char(' '));
-    QVERIFY2(plan.contains(QLatin1String("idx_messages_to_delivered")), qPrintable(plan));
+    };
+    const std::pair<const char *, const char *> uses[] = {
+        {"SELECT id FROM messages WHERE to_id = 'x' AND delivered = 0 AND id > 0 ORDER BY id",
+         "idx_messages_undelivered"},
+        {"UPDATE messages SET delivered = 1 WHERE to_id = 'x' AND delivered = 0 "
+         "AND id IN (SELECT value FROM json_each('[1,2]'))",
+         "idx_messages_undelivered"},
+        {"DELETE FROM messages WHERE delivered = 1 AND sent_at < '2026'", "idx_messages_delivered_at"},
+        {"SELECT m.id FROM messages m WHERE m.delivered = 0 AND m.from_id != 'system' AND NOT EXISTS "
+         "(SELECT 1 FROM peers p WHERE p.id = m.to_id) ORDER BY m.to_id, m.id",
+         "idx_messages_undelivered"},
+    };
+    for (const auto &[sql, index] : uses)
+        QVERIFY2(plan(sql).contains(QLatin1String(index)),
+                 qPrintable(QLatin1String(sql) + u" -> " + plan(sql)));
 }
 
 void tst_Store::reopensWithDataIntact()
@@ -268,7 +290,7 @@ void tst_Store::reopensWithDataIntact()
     QCOMPARE(m_store->schemaVersion(), 0);
 
     QVERIFY(m_store->open(dbPath()));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
     auto peer = m_store->peer(QStringLiteral("aaaa1111"));
     QVERIFY(peer && peer->has_value());
     auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
@@ -281,6 +303,43 @@ void tst_Store::reopensWithDataIntact()
     auto counted = second.counts();
     QVERIFY(counted);
     QCOMPARE(counted->messages, 1);
+}
+
+// A database of schema 3 (full indexes holding `delivered`) gets the partial indexes of
+// schema 4, and its pending and delivered rows are found through them.
+void tst_Store::upgradesVersion3Indexes()
+{
+    QVERIFY(m_store->open(dbPath()));
+    QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now));
+    auto ids = m_store->insertMessages(
+        {newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("1")),
+         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("2"))},
+        now);
+    QVERIFY(ids);
+    QCOMPARE(show(m_store->acknowledge(QStringLiteral("aaaa1111"), {ids->at(0)})), QStringLiteral("1"));
+    m_store->close();
+    {
+        RawDb raw(dbPath());
+        QCOMPARE(raw.execScript(QStringLiteral(
+                     "DROP INDEX idx_messages_undelivered; DROP INDEX idx_messages_delivered_at;"
+                     "CREATE INDEX idx_messages_to_delivered ON messages(to_id, delivered);"
+                     "CREATE INDEX idx_messages_delivered_sent ON messages(delivered, sent_at);"
+                     "PRAGMA user_version = 3;")),
+                 QString());
+    }
+
+    QVERIFY(m_store->open(dbPath()));
+    QCOMPARE(m_store->schemaVersion(), 4);
+    RawDb raw(dbPath());
+    QCOMPARE(raw.column(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE "
+                                       "'idx_messages%' ORDER BY name")),
+             strings({"idx_messages_delivered_at", "idx_messages_undelivered"}));
+    auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
+    QVERIFY(pending);
+    QCOMPARE(idsOf(*pending), QList<qint64> {ids->at(1)});
+    QCOMPARE(show(m_store->purgeDeliveredBefore(QStringLiteral("2999-01-01T00:00:00.000Z"))),
+             QStringLiteral("1"));
+    QCOMPARE(m_store->counts()->messages, 1);
 }
 
 void tst_Store::upgradesReferenceDatabase_data()
@@ -315,7 +374,7 @@ void tst_Store::upgradesReferenceDatabase()
 
     auto opened = m_store->open(path);
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
 
     auto peers = m_store->peers();
     QVERIFY(peers);
@@ -375,7 +434,7 @@ void tst_Store::upgradesReferenceDatabase()
     QCOMPARE(*purged, 1);
 
     RawDb check(path);
-    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 3);
+    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 4);
     QVERIFY(
         check.column(QStringLiteral("PRAGMA table_info(peers)"), 1).contains(QStringLiteral("secret_hash")));
     QCOMPARE(check.scalar(QStringLiteral("SELECT COUNT(*) FROM peers WHERE secret_hash = ''")).toInt(), 3);
@@ -411,7 +470,7 @@ void tst_Store::upgradesFirstReleaseDatabase()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 3);
+    QCOMPARE(m_store->schemaVersion(), 4);
 
     RawDb raw(dbPath());
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
@@ -456,7 +515,7 @@ void tst_Store::refusesNewerSchema()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(opened.error().message.contains(QLatin1String("version 7")), qPrintable(errorOf(opened)));
     QVERIFY2(opened.error().message.contains(QLatin1String("upgrade claude-peers")),
              qPrintable(errorOf(opened)));
@@ -478,7 +537,7 @@ void tst_Store::refusesForeignTables()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(opened.error().message.contains(QLatin1String("not made by claude-peers")),
              qPrintable(errorOf(opened)));
     RawDb raw(dbPath());
@@ -509,7 +568,7 @@ void tst_Store::failsOnUnopenableFiles()
     }
     auto opened = m_store->open(path);
     QVERIFY(!opened);
-    QCOMPARE(opened.error().code, QStringLiteral("database"));
+    QCOMPARE(opened.error().kind, Broker::ErrorKind::Database);
     QVERIFY(!opened.error().message.isEmpty());
     QVERIFY(!m_store->peers());
     // The store stays usable: a good file opens afterwards.
@@ -525,7 +584,7 @@ void tst_Store::closedStoreGivesErrors()
     m_store->close(); // twice is fine
     const auto check = [](const auto &result) {
         QVERIFY(!result);
-        QCOMPARE(result.error().code, QStringLiteral("database"));
+        QCOMPARE(result.error().kind, Broker::ErrorKind::Database);
     };
     check(m_store->registerPeer(newPeer(QStringLiteral("a"), 1), now));
     check(m_store->peer(QStringLiteral("a")));
@@ -555,7 +614,7 @@ void tst_Store::lockedDatabaseGivesError()
     auto inserted = m_store->insertMessage(
         newMessage(QStringLiteral("cli"), QStringLiteral("aaaa1111"), QStringLiteral("x")), now);
     QVERIFY(!inserted);
-    QCOMPARE(inserted.error().code, QStringLiteral("database"));
+    QCOMPARE(inserted.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(inserted.error().message.contains(QLatin1String("locked")), qPrintable(errorOf(inserted)));
     auto registered = m_store->registerPeer(newPeer(QStringLiteral("bbbb2222"), 11), now);
     QVERIFY(!registered);
@@ -867,7 +926,7 @@ void tst_Store::insertMessagesIsAtomic()
          newMessage(QStringLiteral("a"), QStringLiteral("d"), QStringLiteral("ok 2"))},
         now);
     QVERIFY(!inserted);
-    QCOMPARE(inserted.error().code, QStringLiteral("database"));
+    QCOMPARE(inserted.error().kind, Broker::ErrorKind::Database);
     QVERIFY2(inserted.error().message.contains(QLatin1String("boom refused")), qPrintable(errorOf(inserted)));
     auto counted = m_store->counts();
     QVERIFY(counted);
@@ -1035,7 +1094,7 @@ void tst_Store::historyRejectsBadSince()
     filter.since = QStringLiteral("yesterday");
     auto found = m_store->history(filter);
     QVERIFY(!found);
-    QCOMPARE(found.error().code, QStringLiteral("invalid"));
+    QCOMPARE(found.error().kind, Broker::ErrorKind::Invalid);
     QVERIFY(found.error().message.contains(QLatin1String("since")));
 }
 
@@ -1054,12 +1113,17 @@ void tst_Store::orphans()
                                 now);
     QVERIFY(ids);
     QCOMPARE(show(m_store->acknowledge(gone, {ids->at(4)})), QStringLiteral("1"));
+    // A later message to another gone peer whose id sorts first: the list is still by message id.
+    auto later =
+        m_store->insertMessage(newMessage(alive, QStringLiteral("early000"), QStringLiteral("6")), now);
+    QVERIFY(later);
     auto found = m_store->orphans();
     QVERIFY(found);
-    QCOMPARE(idsOf(*found), QList<qint64>({ids->at(0), ids->at(3)}));
+    QCOMPARE(idsOf(*found), QList<qint64>({ids->at(0), ids->at(3), *later}));
     QCOMPARE(found->first().text, QStringLiteral("1 orphan"));
 
     QCOMPARE(show(m_store->deleteUndeliveredFor(gone)), QStringLiteral("3")); // incl. the system bounce
+    QCOMPARE(show(m_store->deleteUndeliveredFor(QStringLiteral("early000"))), QStringLiteral("1"));
     auto left = m_store->orphans();
     QVERIFY(left && left->isEmpty());
     QCOMPARE(m_store->counts()->messages, 2); // the delivered one and the one to the live peer
@@ -1125,7 +1189,7 @@ void tst_Store::purgeBoundary()
 
     auto bad = m_store->purgeDeliveredBefore(QStringLiteral("2026-13-45"));
     QVERIFY(!bad);
-    QCOMPARE(bad.error().code, QStringLiteral("invalid"));
+    QCOMPARE(bad.error().kind, Broker::ErrorKind::Invalid);
 }
 
 void tst_Store::counts()

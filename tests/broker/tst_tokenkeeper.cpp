@@ -202,7 +202,7 @@ private Q_SLOTS:
         k->rotate([&](Broker::Result<Broker::SecretsStatus> r) { answer = r; });
         QTRY_VERIFY(answer);
         QVERIFY(!*answer);
-        QCOMPARE(answer->error().code, QStringLiteral("keychain"));
+        QCOMPARE(answer->error().kind, Broker::ErrorKind::Keychain);
         QCOMPARE(k->token(), old);
         QCOMPARE(fileToken(), old);
         QCOMPARE(m_keychain->secrets.value(kKey), old);

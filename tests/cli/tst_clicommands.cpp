@@ -127,7 +127,7 @@ private Q_SLOTS:
         auto inv = Cli::parseInvocation(*c, args);
         QCOMPARE(bool(inv), ok);
         if (!ok) {
-            QCOMPARE(inv.error().code, u"usage"_s);
+            QCOMPARE(inv.error().kind, Broker::ErrorKind::Usage);
             return;
         }
         QCOMPARE(inv->positional, positional);
@@ -143,42 +143,52 @@ private Q_SLOTS:
     void statusSecretsFormat_data()
     {
         QTest::addColumn<QString>("answer");
+        QTest::addColumn<int>("failedWith"); // an HTTP status instead of the answer
         QTest::addColumn<QStringList>("lines");
         QTest::newRow("keychain")
-            << uR"({"local_token":{"store":"keychain","where":"Secret Service","token_file":"/h/.t"}})"_s
+            << uR"({"local_token":{"store":"keychain","where":"Secret Service","token_file":"/h/.t"}})"_s << 0
             << QStringList {u"Secrets: local token in the OS keychain (Secret Service); token file /h/.t"_s};
         QTest::newRow("file with a note")
             << uR"({"local_token":{"store":"file","where":"/h/.t","token_file":"/h/.t","note":"No OS keychain."}})"_s
-            << QStringList {u"Secrets: local token in the file /h/.t"_s, u"         No OS keychain."_s};
-        QTest::newRow("0.7 broker") << u"{}"_s
+            << 0 << QStringList {u"Secrets: local token in the file /h/.t"_s, u"         No OS keychain."_s};
+        QTest::newRow("0.7 broker") << u"Broker error (/secrets): 404 not found"_s << 404
                                     << QStringList {
                                            u"Secrets: not reported by this broker (a 0.7 broker keeps "
                                            u"the token in the file /cli/.t)"_s};
         QTest::newRow("asking failed")
-            << uR"({"error":"Unauthorized"})"_s << QStringList {u"Secrets: unknown (Unauthorized)"_s};
+            << u"Unauthorized"_s << 401 << QStringList {u"Secrets: unknown (Unauthorized)"_s};
     }
     void statusSecretsFormat()
     {
         QFETCH(QString, answer);
+        QFETCH(int, failedWith);
         QFETCH(QStringList, lines);
-        QCOMPARE(Cli::Format::statusSecrets(parseObject(answer.toUtf8()), u"/cli/.t"_s), lines);
+        const Broker::Result<Broker::SecretsAnswer> secrets = failedWith
+            ? Broker::Result<Broker::SecretsAnswer>(
+                  std::unexpected(Broker::Error {Broker::ErrorKind::Http, answer, failedWith}))
+            : Broker::SecretsAnswer::fromJson(parseObject(answer.toUtf8()));
+        QCOMPARE(Cli::Format::statusSecrets(secrets, u"/cli/.t"_s), lines);
     }
 
     void statusFormat()
     {
-        const QJsonObject health = parseObject(R"({"status":"ok","peers":2,"pid":77,"version":"0.8.0"})");
+        const Broker::HealthAnswer health = *Broker::HealthAnswer::fromJson(
+            parseObject(R"({"status":"ok","peers":2,"pid":77,"version":"0.8.0"})"));
         QCOMPARE(Cli::Format::statusHeader(health, u"http://127.0.0.1:7899"_s),
                  (QStringList {u"Broker: ok (2 peer(s) registered)"_s, u"URL: http://127.0.0.1:7899"_s,
                                u"Version: 0.8.0  PID: 77"_s}));
         // A reference broker's /health has neither pid nor version.
-        QCOMPARE(Cli::Format::statusHeader(parseObject(R"({"status":"ok","peers":0})"), u"u"_s).size(), 2);
+        QCOMPARE(Cli::Format::statusHeader(
+                     *Broker::HealthAnswer::fromJson(parseObject(R"({"status":"ok","peers":0})")), u"u"_s)
+                     .size(),
+                 2);
 
-        const QJsonArray peers = QJsonDocument::fromJson(R"([
+        const QList<Broker::Peer> peers = *Broker::peersFromJson(QJsonDocument::fromJson(R"([
             {"id":"d92a5e28","pid":10,"cwd":"/p","session_name":"AUTH","summary":"doing x","tty":"pts/4",
              "last_seen":"2026-03-27T12:00:00.000Z"},
             {"id":"478e3862","pid":11,"cwd":"/q","session_name":"","summary":"","tty":null,"last_seen":"L",
              "client":"opencode"}])")
-                                     .array();
+                                                                     .array());
         QCOMPARE(Cli::Format::statusPeers(peers),
                  (QStringList {u""_s, u"Peers:"_s, u"  d92a5e28 [AUTH]  PID:10  /p"_s, u"         doing x"_s,
                                u"         TTY: pts/4"_s, u"         Last seen: 2026-03-27T12:00:00.000Z"_s,
@@ -187,7 +197,7 @@ private Q_SLOTS:
         QCOMPARE(Cli::Format::peerList(peers),
                  (QStringList {u"d92a5e28 [AUTH]  PID:10  /p"_s, u"  Summary: doing x"_s,
                                u"478e3862  PID:11  /q"_s, u"  Client: OpenCode"_s}));
-        QCOMPARE(Cli::Format::peerList(QJsonArray {}), QStringList {u"No peers registered."_s});
+        QCOMPARE(Cli::Format::peerList({}), QStringList {u"No peers registered."_s});
     }
 
     void uptime_data()
@@ -211,11 +221,12 @@ private Q_SLOTS:
 
     void metricsFormat()
     {
-        const QJsonObject m = parseObject(R"({"uptime_seconds":3600,"peer_count":3,
+        const Broker::MetricsAnswer m =
+            *Broker::MetricsAnswer::fromJson(parseObject(R"({"uptime_seconds":3600,"peer_count":3,
             "messages":{"total":120,"delivered":118,"pending":2,"delivery_rate_pct":98.33},
             "requests_per_minute":42,"federation":{"enabled":true,"remote_count":1,"remote_peer_count":2},
             "peers":[{"id":"d92a5e28","name":"AUTH_WORKER","cwd":"/x","channel_push":"working",
-                      "registered_at":"r","last_seen":"s"}]})");
+                      "registered_at":"r","last_seen":"s"}]})"));
         const QStringList lines = Cli::Format::metrics(m, true);
         QVERIFY(lines.contains(u"  Broker Metrics:"_s));
         QVERIFY(lines.contains(u"    Uptime:              1h"_s));
@@ -233,22 +244,23 @@ private Q_SLOTS:
     {
         QCOMPARE(Cli::Format::messageTime(u"2026-01-01T00:01:00.000Z"_s), u"2026-01-01 00:01:00"_s);
         QCOMPARE(Cli::Format::messageTime(u"2026-01-01T00:01:00Z"_s), u"2026-01-01 00:01:00Z"_s);
-        QCOMPARE(Cli::Format::messageList(QJsonArray {}), QStringList {u"No messages found."_s});
+        QCOMPARE(Cli::Format::messageList({}), QStringList {u"No messages found."_s});
         const QString longText(130, u'x');
-        const QJsonArray list {QJsonObject {{u"id"_s, 2},
-                                            {u"from_id"_s, u"peer2"_s},
-                                            {u"to_id"_s, u"peer1"_s},
-                                            {u"text"_s, longText},
-                                            {u"type"_s, u"response"_s},
-                                            {u"sent_at"_s, u"2026-01-01T00:01:00.000Z"_s},
-                                            {u"delivered"_s, false}},
-                               QJsonObject {{u"id"_s, 1},
-                                            {u"from_id"_s, u"peer1"_s},
-                                            {u"to_id"_s, u"peer2"_s},
-                                            {u"text"_s, u"hello world"_s},
-                                            {u"type"_s, u"text"_s},
-                                            {u"sent_at"_s, u"2026-01-01T00:00:00.000Z"_s},
-                                            {u"delivered"_s, 1}}};
+        const QList<Broker::Message> list =
+            *Broker::messagesFromJson(QJsonArray {QJsonObject {{u"id"_s, 2},
+                                                               {u"from_id"_s, u"peer2"_s},
+                                                               {u"to_id"_s, u"peer1"_s},
+                                                               {u"text"_s, longText},
+                                                               {u"type"_s, u"response"_s},
+                                                               {u"sent_at"_s, u"2026-01-01T00:01:00.000Z"_s},
+                                                               {u"delivered"_s, false}},
+                                                  QJsonObject {{u"id"_s, 1},
+                                                               {u"from_id"_s, u"peer1"_s},
+                                                               {u"to_id"_s, u"peer2"_s},
+                                                               {u"text"_s, u"hello world"_s},
+                                                               {u"type"_s, u"text"_s},
+                                                               {u"sent_at"_s, u"2026-01-01T00:00:00.000Z"_s},
+                                                               {u"delivered"_s, 1}}});
         QCOMPARE(
             Cli::Format::messageList(list),
             (QStringList {u""_s, u"  Messages (2 results):"_s, u""_s,
@@ -256,7 +268,7 @@ private Q_SLOTS:
                           u"    From: peer2  \u2192  To: peer1"_s, u"    "_s + longText.left(120) + u"..."_s,
                           u""_s, u"  #1  2026-01-01 00:00:00  [text] delivered"_s,
                           u"    From: peer1  \u2192  To: peer2"_s, u"    hello world"_s, u""_s}));
-        QVERIFY(Cli::Format::messageList(QJsonArray {list.at(1)}).contains(u"  Messages (1 result):"_s));
+        QVERIFY(Cli::Format::messageList({list.at(1)}).contains(u"  Messages (1 result):"_s));
     }
 
     void scalarsAndJson()

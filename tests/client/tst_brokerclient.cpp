@@ -253,7 +253,7 @@ private Q_SLOTS:
         client.post(QStringLiteral("/heartbeat"), {}, o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
         QVERIFY(!*o.result);
-        QCOMPARE(o.result->error().code, QStringLiteral("http"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Http);
         QCOMPARE(o.result->error().httpStatus, 401);
         QCOMPARE(m_fake->requests.size(), 2);
     }
@@ -296,7 +296,7 @@ private Q_SLOTS:
         client.post(QStringLiteral("/heartbeat"), {}, o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
         QVERIFY(m_fake->requests.first().authorization.isEmpty());
-        QCOMPARE(o.result->error().code, QStringLiteral("token"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Token);
         QVERIFY(o.result->error().message.contains(QStringLiteral("does not exist")));
     }
 
@@ -319,7 +319,7 @@ private Q_SLOTS:
         client.get(QStringLiteral("/health"), o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
         QVERIFY(!*o.result);
-        QCOMPARE(o.result->error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Unreachable);
         QCOMPARE(o.result->error().message,
                  QStringLiteral("Broker not reachable at http://127.0.0.1:%1. Is it running? Start it with "
                                 "claude-peers-broker or the tray app.")
@@ -334,7 +334,7 @@ private Q_SLOTS:
         Outcome o;
         client.post(QStringLiteral("/heartbeat"), {}, o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Unreachable);
     }
 
     void nonJsonAnswer_data()
@@ -354,7 +354,7 @@ private Q_SLOTS:
         client.get(QStringLiteral("/health"), o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
         QVERIFY(!*o.result);
-        QCOMPARE(o.result->error().code, QStringLiteral("bad_json"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::BadJson);
         QVERIFY(o.result->error().message.startsWith(QStringLiteral("Broker answer to /health is not JSON")));
     }
 
@@ -366,7 +366,7 @@ private Q_SLOTS:
         Outcome o;
         client.post(QStringLiteral("/nope"), {}, o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("http"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Http);
         QCOMPARE(o.result->error().httpStatus, 404);
         QCOMPARE(o.result->error().message,
                  QStringLiteral("Broker error (/nope): 404 {\"error\":\"not found\"}"));
@@ -381,7 +381,7 @@ private Q_SLOTS:
         t.start();
         client.get(QStringLiteral("/health"), o.callback(), 300);
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Unreachable);
         QVERIFY(t.elapsed() >= 250);
         QCOMPARE(client.pendingCount(), 0);
     }
@@ -409,7 +409,7 @@ private Q_SLOTS:
         Outcome o;
         client.get(QStringLiteral("/health"), o.callback(), 500);
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::Unreachable);
     }
 
     void oversizedAnswerByLength()
@@ -422,7 +422,7 @@ private Q_SLOTS:
         Outcome o;
         client.get(QStringLiteral("/health"), o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("too_large"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::TooLarge);
     }
 
     void oversizedChunkedAnswer()
@@ -440,7 +440,7 @@ private Q_SLOTS:
         Outcome o;
         client.get(QStringLiteral("/health"), o.callback());
         QTRY_COMPARE_WITH_TIMEOUT(o.calls, 1, wait());
-        QCOMPARE(o.result->error().code, QStringLiteral("too_large"));
+        QCOMPARE(o.result->error().kind, Broker::ErrorKind::TooLarge);
     }
 
     void keepsOneConnectionForSequentialRequests()

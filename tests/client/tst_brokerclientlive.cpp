@@ -132,7 +132,7 @@ private Q_SLOTS:
                   QJsonObject {{QStringLiteral("id"), QStringLiteral("someone")}}, spoof.callback());
         QTRY_VERIFY(spoof.called);
         QVERIFY(!spoof.result);
-        QCOMPARE(spoof.result.error().code, QStringLiteral("http"));
+        QCOMPARE(spoof.result.error().kind, Broker::ErrorKind::Http);
         QCOMPARE(spoof.result.error().httpStatus, 403);
         QVERIFY(spoof.result.error().message.startsWith(QLatin1String("Broker error (/heartbeat): 403 {")));
 
@@ -194,7 +194,7 @@ private Q_SLOTS:
         link.get(QStringLiteral("/health"), o.callback(), 2000);
         QVERIFY(!o.called);
         QTRY_VERIFY(o.called);
-        QCOMPARE(o.result.error().code, QStringLiteral("unreachable"));
+        QCOMPARE(o.result.error().kind, Broker::ErrorKind::Unreachable);
         QCOMPARE(o.result.error().message, link.unreachableMessage());
         QVERIFY(o.result.error().message.contains(QString::number(l.port)));
     }
@@ -244,7 +244,7 @@ private Q_SLOTS:
             QCOMPARE(got, json);
         } else {
             QVERIFY(!o.result);
-            QCOMPARE(o.result.error().code, code);
+            QCOMPARE(o.result.error().code(), code);
         }
         // The link is usable afterwards.
         server.replies << ok("{\"again\":true}");
@@ -275,7 +275,7 @@ private Q_SLOTS:
         link.post(QStringLiteral("/send-message"), QJsonObject(), send.callback());
         QTRY_VERIFY(send.called);
         QVERIFY(!send.result);
-        QCOMPARE(send.result.error().code, QStringLiteral("unreachable"));
+        QCOMPARE(send.result.error().kind, Broker::ErrorKind::Unreachable);
     }
 
     void waitsDoNotBlockOtherRequests()
@@ -293,7 +293,7 @@ private Q_SLOTS:
         QVERIFY(beat.result);
         QVERIFY(!wait.called);
         QTRY_VERIFY_WITH_TIMEOUT(wait.called, 5000);
-        QCOMPARE(wait.result.error().code, QStringLiteral("unreachable"));
+        QCOMPARE(wait.result.error().kind, Broker::ErrorKind::Unreachable);
     }
 };
 

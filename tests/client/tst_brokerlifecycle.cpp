@@ -20,7 +20,6 @@
 
 using Broker::BrokerLifecycle;
 using TestSupport::scaled;
-namespace LifecycleError = Broker::LifecycleError;
 
 namespace {
 
@@ -221,7 +220,7 @@ private Q_SLOTS:
         lifecycle.stop([&](auto result) { stopped = result; });
         QTRY_VERIFY_WITH_TIMEOUT(stopped.has_value(), scaled(10000));
         QVERIFY(!stopped->has_value());
-        QCOMPARE(stopped->error().code, QString::fromLatin1(LifecycleError::NotABroker));
+        QCOMPARE(stopped->error().kind, Broker::ErrorKind::NotABroker);
         QVERIFY2(stopped->error().message.contains(QStringLiteral("not a claude-peers broker")),
                  qPrintable(stopped->error().message));
 
@@ -229,7 +228,7 @@ private Q_SLOTS:
         lifecycle.ensureRunning([&](auto result) { started = result; });
         QTRY_VERIFY_WITH_TIMEOUT(started.has_value(), scaled(10000));
         QVERIFY(!started->has_value());
-        QCOMPARE(started->error().code, QString::fromLatin1(LifecycleError::NotABroker));
+        QCOMPARE(started->error().kind, Broker::ErrorKind::NotABroker);
         QCOMPARE(launched.count(), 0); // no broker started against a busy port either
 
         for (const QByteArray &request : stranger.requests())
@@ -254,7 +253,7 @@ private Q_SLOTS:
         lifecycle.stop([&](auto result) { outcome = result; });
         QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), scaled(10000));
         QVERIFY(!outcome->has_value());
-        QCOMPARE(outcome->error().code, QString::fromLatin1(LifecycleError::ShutdownRefused));
+        QCOMPARE(outcome->error().kind, Broker::ErrorKind::ShutdownRefused);
         QVERIFY2(outcome->error().message.contains(QStringLiteral("refused to shut down")) &&
                      outcome->error().message.contains(QStringLiteral("401")),
                  qPrintable(outcome->error().message));
@@ -294,7 +293,7 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), scaled(10000));
         QVERIFY(clock.elapsed() >= 600);
         QVERIFY(!outcome->has_value());
-        QCOMPARE(outcome->error().code, QString::fromLatin1(LifecycleError::StartTimeout));
+        QCOMPARE(outcome->error().kind, Broker::ErrorKind::StartTimeout);
         QVERIFY2(
             outcome->error().message.contains(QStringLiteral("Failed to start broker daemon after 600ms")),
             qPrintable(outcome->error().message));
@@ -312,7 +311,7 @@ private Q_SLOTS:
         lifecycle.ensureRunning([&](auto result) { outcome = result; });
         QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), scaled(10000));
         QVERIFY(!outcome->has_value());
-        QCOMPARE(outcome->error().code, QString::fromLatin1(LifecycleError::BrokerExited));
+        QCOMPARE(outcome->error().kind, Broker::ErrorKind::BrokerExited);
         QVERIFY2(outcome->error().message.contains(QStringLiteral("exited without serving")),
                  qPrintable(outcome->error().message));
     }
@@ -325,7 +324,7 @@ private Q_SLOTS:
         lifecycle.ensureRunning([&](auto result) { outcome = result; });
         QTRY_VERIFY_WITH_TIMEOUT(outcome.has_value(), scaled(10000));
         QVERIFY(!outcome->has_value());
-        QCOMPARE(outcome->error().code, QString::fromLatin1(LifecycleError::BrokerNotFound));
+        QCOMPARE(outcome->error().kind, Broker::ErrorKind::BrokerNotFound);
         QVERIFY2(outcome->error().message.startsWith(QStringLiteral("No broker answers at")) &&
                      outcome->error().message.contains(QStringLiteral("is not an executable file")),
                  qPrintable(outcome->error().message));

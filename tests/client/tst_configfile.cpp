@@ -206,7 +206,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         auto saved = ConfigFile().save(dir.filePath(QStringLiteral("no/dir/c.json")));
         QVERIFY(!saved);
-        QCOMPARE(saved.error().code, QStringLiteral("config_unwritable"));
+        QCOMPARE(saved.error().kind, Broker::ErrorKind::ConfigUnwritable);
     }
 
     void twoSpaceJsonOfNestedValues()

@@ -97,7 +97,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         auto p = Peer::fromJson(QJsonDocument::fromJson(json).object());
         QVERIFY(!p);
-        QCOMPARE(p.error().code, QStringLiteral("bad_field"));
+        QCOMPARE(p.error().kind, Broker::ErrorKind::BadField);
         QVERIFY(p.error().message.contains(QStringLiteral("\"id\"")));
     }
 
@@ -174,7 +174,7 @@ private Q_SLOTS:
         QFETCH(QByteArray, json);
         auto m = Message::fromJson(QJsonDocument::fromJson(json).object());
         QVERIFY(!m);
-        QCOMPARE(m.error().code, QStringLiteral("bad_field"));
+        QCOMPARE(m.error().kind, Broker::ErrorKind::BadField);
     }
 
     void listsFailOnTheFirstBadElement()

@@ -89,7 +89,7 @@ private Q_SLOTS:
         const QString path = dir.filePath(QStringLiteral("absent"));
         auto token = TokenFile::read(path);
         QVERIFY(!token);
-        QCOMPARE(token.error().code, QStringLiteral("token_missing"));
+        QCOMPARE(token.error().kind, Broker::ErrorKind::TokenMissing);
         QVERIFY(token.error().message.contains(path));
     }
 
@@ -107,7 +107,7 @@ private Q_SLOTS:
         writeRaw(path, content);
         auto token = TokenFile::read(path);
         QVERIFY(!token);
-        QCOMPARE(token.error().code, QStringLiteral("token_empty"));
+        QCOMPARE(token.error().kind, Broker::ErrorKind::TokenEmpty);
     }
 
     void emptyFileIsReplacedByReadOrCreate()
@@ -221,7 +221,7 @@ private Q_SLOTS:
         QTemporaryDir dir;
         auto written = TokenFile::write(dir.filePath(QStringLiteral("no/such/dir/token")), "x");
         QVERIFY(!written);
-        QCOMPARE(written.error().code, QStringLiteral("token_unwritable"));
+        QCOMPARE(written.error().kind, Broker::ErrorKind::TokenUnwritable);
     }
 
     void oversizedFileReadsOnlyTheHead()

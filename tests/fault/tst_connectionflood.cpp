@@ -225,7 +225,8 @@ private Q_SLOTS:
                    .arg(fdLimitOf(broker.pid()).soft);
         QCOMPARE(idle.connected(), Idle);
         QCOMPARE(slow.connected() + slowTimedOut, Slow);
-        QVERIFY(brokerFds > Idle + Slow);
+        // Every held connection is a descriptor in the broker (those answered 408 are closed).
+        QVERIFY(brokerFds > Idle + slow.connected());
         qInfo().noquote() << QStringLiteral(
                                  "helper send -> receiver stdout, quiet: p50 %1 ms, p99 %2 ms (%3 msgs)")
                                  .arg(quantile(quiet, 0.5), 0, 'f', 2)

@@ -1,5 +1,6 @@
 // The helper's stdin path (mcp_stdio/): LineSplitter framing fed in pieces, then the
-// JSON-RPC dispatcher (single messages and batches), with tools that answer at once or later.
+// JSON-RPC dispatcher (single messages and batches) and the tool registry, with tools that
+// answer at once, later, or never (dropped; the registry answers for them).
 // Input: byte 0 picks the line limit, byte 1 the rhythm of the pieces, the rest is the stream
 // (seeds are real JSON-RPC lines behind those two bytes). Every answer must be one JSON line.
 #include "fuzzsupport.h"
@@ -8,7 +9,7 @@
 #include "linesplitter.h"
 #include "stdoutwriter.h"
 #include "tooldefinitions.h"
-#include "toolhost.h"
+#include "toolregistry.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>
@@ -18,47 +19,38 @@ using namespace Mcp;
 
 namespace {
 
-// The real tool list; calls answer at once or are held until the stream says so.
-class Tools final : public ToolHost
+// The real tool list (the built-in definitions); calls answer at once, or are held until the
+// stream says so, or are dropped unanswered (the registry then answers for them).
+class FuzzTool final : public Tool
 {
 public:
-    QJsonArray toolList() const override
+    FuzzTool(const ToolDefinitions::Definition &definition, QList<ToolReply> &held)
+        : m_definition(definition), m_held(held)
     {
-        using namespace ToolDefinitions;
-        constexpr auto client = ClientKind::ClaudeCode; // the longest texts
-        return {listPeers(client),     sendMessage(client),   setSummary(client),
-                setName(client),       checkMessages(client), broadcastMessage(client),
-                messageStatus(client), channelHealth(client), whoami(client)};
     }
-    bool hasTool(const QString &name) const override
+    QString name() const override { return QLatin1String(m_definition.name); }
+    QString description(ClientKind client) const override { return m_definition.description(client); }
+    QJsonObject inputSchema() const override { return m_definition.inputSchema(); }
+    void call(const QJsonObject &arguments, const ToolContext &, ToolReply reply) override
     {
-        static const QStringList names = [this] {
-            QStringList all;
-            for (const QJsonValue &tool : toolList())
-                all.append(tool.toObject().value(QLatin1String("name")).toString());
-            return all;
-        }();
-        return names.contains(name);
-    }
-    void callTool(const QString &name, const QJsonObject &arguments, Done done) override
-    {
-        QJsonObject result {{QStringLiteral("content"),
-                             QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
-                                                      {QStringLiteral("text"), name}}}}};
-        if (arguments.size() % 2)
-            held.append([done, result] { done(result); });
-        else
-            done(result);
-    }
-    void answerHeld()
-    {
-        const auto calls = std::exchange(held, {});
-        for (const auto &call : calls)
-            call();
+        if (arguments.size() % 3 == 1)
+            m_held.append(reply);
+        else if (arguments.size() % 3 == 0)
+            reply.text(name());
+        // else: dropped without an answer
     }
 
-    QList<std::function<void()>> held;
+private:
+    const ToolDefinitions::Definition &m_definition;
+    QList<ToolReply> &m_held;
 };
+
+void answerHeld(QList<ToolReply> &held)
+{
+    const QList<ToolReply> calls = std::exchange(held, {});
+    for (const ToolReply &reply : calls)
+        reply.text(QStringLiteral("later"));
+}
 
 int g_answers = 0;
 
@@ -89,7 +81,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // Small limits reach the "line too long" path; 0 keeps the helper's real one.
     const qsizetype limit = limitChoice == 0 ? LineSplitter::DefaultLimit : 16 + qsizetype(limitChoice) * 8;
 
-    Tools tools;
+    QList<ToolReply> held;
+    ToolRegistry tools;
+    tools.setClientName(QStringLiteral("claude-code")); // the longest texts
+    for (const ToolDefinitions::Definition *definition : ToolDefinitions::all())
+        tools.add(std::make_unique<FuzzTool>(*definition, held));
     JsonRpcDispatcher dispatcher(&tools);
     QObject::connect(&dispatcher, &JsonRpcDispatcher::response, &dispatcher, &checkAnswer);
     LineSplitter splitter(limit);
@@ -110,11 +106,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         const QByteArray bytes = input.bytes(n);
         deliver(splitter.feed(bytes));
         if (++piece % 3 == 0)
-            tools.answerHeld();
+            answerHeld(held);
     }
     deliver(splitter.finish());
-    tools.answerHeld();
-    QCoreApplication::sendPostedEvents();
+    answerHeld(held);
+    QCoreApplication::sendPostedEvents(); // the registry's answers for dropped calls
     Q_ASSERT(dispatcher.requestsInFlight() == 0);
+    Q_ASSERT(tools.callsInFlight() == 0);
     return 0;
 }

@@ -752,7 +752,7 @@ void tst_HttpServer::reportsPortInUse()
     HttpServer other(m_handler.get());
     const auto result = other.listen(QHostAddress::LocalHost, m_port);
     QVERIFY(!result);
-    QCOMPARE(result.error().code, QStringLiteral("port_in_use"));
+    QCOMPARE(result.error().kind, Broker::ErrorKind::PortInUse);
     QVERIFY2(result.error().message.startsWith(
                  QStringLiteral("Port %1 is already in use on 127.0.0.1").arg(m_port)),
              qPrintable(result.error().message));

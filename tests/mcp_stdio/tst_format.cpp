@@ -202,14 +202,11 @@ private Q_SLOTS:
 
     void messageStatus()
     {
-        QJsonObject s {{QStringLiteral("id"), 42},
-                       {QStringLiteral("from_id"), QStringLiteral("a")},
-                       {QStringLiteral("to_id"), QStringLiteral("b")},
-                       {QStringLiteral("delivered"), true},
-                       {QStringLiteral("sent_at"), QStringLiteral("T")}};
+        Broker::MessageStatusAnswer s {42, QStringLiteral("a"), QStringLiteral("b"), true,
+                                       QStringLiteral("T")};
         QCOMPARE(Format::messageStatus(s),
                  QStringLiteral("Message #42: confirmed\n  From: a\n  To: b\n  Sent: T\n  Delivered: true"));
-        s.insert(QStringLiteral("delivered"), false);
+        s.delivered = false;
         QVERIFY(Format::messageStatus(s).startsWith(QLatin1String("Message #42: unconfirmed")));
     }
 

@@ -1,7 +1,8 @@
 #include "jsonrpc.h"
 #include "jsonrpcdispatcher.h"
 #include "serverinfo.h"
-#include "toolhost.h"
+#include "toolregistry.h"
+#include "toolschema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -13,34 +14,38 @@ using namespace Mcp;
 
 namespace {
 
-// Two tools: "echo" answers at once, "slow" answers when the test says so.
-class FakeTools : public ToolHost
+// Two tools in a real registry: "echo" answers at once, "slow" when the test says so.
+class FakeTool : public Tool
 {
 public:
-    QJsonArray toolList() const override
+    FakeTool(QString name, QList<std::function<void()>> *pending)
+        : m_name(std::move(name)), m_pending(pending)
     {
-        return QJsonArray {QJsonObject {{QStringLiteral("name"), QStringLiteral("echo")},
-                                        {QStringLiteral("inputSchema"),
-                                         QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}},
-                           QJsonObject {{QStringLiteral("name"), QStringLiteral("slow")},
-                                        {QStringLiteral("inputSchema"),
-                                         QJsonObject {{QStringLiteral("type"), QStringLiteral("object")}}}}};
     }
-    bool hasTool(const QString &name) const override
+    QString name() const override { return m_name; }
+    QString description(ClientKind) const override { return m_name; }
+    QJsonObject inputSchema() const override { return ToolSchema::object(); }
+    void call(const QJsonObject &arguments, const ToolContext &, ToolReply reply) override
     {
-        return name == QLatin1String("echo") || name == QLatin1String("slow");
-    }
-    void callTool(const QString &name, const QJsonObject &arguments, Done done) override
-    {
-        const QJsonObject result {
-            {QStringLiteral("content"),
-             QJsonArray {
-                 QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
-                              {QStringLiteral("text"), arguments.value(QLatin1String("text")).toString()}}}}};
-        if (name == QLatin1String("slow"))
-            pending.append([done, result] { done(result); });
+        const QString text = arguments.value(QLatin1String("text")).toString();
+        if (m_pending)
+            m_pending->append([reply, text] { reply.text(text); });
         else
-            done(result);
+            reply.text(text);
+    }
+
+private:
+    QString m_name;
+    QList<std::function<void()>> *m_pending;
+};
+
+class FakeTools : public ToolRegistry
+{
+public:
+    FakeTools()
+    {
+        add(std::make_unique<FakeTool>(QStringLiteral("echo"), nullptr));
+        add(std::make_unique<FakeTool>(QStringLiteral("slow"), &pending));
     }
     QList<std::function<void()>> pending;
 };

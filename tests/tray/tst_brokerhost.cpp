@@ -164,7 +164,7 @@ private Q_SLOTS:
         host.start();
         QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Failed, scaled(10000));
         QCOMPARE(failed.count(), 1);
-        QCOMPARE(host.lastError().code, QStringLiteral("handover_refused"));
+        QCOMPARE(host.lastError().kind, Broker::ErrorKind::HandoverRefused);
         QVERIFY2(host.lastError().message.contains(QStringLiteral("refused to hand over")),
                  qPrintable(host.lastError().message));
         QCOMPARE(headless.process().state(), QProcess::Running); // still serving
@@ -186,7 +186,7 @@ private Q_SLOTS:
         host.setTiming({.retryIntervalMs = 20, .handoverTimeoutMs = 300, .requestTimeoutMs = 2000});
         host.start();
         QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Failed, scaled(10000));
-        QCOMPARE(host.lastError().code, QStringLiteral("handover_timeout"));
+        QCOMPARE(host.lastError().kind, Broker::ErrorKind::HandoverTimeout);
         QCOMPARE(host.previousBrokerPid(), 4242);
         QVERIFY(stub.requests().contains("GET /health"));
         QVERIFY2(stub.requests().contains("POST /shutdown"), stub.requests().constData());
@@ -206,7 +206,7 @@ private Q_SLOTS:
         BrokerHost host(settingsFor(home));
         host.start();
         QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Failed, scaled(10000));
-        QCOMPARE(host.lastError().code, QStringLiteral("port_busy"));
+        QCOMPARE(host.lastError().kind, Broker::ErrorKind::PortBusy);
         QVERIFY(!stub.requests().contains("/shutdown")); // never asks a stranger to shut down
     }
 };

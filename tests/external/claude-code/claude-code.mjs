@@ -1,7 +1,7 @@
 // The real Claude Code (npm @anthropic-ai/claude-code, pinned by package-lock.json) with the
 // real claude-peers-mcp, offline: a mock Anthropic Messages API on loopback, a scratch HOME with
 // onboarding and trust pre-accepted, everything in a loopback-only network namespace
-// (in-netns.sh). Checks:
+// (../lib/in-netns.sh). Checks:
 //   1. `claude mcp add claude-peers -e K=V -- <helper>` and `claude mcp list` shows it Connected;
 //   2. `claude -p`: the model calls a peers tool and the tool result reaches the mock;
 //   3. interactive in tmux with the channels flag: a message sent with the claude-peers CLI
@@ -16,7 +16,7 @@ import http from 'node:http';
 import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { check, fail, makeHome, onCleanup, requireExe, sleep, startBroker, waitFor } from '../lib/harness.mjs';
+import { check, fail, isAlive, makeHome, onCleanup, requireExe, sleep, startBroker, waitFor } from '../lib/harness.mjs';
 import { lastUserMessage, messageTexts, startMockAnthropic } from './mock-anthropic.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -25,7 +25,7 @@ const SERVER = 'claude-peers';
 const WHOAMI = `mcp__${SERVER}__whoami`;
 
 // --- preconditions: a failure, never a skip ---------------------------------------------------
-if (process.env.PEERS_IN_NETNS !== '1') fail('run through in-netns.sh (a loopback-only network namespace)');
+if (process.env.PEERS_IN_NETNS !== '1') fail('run through ../lib/in-netns.sh (a loopback-only network namespace)');
 await new Promise((resolve) => {
   // No route but loopback: a connection to a documentation address must fail at once.
   const s = net.connect({ host: '192.0.2.1', port: 80, timeout: 2000 });
@@ -149,19 +149,6 @@ async function peers() {
   for (const p of list) if (Number.isInteger(p.pid)) killAtEnd.add(p.pid);
   return list;
 }
-// A zombie is not alive (a container's pid 1 may never reap a helper that outlived Claude Code).
-const alive = (pid) => {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
-  } catch {
-    return false;
-  }
-};
 const channelBlocks = (source) =>
   mock.messages().flatMap((r) => messageTexts(r.body)).join('\n').match(new RegExp(`<channel source="${source}"[^>]*>[\\s\\S]*?</channel>`, 'g')) ?? [];
 
@@ -231,8 +218,8 @@ async function registeredPeer(tty) {
 async function exitInteractive(s, peer) {
   tm('send-keys', '-t', s.name, '-l', '/exit');
   tm('send-keys', '-t', s.name, 'Enter');
-  await waitFor(() => !alive(s.pid), 30000, `Claude Code ${s.name} to exit after /exit`);
-  await waitFor(() => !alive(peer.pid), 15000, `the helper (pid ${peer.pid}) to exit with Claude Code`);
+  await waitFor(() => !isAlive(s.pid), 30000, `Claude Code ${s.name} to exit after /exit`);
+  await waitFor(() => !isAlive(peer.pid), 15000, `the helper (pid ${peer.pid}) to exit with Claude Code`);
   await waitFor(async () => !(await peers()).some((p) => p.id === peer.id && p.pid === peer.pid), 15000,
     'the helper to leave the broker');
   check(true, `Claude Code ${s.name} exited; its helper exited and unregistered`);
@@ -314,7 +301,7 @@ check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
 await exitInteractive(second, peer2);
 
 tm('kill-server');
-await waitFor(() => !alive(tmuxServerPid), 10000, 'the tmux server to exit');
+await waitFor(() => !isAlive(tmuxServerPid), 10000, 'the tmux server to exit');
 killAtEnd.delete(tmuxServerPid);
 if (failures.length) fail(failures.join('; '));
 console.log('# all checks passed');

@@ -3,7 +3,7 @@
 // of the binaries come from CTest (PEERS_MCP_EXE, PEERS_BROKER_EXE).
 import { spawn } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import http from 'node:http';
 import net from 'node:net';
 import os from 'node:os';
@@ -119,11 +119,26 @@ export function sleep(ms) {
   return new Promise((r) => setTimeout(r, ms));
 }
 
-export async function waitFor(condition, timeoutMs, what) {
+// A zombie is not alive (a container's pid 1, or a test that is pid 1 of its own namespace, may
+// never reap a helper that outlived its client).
+export function isAlive(pid) {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    return readFileSync(`/proc/${pid}/stat`, 'utf8').replace(/^.*\) /s, '')[0] !== 'Z';
+  } catch {
+    return false;
+  }
+}
+
+export async function waitFor(condition, timeoutMs, what, intervalMs = 20) {
   const deadline = Date.now() + timeoutMs * Number(process.env.PEERS_TEST_TIMEOUT_FACTOR || 1);
   while (Date.now() < deadline) {
     if (await condition()) return;
-    await sleep(20);
+    await sleep(intervalMs);
   }
   fail(`timed out waiting for ${what}`);
 }

@@ -91,6 +91,11 @@ export async function startMockProvider() {
       return [...seen.values()];
     },
     toolNames: () => new Set(requests.flatMap((r) => (r.tools ?? []).map((t) => t.function?.name))),
-    close: () => server.close(),
+    // Stops listening and drops OpenCode's keep-alive connections, which would otherwise keep
+    // the test's event loop alive.
+    close: () => new Promise((resolve) => {
+      server.close(resolve);
+      server.closeAllConnections();
+    }),
   };
 }

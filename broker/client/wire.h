@@ -1,0 +1,485 @@
+#pragma once
+
+#include "dto.h"
+#include "result.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
+#include <QList>
+#include <QString>
+
+#include <optional>
+
+namespace Broker {
+
+// The requests and answers of the local HTTP API (reference §3, docs/protocol.md), one struct
+// each, shared by both sides: a front end builds a request with toJson(), the broker reads it
+// with fromJson() — which is the broker's validation: the reference's 400 'Field "x" must be …'
+// (ErrorKind::BadRequest) for the first bad field, integers also as decimal strings, labels
+// capped. The broker writes its answers with the answer's toJson() (or bytes a test compares
+// with it); the client reads them with fromJson().
+//
+// Every request names its path and its answer type, so BrokerApi::call() is typed end to end.
+// An empty string stands for an absent optional field unless the struct says otherwise.
+
+namespace Wire {
+// A peer's summary and session name, in UTF-8 bytes: bounds every /list-peers answer
+// (docs/divergences.md).
+inline constexpr qsizetype maxLabelBytes = 2048;
+// The MCP client's name a registration may carry (longer names are cut).
+inline constexpr qsizetype maxClientNameChars = 64;
+} // namespace Wire
+
+// {"ok":true}, or a rule's refusal {"ok":false,"error"}: /heartbeat, /set-*, /ack-messages,
+// /unregister.
+struct OkAnswer
+{
+    bool ok = true;
+    QString error;
+
+    QJsonObject toJson() const;
+    static Result<OkAnswer> fromJson(const QJsonObject &object);
+};
+
+// ---- Peers ------------------------------------------------------------------------------
+
+struct RegisterAnswer
+{
+    QString id;
+    QString sessionName; // the name the broker kept for this id; empty = none
+    QString sessionSecret; // ours: empty from a 0.7 broker
+    QString databaseId; // ours
+
+    QJsonObject toJson() const;
+    static Result<RegisterAnswer> fromJson(const QJsonObject &object);
+};
+
+struct RegisterRequest
+{
+    static constexpr const char *path = "/register";
+    using Answer = RegisterAnswer;
+
+    qint64 pid = 0;
+    QString cwd;
+    QString gitRoot; // null on the wire when empty
+    QString tty; // null on the wire when empty
+    QString sessionName;
+    QString summary;
+    QString version;
+    QString requestedId; // ours: the id the session asks for (CLAUDE_PEERS_ID, tty-less helpers)
+    QString client; // ours: the MCP client's name
+
+    QJsonObject toJson() const;
+    static Result<RegisterRequest> fromJson(const QJsonObject &object);
+};
+
+// {"id"}: the body of /heartbeat, /unregister and /poll-messages.
+struct PeerIdBody
+{
+    QString id;
+
+    QJsonObject toJson() const;
+    static Result<PeerIdBody> fromJson(const QJsonObject &object);
+};
+
+struct HeartbeatRequest : PeerIdBody
+{
+    static constexpr const char *path = "/heartbeat";
+    using Answer = OkAnswer;
+};
+
+struct UnregisterRequest : PeerIdBody
+{
+    static constexpr const char *path = "/unregister";
+    using Answer = OkAnswer;
+};
+
+struct SetSummaryRequest
+{
+    static constexpr const char *path = "/set-summary";
+    using Answer = OkAnswer;
+
+    QString id;
+    QString summary;
+
+    QJsonObject toJson() const;
+    static Result<SetSummaryRequest> fromJson(const QJsonObject &object);
+};
+
+struct SetNameRequest
+{
+    static constexpr const char *path = "/set-name";
+    using Answer = OkAnswer;
+
+    QString id;
+    QString sessionName;
+
+    QJsonObject toJson() const;
+    static Result<SetNameRequest> fromJson(const QJsonObject &object);
+};
+
+struct SetChannelPushRequest
+{
+    static constexpr const char *path = "/set-channel-push";
+    using Answer = OkAnswer;
+
+    QString id;
+    QString status; // unknown / unverified / working
+
+    QJsonObject toJson() const;
+    static Result<SetChannelPushRequest> fromJson(const QJsonObject &object);
+};
+
+// A JSON array on the wire.
+struct ListPeersAnswer
+{
+    QList<Peer> peers;
+
+    QJsonArray toJson() const;
+    static Result<ListPeersAnswer> fromJson(const QJsonArray &array);
+};
+
+struct ListPeersRequest
+{
+    static constexpr const char *path = "/list-peers";
+    using Answer = ListPeersAnswer;
+
+    QString scope; // machine / directory / repo / lan
+    QString cwd;
+    QString gitRoot; // null on the wire when empty
+    QString excludeId;
+
+    QJsonObject toJson() const;
+    static Result<ListPeersRequest> fromJson(const QJsonObject &object);
+};
+
+// ---- Messages ---------------------------------------------------------------------------
+
+struct SendMessageAnswer
+{
+    bool ok = true;
+    qint64 messageId = 0;
+    QString error; // why not, when !ok
+
+    QJsonObject toJson() const;
+    // What toJson() gives, written without QJsonDocument (the broker's hot path).
+    QByteArray toCompactJson() const;
+    static Result<SendMessageAnswer> fromJson(const QJsonObject &object);
+};
+
+// type and metadata are checked by the broker after the fields (a bad type or metadata is a
+// rule's refusal, 200 {"ok":false}, not a 400), so they travel as given.
+struct SendMessageRequest
+{
+    static constexpr const char *path = "/send-message";
+    using Answer = SendMessageAnswer;
+
+    QString fromId;
+    QString toId;
+    QString text;
+    std::optional<QString> type; // absent = "text"
+    QJsonValue metadata; // an object; null (the default) or undefined for none
+    std::optional<qint64> replyTo;
+
+    QJsonObject toJson() const;
+    static Result<SendMessageRequest> fromJson(const QJsonObject &object);
+};
+
+struct BroadcastAnswer
+{
+    bool ok = true;
+    qint64 recipients = 0;
+    QList<qint64> messageIds;
+    QString error; // why not, when !ok
+
+    QJsonObject toJson() const;
+    static Result<BroadcastAnswer> fromJson(const QJsonObject &object);
+};
+
+struct BroadcastRequest
+{
+    static constexpr const char *path = "/broadcast";
+    using Answer = BroadcastAnswer;
+
+    QString fromId;
+    QString text;
+    std::optional<QString> type; // absent = "broadcast"
+    QJsonValue metadata; // an object; null (the default) or undefined for none
+    QString scope;
+    QString cwd;
+    QString gitRoot; // null on the wire when empty
+
+    QJsonObject toJson() const;
+    static Result<BroadcastRequest> fromJson(const QJsonObject &object);
+};
+
+// {"messages":[…]}: /poll-messages, /wait-messages, /messages.
+struct MessagesAnswer
+{
+    QList<Message> messages;
+
+    QJsonObject toJson() const; // delivered as 0/1, as the reference's poll
+    static Result<MessagesAnswer> fromJson(const QJsonObject &object);
+};
+
+struct PollMessagesRequest : PeerIdBody
+{
+    static constexpr const char *path = "/poll-messages";
+    using Answer = MessagesAnswer;
+};
+
+struct AckMessagesRequest
+{
+    static constexpr const char *path = "/ack-messages";
+    using Answer = OkAnswer;
+
+    QString id;
+    QList<qint64> messageIds;
+
+    QJsonObject toJson() const;
+    static Result<AckMessagesRequest> fromJson(const QJsonObject &object);
+};
+
+// Ours: the push stream's long-poll (docs/protocol.md).
+struct WaitMessagesRequest
+{
+    static constexpr const char *path = "/wait-messages";
+    using Answer = MessagesAnswer;
+
+    QString id;
+    QList<qint64> ack; // acknowledged before waiting
+    std::optional<qint64> timeoutMs; // absent = the broker's default; clamped by the broker
+    std::optional<qint64> afterId; // only messages with a larger id
+
+    QJsonObject toJson() const;
+    static Result<WaitMessagesRequest> fromJson(const QJsonObject &object);
+};
+
+struct MessageStatusAnswer
+{
+    qint64 id = 0;
+    QString fromId;
+    QString toId;
+    bool delivered = false;
+    QString sentAt;
+
+    QJsonObject toJson() const;
+    static Result<MessageStatusAnswer> fromJson(const QJsonObject &object);
+};
+
+struct MessageStatusRequest
+{
+    static constexpr const char *path = "/message-status";
+    using Answer = MessageStatusAnswer;
+
+    qint64 messageId = 0;
+
+    QJsonObject toJson() const;
+    static Result<MessageStatusRequest> fromJson(const QJsonObject &object);
+};
+
+// The /messages answer: delivered as true/false (docs/protocol.md).
+struct HistoryAnswer : MessagesAnswer
+{
+    QJsonObject toJson() const;
+    static Result<HistoryAnswer> fromJson(const QJsonObject &object);
+};
+
+// Ours: the message history (main token; docs/protocol.md).
+struct HistoryRequest
+{
+    static constexpr const char *path = "/messages";
+    using Answer = HistoryAnswer;
+
+    QString from;
+    QString to;
+    QString since; // ISO-8601
+    QString search;
+    std::optional<qint64> limit; // absent = 20; clamped to 1..1000 by the broker
+
+    QJsonObject toJson() const;
+    static Result<HistoryRequest> fromJson(const QJsonObject &object);
+};
+
+// ---- Broker ------------------------------------------------------------------------------
+
+// GET /health. A 0.7 broker says only status and peers: the rest is then absent.
+struct HealthAnswer
+{
+    static constexpr const char *path = "/health";
+
+    QString status; // "ok"
+    qint64 peers = 0;
+    std::optional<qint64> uptimeMs;
+    std::optional<qint64> requestsLastMinute;
+    std::optional<qint64> pendingMessages;
+    std::optional<qint64> pid;
+    QString version;
+    QString databaseId;
+    std::optional<QStringList> capabilities;
+
+    bool isOk() const { return status == QLatin1String("ok"); }
+    bool hasCapability(const QString &name) const { return capabilities && capabilities->contains(name); }
+
+    QJsonObject toJson() const;
+    static Result<HealthAnswer> fromJson(const QJsonObject &object);
+};
+
+// GET /metrics[?detailed=true] (reference §3.4, the v0.8.0 branch).
+struct MetricsAnswer
+{
+    static constexpr const char *path = "/metrics";
+
+    struct Messages
+    {
+        qint64 total = 0;
+        qint64 delivered = 0;
+        qint64 pending = 0;
+        double deliveryRatePct = 100.0;
+    };
+    struct Federation
+    {
+        bool enabled = false;
+        qint64 remoteCount = 0;
+        qint64 remotePeerCount = 0;
+    };
+    struct PeerRow
+    {
+        QString id;
+        QString name; // session name or id
+        QString cwd;
+        QString channelPush;
+        QString registeredAt;
+        QString lastSeen;
+    };
+
+    qint64 uptimeSeconds = 0;
+    qint64 peerCount = 0;
+    Messages messages;
+    qint64 requestsPerMinute = 0;
+    Federation federation;
+    std::optional<QList<PeerRow>> peers; // with ?detailed=true
+
+    QJsonObject toJson() const;
+    static Result<MetricsAnswer> fromJson(const QJsonObject &object);
+};
+
+struct ShutdownAnswer
+{
+    bool ok = true;
+    qint64 pid = 0; // 0 = not said
+
+    QJsonObject toJson() const;
+    static Result<ShutdownAnswer> fromJson(const QJsonObject &object);
+};
+
+struct ShutdownRequest
+{
+    static constexpr const char *path = "/shutdown";
+    using Answer = ShutdownAnswer;
+    QJsonObject toJson() const { return {}; }
+};
+
+struct ReloadAnswer
+{
+    bool ok = true;
+    std::optional<qint64> peers;
+
+    QJsonObject toJson() const;
+    static Result<ReloadAnswer> fromJson(const QJsonObject &object);
+};
+
+struct ReloadRequest
+{
+    static constexpr const char *path = "/reload";
+    using Answer = ReloadAnswer;
+    QJsonObject toJson() const { return {}; }
+};
+
+// Where the broker keeps its secrets (POST /secrets; POST /rotate-token adds "ok").
+struct SecretsAnswer
+{
+    struct LocalToken
+    {
+        QString store; // "keychain" or "file"
+        QString where; // the keychain backend's name or the file's path
+        QString tokenFile;
+        QString note; // empty = none
+    };
+    std::optional<bool> ok; // set by /rotate-token
+    LocalToken localToken;
+
+    bool inKeychain() const { return localToken.store == QLatin1String("keychain"); }
+
+    QJsonObject toJson() const;
+    static Result<SecretsAnswer> fromJson(const QJsonObject &object);
+};
+
+struct SecretsRequest
+{
+    static constexpr const char *path = "/secrets";
+    using Answer = SecretsAnswer;
+    QJsonObject toJson() const { return {}; }
+};
+
+struct RotateTokenRequest
+{
+    static constexpr const char *path = "/rotate-token";
+    using Answer = SecretsAnswer;
+    QJsonObject toJson() const { return {}; }
+};
+
+// ---- Federation ---------------------------------------------------------------------------
+
+// {"ok":true, …what the link says} or {"ok":false,"error"}.
+struct FederationAnswer
+{
+    bool ok = true;
+    QString error;
+    QJsonObject details; // the other fields
+
+    QJsonObject toJson() const;
+    static Result<FederationAnswer> fromJson(const QJsonObject &object);
+};
+
+// /federation/connect and /federation/disconnect.
+struct FederationRemoteRequest
+{
+    QString host;
+    qint64 port = 0;
+
+    QJsonObject toJson() const;
+    static Result<FederationRemoteRequest> fromJson(const QJsonObject &object);
+};
+
+struct FederationConnectRequest : FederationRemoteRequest
+{
+    static constexpr const char *path = "/federation/connect";
+    using Answer = FederationAnswer;
+};
+
+struct FederationDisconnectRequest : FederationRemoteRequest
+{
+    static constexpr const char *path = "/federation/disconnect";
+    using Answer = FederationAnswer;
+};
+
+struct SendToRemoteRequest
+{
+    static constexpr const char *path = "/federation/send-to-remote";
+    using Answer = FederationAnswer;
+
+    QString toId; // "<hostname>:<peer>"
+    QString fromId;
+    QString text;
+    QString type = QStringLiteral("text");
+    std::optional<QJsonObject> metadata;
+    std::optional<qint64> replyTo;
+
+    QJsonObject toJson() const;
+    // A non-object metadata is a rule's refusal (ErrorKind::Rejected), as the reference's.
+    static Result<SendToRemoteRequest> fromJson(const QJsonObject &object);
+};
+
+} // namespace Broker
