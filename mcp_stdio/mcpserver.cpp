@@ -12,12 +12,14 @@
 #include "piggyback.h"
 #include "pushgate.h"
 #include "session.h"
-#include "signalwatch.h"
 #include "stdiotransport.h"
 #include "stdoutwriter.h"
 #include "toolregistry.h"
+#include "unixsignalnotifier.h"
 
 #include <QTimer>
+
+#include <csignal>
 
 namespace Mcp {
 
@@ -71,7 +73,7 @@ McpServer::McpServer(Options options, QObject *parent)
       m_tools(new ToolRegistry(this)),
       m_dispatcher(new JsonRpcDispatcher(m_tools, this)),
       m_parentWatch(new ParentWatch(options.parentCheckMs, this)),
-      m_signals(new SignalWatch(this)),
+      m_signals(new Broker::UnixSignalNotifier({SIGTERM, SIGINT, SIGHUP}, this)),
       m_pushGate(new PushGate(PushGate::defaultOptions(), this)),
       m_log(new ClientLog(this))
 {
@@ -126,7 +128,7 @@ McpServer::McpServer(Options options, QObject *parent)
     connect(m_writer, &StdoutWriter::failed, this, [this] { shutdown(QStringLiteral("stdout closed")); });
     connect(m_parentWatch, &ParentWatch::parentDied, this,
             [this] { shutdown(QStringLiteral("parent process died")); });
-    connect(m_signals, &SignalWatch::terminationRequested, this,
+    connect(m_signals, &Broker::UnixSignalNotifier::signalReceived, this,
             [this](int signal) { shutdown(QStringLiteral("signal %1").arg(signal)); });
 }
 

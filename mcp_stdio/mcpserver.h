@@ -7,7 +7,8 @@ class QTimer;
 
 namespace Broker {
 class BrokerClient;
-}
+class UnixSignalNotifier;
+} // namespace Broker
 
 namespace Mcp {
 
@@ -18,7 +19,6 @@ class JsonRpcDispatcher;
 class ParentWatch;
 class PushGate;
 class Session;
-class SignalWatch;
 class StdioTransport;
 class StdoutWriter;
 class ToolRegistry;
@@ -71,7 +71,7 @@ private:
     ToolRegistry *m_tools;
     JsonRpcDispatcher *m_dispatcher;
     ParentWatch *m_parentWatch;
-    SignalWatch *m_signals;
+    Broker::UnixSignalNotifier *m_signals;
     PushGate *m_pushGate;
     quint64 m_helloSeq = 0;
     bool m_pushWritten = false; // a channel notification is fully on stdout

@@ -233,7 +233,7 @@ Result<qint64> BrokerLifecycle::verifiedPid(const BrokerHealth &health) const
                     QStringLiteral("the pid file names process %1, which is not running").arg(*filePid));
     if (health.pid <= 0)
         return fail(
-            QStringLiteral("no_pid"),
+            ErrorKind::NoPid,
             QStringLiteral("/health does not report a pid to check the pid file (%1) against").arg(*filePid));
     if (health.pid != *filePid)
         return fail(ErrorKind::NoPid,

@@ -9,5 +9,6 @@ Q_LOGGING_CATEGORY(lcClientWorkspace, "peers.client.workspace", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcClientConfig, "peers.client.config", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcClientLauncher, "peers.client.launcher", QtInfoMsg)
 Q_LOGGING_CATEGORY(lcClientSecrets, "peers.client.secrets", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcClientSignals, "peers.client.signals", QtInfoMsg)
 
 } // namespace Broker

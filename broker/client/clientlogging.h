@@ -10,5 +10,6 @@ Q_DECLARE_LOGGING_CATEGORY(lcClientWorkspace)
 Q_DECLARE_LOGGING_CATEGORY(lcClientConfig)
 Q_DECLARE_LOGGING_CATEGORY(lcClientLauncher)
 Q_DECLARE_LOGGING_CATEGORY(lcClientSecrets)
+Q_DECLARE_LOGGING_CATEGORY(lcClientSignals)
 
 } // namespace Broker

@@ -1,5 +1,5 @@
 #include "unixsignalnotifier.h"
-#include "logging.h"
+#include "clientlogging.h"
 
 #include <QSocketNotifier>
 
@@ -29,9 +29,16 @@ extern "C" void writeSignalNumber(int signalNumber)
 UnixSignalNotifier::UnixSignalNotifier(const QList<int> &signalNumbers, QObject *parent)
     : QObject(parent), m_signals(signalNumbers)
 {
-    Q_ASSERT_X(s_fds[0] < 0, "UnixSignalNotifier", "only one instance per process");
+    if (s_fds[0] >= 0) {
+        // The handlers are process-wide: a second instance (tests that run two servers in one
+        // process) would steal the first one's signals.
+        qCWarning(lcClientSignals) << "Unix signals are already watched in this process; not watching again";
+        m_signals.clear();
+        return;
+    }
     if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, s_fds) != 0) {
-        qCWarning(lcServer) << "socketpair failed; Unix signals will not be handled:" << strerror(errno);
+        qCWarning(lcClientSignals) << "socketpair failed; Unix signals will not be handled:"
+                                   << strerror(errno);
         s_fds[0] = s_fds[1] = -1;
         return;
     }
@@ -48,7 +55,7 @@ UnixSignalNotifier::UnixSignalNotifier(const QList<int> &signalNumbers, QObject 
         sigemptyset(&action.sa_mask);
         action.sa_flags = SA_RESTART;
         if (::sigaction(signalNumber, &action, nullptr) != 0)
-            qCWarning(lcServer) << "sigaction failed for signal" << signalNumber << strerror(errno);
+            qCWarning(lcClientSignals) << "sigaction failed for signal" << signalNumber << strerror(errno);
     }
 }
 
@@ -56,6 +63,8 @@ UnixSignalNotifier::~UnixSignalNotifier()
 {
     for (int signalNumber : std::as_const(m_signals))
         ::signal(signalNumber, SIG_DFL);
+    if (!m_notifier)
+        return; // not the instance that owns the socket pair
     delete m_notifier;
     m_notifier = nullptr;
     for (int &fd : s_fds) {

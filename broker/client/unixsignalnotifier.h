@@ -10,7 +10,7 @@ namespace Broker {
 // Unix signals as a Qt signal, through the self-pipe pattern: the async-signal handler only
 // writes the signal number into a socket pair; the event loop reads it and emits
 // signalReceived() where any slot may run. One instance per process (the handlers are
-// process-wide); the headless broker and the tray both use it.
+// process-wide; a second one warns and stays inert): the headless broker, the tray and the helper.
 class UnixSignalNotifier : public QObject
 {
     Q_OBJECT
