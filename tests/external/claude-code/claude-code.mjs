@@ -183,6 +183,10 @@ let tmuxServerPid = 0;
 async function startInteractive(name, extraEnv = {}) {
   const debugLog = path.join(home.dir, `claude-debug-${name}.txt`);
   const envArgs = Object.entries({ ...claudeEnv, ...extraEnv }).map(([k, v]) => `${k}=${v}`);
+  // tmux's server exits a moment after its last session ended; a new-session reaching it in
+  // that moment fails with "server exited unexpectedly". Wait until it is gone.
+  if (tmuxServerPid && tm('has-session').status !== 0)
+    await waitFor(() => !isAlive(tmuxServerPid), 10000, `the previous tmux server (pid ${tmuxServerPid}) to exit`);
   const started = tm('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', work, '--',
     'env', '-i', ...envArgs, claude, '--debug-file', debugLog, '--dangerously-load-development-channels', `server:${SERVER}`);
   if (started.status !== 0) fail(`tmux new-session: ${started.stderr}`);
