@@ -270,31 +270,17 @@ private:
             return fail(Kind::UnexpectedEnd, QStringLiteral("the text ends inside an escape"));
         const char c = peek();
         ++m_pos;
+        // The two-character escapes of RFC 8259 §7, and what they stand for.
+        static constexpr std::pair<char, char16_t> shortEscapes[] = {
+            {'"', u'"'},  {'\\', u'\\'}, {'/', u'/'},  {'b', u'\b'},
+            {'f', u'\f'}, {'n', u'\n'},  {'r', u'\r'}, {'t', u'\t'}};
+        for (const auto &[escape, unit] : shortEscapes) {
+            if (c == escape) {
+                out.append(QChar(unit));
+                return {};
+            }
+        }
         switch (c) {
-        case '"':
-            out.append(u'"');
-            return {};
-        case '\\':
-            out.append(u'\\');
-            return {};
-        case '/':
-            out.append(u'/');
-            return {};
-        case 'b':
-            out.append(u'\b');
-            return {};
-        case 'f':
-            out.append(u'\f');
-            return {};
-        case 'n':
-            out.append(u'\n');
-            return {};
-        case 'r':
-            out.append(u'\r');
-            return {};
-        case 't':
-            out.append(u'\t');
-            return {};
         case 'u': {
             if (m_bytes.size() - m_pos < 4)
                 return fail(Kind::BadString, QStringLiteral("\\u needs four hex digits"));
