@@ -3,6 +3,7 @@
 #include "pinnedtlsclient.h"
 #include "testsupport.h"
 #include "tlsserver.h"
+#include "tlstestsupport.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -26,6 +27,7 @@ using Broker::Http::RequestHandler;
 using Broker::Http::ResponderPtr;
 using Broker::Http::Response;
 using TestSupport::scaled;
+using TlsTestSupport::makeIdentity;
 
 namespace {
 
@@ -53,16 +55,6 @@ public:
     QList<Request> requests;
     QList<ResponderPtr> held;
 };
-
-TlsIdentity makeIdentity(const QTemporaryDir &dir, const QString &stem, GenerateOptions options = {})
-{
-    const auto identity = generateIdentity(
-        {dir.filePath(stem + QStringLiteral(".crt")), dir.filePath(stem + QStringLiteral(".key"))},
-        QStringLiteral("brokerhost"), options);
-    if (!identity)
-        qFatal("%s", qPrintable(identity.error().message));
-    return *identity;
-}
 
 // A TLS server that records every decrypted byte a client sends: proves what never arrived.
 class RecordingTlsServer : public QObject
