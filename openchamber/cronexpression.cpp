@@ -15,7 +15,8 @@ struct FieldSpec
     int nameCount = 0;
 };
 
-const char *const monthNames[] = {"jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec"};
+const char *const monthNames[] = {"jan", "feb", "mar", "apr", "may", "jun",
+                                  "jul", "aug", "sep", "oct", "nov", "dec"};
 const char *const dayNames[] = {"sun", "mon", "tue", "wed", "thu", "fri", "sat"};
 
 const FieldSpec secondSpec {QLatin1StringView("second"), 0, 59};
@@ -66,7 +67,8 @@ Parsed parseRangeItem(QStringView item, const FieldSpec &spec, Bits &bits)
         bool ok = false;
         step = stepText.size() <= 4 ? stepText.toInt(&ok) : 0;
         if (!ok || step < 1 || stepText.startsWith(u'+') || stepText.startsWith(u'-'))
-            return std::unexpected(fieldError(spec, QStringLiteral("step '%1' must be a positive number").arg(stepText)));
+            return std::unexpected(
+                fieldError(spec, QStringLiteral("step '%1' must be a positive number").arg(stepText)));
         stepped = true;
     }
     int from = spec.min;
@@ -134,7 +136,8 @@ Parsed parseField(QStringView text, const FieldSpec &spec, Bits &bits, DayExtras
             const QStringView nthText = item.sliced(hash + 1);
             const int nth = nthText.size() == 1 ? nthText.toInt() : 0;
             if (nth < 1 || nth > 5)
-                return std::unexpected(fieldError(spec, QStringLiteral("'%1': the week after # must be 1 to 5").arg(item)));
+                return std::unexpected(
+                    fieldError(spec, QStringLiteral("'%1': the week after # must be 1 to 5").arg(item)));
             extras->nthWeekday.set(size_t(*day % 7 * 6 + nth));
             continue;
         }
@@ -162,8 +165,8 @@ QString expandAlias(QStringView text)
     {
         const char16_t *alias;
         const char16_t *expression;
-    } aliases[] = {{u"@yearly", u"0 0 1 1 *"},  {u"@annually", u"0 0 1 1 *"}, {u"@monthly", u"0 0 1 * *"},
-                   {u"@weekly", u"0 0 * * 0"},  {u"@daily", u"0 0 * * *"},    {u"@midnight", u"0 0 * * *"},
+    } aliases[] = {{u"@yearly", u"0 0 1 1 *"}, {u"@annually", u"0 0 1 1 *"}, {u"@monthly", u"0 0 1 * *"},
+                   {u"@weekly", u"0 0 * * 0"}, {u"@daily", u"0 0 * * *"},    {u"@midnight", u"0 0 * * *"},
                    {u"@hourly", u"0 * * * *"}};
     for (const auto &entry : aliases) {
         if (text.compare(QStringView(entry.alias), Qt::CaseInsensitive) == 0)
@@ -193,9 +196,10 @@ std::expected<CronExpression, QString> CronExpression::parse(QStringView text)
         return std::unexpected(QStringLiteral("cron expression is longer than %1 characters").arg(maxLength));
     const QString expanded = expandAlias(text.trimmed());
     if (expanded.startsWith(u'@'))
-        return std::unexpected(QStringLiteral("unknown cron alias %1 (use @yearly, @annually, @monthly, @weekly, "
-                                              "@daily, @midnight or @hourly)")
-                                   .arg(expanded));
+        return std::unexpected(
+            QStringLiteral("unknown cron alias %1 (use @yearly, @annually, @monthly, @weekly, "
+                           "@daily, @midnight or @hourly)")
+                .arg(expanded));
     const QList<QStringView> fields = QStringView(expanded).split(u' ', Qt::SkipEmptyParts);
     QList<QStringView> parts;
     for (QStringView field : fields) {
@@ -203,15 +207,17 @@ std::expected<CronExpression, QString> CronExpression::parse(QStringView text)
             parts.append(part);
     }
     if (parts.size() != 5 && parts.size() != 6)
-        return std::unexpected(QStringLiteral("cron expression needs 5 fields (minute hour day-of-month month "
-                                              "day-of-week) or 6 with seconds first; it has %1")
-                                   .arg(parts.size()));
+        return std::unexpected(
+            QStringLiteral("cron expression needs 5 fields (minute hour day-of-month month "
+                           "day-of-week) or 6 with seconds first; it has %1")
+                .arg(parts.size()));
 
     CronExpression cron;
     cron.m_hasSeconds = parts.size() == 6;
     if (!cron.m_hasSeconds)
         parts.prepend(u"0");
-    const FieldSpec *specs[] = {&secondSpec, &minuteSpec, &hourSpec, &dayOfMonthSpec, &monthSpec, &dayOfWeekSpec};
+    const FieldSpec *specs[] = {&secondSpec,     &minuteSpec, &hourSpec,
+                                &dayOfMonthSpec, &monthSpec,  &dayOfWeekSpec};
     Bits bits[6];
     DayExtras extras;
     for (int i = 0; i < 6; ++i) {
@@ -240,9 +246,9 @@ bool CronExpression::dayMatches(QDate date) const
     const int daysInMonth = date.daysInMonth();
     const int weekday = date.dayOfWeek() % 7;
     const bool dayOfMonth = m_daysOfMonth.test(size_t(day)) || (m_lastDayOfMonth && day == daysInMonth);
-    const bool dayOfWeek = m_daysOfWeek.test(size_t(weekday))
-                           || (m_lastWeekdayOfMonth.test(size_t(weekday)) && day + 7 > daysInMonth)
-                           || m_nthWeekday.test(size_t(weekday * 6 + (day - 1) / 7 + 1));
+    const bool dayOfWeek = m_daysOfWeek.test(size_t(weekday)) ||
+        (m_lastWeekdayOfMonth.test(size_t(weekday)) && day + 7 > daysInMonth) ||
+        m_nthWeekday.test(size_t(weekday * 6 + (day - 1) / 7 + 1));
     if (m_dayOfMonthStar || m_dayOfWeekStar)
         return dayOfMonth && dayOfWeek;
     return dayOfMonth || dayOfWeek;

@@ -120,7 +120,8 @@ std::expected<TaskSchedule, QString> TaskSchedule::fromJson(const QJsonObject &j
     schedule.kind = Kind(found - std::begin(kindNames));
     for (const QJsonValue &time : json.value(QStringLiteral("times")).toArray())
         schedule.times.append(time.toString());
-    if (schedule.times.isEmpty() && json.value(QStringLiteral("time")).isString() && schedule.kind != Kind::Once)
+    if (schedule.times.isEmpty() && json.value(QStringLiteral("time")).isString() &&
+        schedule.kind != Kind::Once)
         schedule.times.append(json.value(QStringLiteral("time")).toString()); // legacy single time
     for (const QJsonValue &day : json.value(QStringLiteral("weekdays")).toArray())
         schedule.weekdays.append(day.isDouble() && day.toDouble() == double(day.toInt()) ? day.toInt() : -1);
@@ -188,7 +189,8 @@ std::expected<void, QString> ScheduledTask::validate()
     if (name.isEmpty())
         return std::unexpected(QStringLiteral("name is required"));
     if (name.size() > maxNameLength)
-        return std::unexpected(QStringLiteral("name is invalid: longer than %1 characters").arg(maxNameLength));
+        return std::unexpected(
+            QStringLiteral("name is invalid: longer than %1 characters").arg(maxNameLength));
     if (execution.prompt.trimmed().isEmpty())
         return std::unexpected(QStringLiteral("execution.prompt is required"));
     if (execution.prompt.size() > maxPromptLength)
@@ -203,8 +205,8 @@ std::expected<void, QString> ScheduledTask::validate()
         const QByteArray system = QTimeZone::systemTimeZoneId();
         schedule.timezone = QTimeZone(system).isValid() ? QString::fromUtf8(system) : QStringLiteral("UTC");
     } else if (!QTimeZone::isTimeZoneIdAvailable(schedule.timezone.toUtf8())) {
-        return std::unexpected(
-            QStringLiteral("schedule.timezone is invalid: %1 is not an IANA time zone").arg(schedule.timezone));
+        return std::unexpected(QStringLiteral("schedule.timezone is invalid: %1 is not an IANA time zone")
+                                   .arg(schedule.timezone));
     }
 
     using Kind = TaskSchedule::Kind;
@@ -214,7 +216,8 @@ std::expected<void, QString> ScheduledTask::validate()
         for (QString &time : schedule.times) {
             time = time.trimmed();
             if (!isValidClockTime(time))
-                return std::unexpected(QStringLiteral("schedule.times is invalid: '%1' is not HH:mm").arg(time));
+                return std::unexpected(
+                    QStringLiteral("schedule.times is invalid: '%1' is not HH:mm").arg(time));
         }
         std::sort(schedule.times.begin(), schedule.times.end());
         schedule.times.erase(std::unique(schedule.times.begin(), schedule.times.end()), schedule.times.end());
@@ -224,8 +227,8 @@ std::expected<void, QString> ScheduledTask::validate()
             return std::unexpected(QStringLiteral("schedule.weekdays is required"));
         for (int day : std::as_const(schedule.weekdays)) {
             if (day < 0 || day > 6)
-                return std::unexpected(
-                    QStringLiteral("schedule.weekdays is invalid: weekdays are integers from 0 (Sunday) to 6"));
+                return std::unexpected(QStringLiteral(
+                    "schedule.weekdays is invalid: weekdays are integers from 0 (Sunday) to 6"));
         }
         std::sort(schedule.weekdays.begin(), schedule.weekdays.end());
         schedule.weekdays.erase(std::unique(schedule.weekdays.begin(), schedule.weekdays.end()),
@@ -236,13 +239,16 @@ std::expected<void, QString> ScheduledTask::validate()
         schedule.time = schedule.time.trimmed();
         if (schedule.date.isEmpty())
             return std::unexpected(QStringLiteral("schedule.date is required"));
-        if (schedule.date.size() != 10 || !QDate::fromString(schedule.date, QStringLiteral("yyyy-MM-dd")).isValid())
+        if (schedule.date.size() != 10 ||
+            !QDate::fromString(schedule.date, QStringLiteral("yyyy-MM-dd")).isValid())
             return std::unexpected(
-                QStringLiteral("schedule.date is invalid: '%1' is not a real YYYY-MM-DD date").arg(schedule.date));
+                QStringLiteral("schedule.date is invalid: '%1' is not a real YYYY-MM-DD date")
+                    .arg(schedule.date));
         if (schedule.time.isEmpty())
             return std::unexpected(QStringLiteral("schedule.time is required"));
         if (!isValidClockTime(schedule.time))
-            return std::unexpected(QStringLiteral("schedule.time is invalid: '%1' is not HH:mm").arg(schedule.time));
+            return std::unexpected(
+                QStringLiteral("schedule.time is invalid: '%1' is not HH:mm").arg(schedule.time));
     }
     if (schedule.kind == Kind::Cron) {
         schedule.cron = schedule.cron.trimmed();

@@ -22,7 +22,10 @@ ControlError conflict(const QString &message)
 
 Scheduler::Scheduler(ScheduleStore &store, const Broker::Clock &clock, ScheduledSessionStarter starter,
                      ScheduleProjects projects, Limits limits)
-    : m_store(store), m_clock(clock), m_starter(std::move(starter)), m_projects(std::move(projects)),
+    : m_store(store),
+      m_clock(clock),
+      m_starter(std::move(starter)),
+      m_projects(std::move(projects)),
       m_limits(limits)
 {
 }
@@ -47,7 +50,8 @@ Broker::Result<int> Scheduler::recoverInterrupted()
         return std::unexpected(interrupted.error());
     const qint64 now = m_clock.msecsSinceEpoch();
     for (ScheduledTask &task : *interrupted) {
-        qCWarning(lcSchedule) << "scheduled task" << task.id << "was running when the broker stopped; not repeated";
+        qCWarning(lcSchedule) << "scheduled task" << task.id
+                              << "was running when the broker stopped; not repeated";
         task.state.lastStatus = QStringLiteral("error");
         task.state.lastError = interruptedError;
         task.state.updatedAt = now;
@@ -103,7 +107,8 @@ void Scheduler::tick()
     for (quint64 serial : overdue) {
         if (const auto found = m_runs.find(serial); found != m_runs.end()) {
             CancelToken cancel = found->second.cancel;
-            complete(serial, std::unexpected(ControlError {500, QStringLiteral("scheduled task run timed out"), {}}));
+            complete(serial,
+                     std::unexpected(ControlError {500, QStringLiteral("scheduled task run timed out"), {}}));
             cancel.cancel();
         }
     }
@@ -122,7 +127,8 @@ void Scheduler::tick()
         const qint64 occurrence = *task.state.nextRunAt;
         const auto claimed = m_store.claimScheduled(task.id, occurrence, task.computeNextRunAt(now), now);
         if (!claimed) {
-            qCWarning(lcSchedule) << "cannot claim scheduled task" << task.id << ":" << claimed.error().message;
+            qCWarning(lcSchedule) << "cannot claim scheduled task" << task.id << ":"
+                                  << claimed.error().message;
             continue;
         }
         if (!*claimed)
@@ -237,7 +243,8 @@ void Scheduler::complete(quint64 serial, ScheduledRunResult result)
         written = m_store.finish(task); // §9.3: one retry
     if (!written) {
         persistError = written.error().message;
-        qCWarning(lcSchedule) << "scheduled task" << task.id << "ran, but its state was not saved:" << persistError;
+        qCWarning(lcSchedule) << "scheduled task" << task.id
+                              << "ran, but its state was not saved:" << persistError;
     }
     if (result)
         qCInfo(lcSchedule) << "scheduled task" << task.id << "started session" << *result;

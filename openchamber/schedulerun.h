@@ -34,8 +34,8 @@ using ScheduledRunResult = std::expected<QString, ControlError>;
 // Injected by the composition (the control service's session side); tests give a fake. Calls
 // done exactly once, on the broker's thread, now or later; the token is cancelled when the run
 // exceeds its maximum duration.
-using ScheduledSessionStarter =
-    std::function<void(const ScheduledRunRequest &request, CancelToken cancel, std::function<void(ScheduledRunResult)> done)>;
+using ScheduledSessionStarter = std::function<void(const ScheduledRunRequest &request, CancelToken cancel,
+                                                   std::function<void(ScheduledRunResult)> done)>;
 
 // A configured project (the control service's settings): schedules are kept per project.
 struct ScheduleProject

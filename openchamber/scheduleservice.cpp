@@ -97,10 +97,12 @@ QList<ActionInfo> ScheduleService::catalog() const
         {actionStatus, QStringLiteral("Check scheduler status"),
          QStringLiteral("Whether scheduled tasks are enabled and running"), false},
         {actionList, QStringLiteral("List tasks and scheduler status"),
-         QStringLiteral("List scheduled tasks and scheduler status; scope with projectId or directory"), true},
+         QStringLiteral("List scheduled tasks and scheduler status; scope with projectId or directory"),
+         true},
         {actionCreate, QStringLiteral("Create task"),
          QStringLiteral("Create task; requires name, prompt, model, and one schedule selector"), true},
-        {actionRun, QStringLiteral("Run task"), QStringLiteral("Run taskId; scope with projectId or directory"), true},
+        {actionRun, QStringLiteral("Run task"),
+         QStringLiteral("Run taskId; scope with projectId or directory"), true},
         {actionDelete, QStringLiteral("Delete task"),
          QStringLiteral("Delete taskId; scope with projectId or directory"), true},
         {actionToggle, QStringLiteral("Enable or disable task"),
@@ -108,8 +110,8 @@ QList<ActionInfo> ScheduleService::catalog() const
     };
 }
 
-void ScheduleService::execute(const QString &action, const QJsonObject &input, const QString &contextDirectory,
-                              CancelToken cancel, ControlCallback done)
+void ScheduleService::execute(const QString &action, const QJsonObject &input,
+                              const QString &contextDirectory, CancelToken cancel, ControlCallback done)
 {
     if (action == actionRun) {
         // The run goes on if the caller leaves; only its answer is cancelled.
@@ -120,7 +122,10 @@ void ScheduleService::execute(const QString &action, const QJsonObject &input, c
             *answered = true;
             done(std::move(result));
         };
-        cancel.onCancel([answer] { answer(std::unexpected(ControlError {499, QStringLiteral("OpenChamber action was cancelled"), {}})); });
+        cancel.onCancel([answer] {
+            answer(
+                std::unexpected(ControlError {499, QStringLiteral("OpenChamber action was cancelled"), {}}));
+        });
         run(input, contextDirectory, answer);
         return;
     }
@@ -139,8 +144,8 @@ void ScheduleService::execute(const QString &action, const QJsonObject &input, c
                                        .arg(action.isEmpty() ? QStringLiteral("missing") : action))));
 }
 
-std::expected<ScheduleProject, ControlError> ScheduleService::resolveProject(const QJsonObject &input,
-                                                                              const QString &contextDirectory) const
+std::expected<ScheduleProject, ControlError>
+ScheduleService::resolveProject(const QJsonObject &input, const QString &contextDirectory) const
 {
     const QString projectId = nonEmptyString(input.value(QStringLiteral("projectId")));
     const QString explicitDirectory = nonEmptyString(input.value(QStringLiteral("directory")));
@@ -184,7 +189,8 @@ ControlResult ScheduleService::list(const QJsonObject &input, const QString &con
     auto scheduler = m_scheduler.status();
     if (!scheduler)
         return std::unexpected(storeError(scheduler.error()));
-    return QJsonObject {{QStringLiteral("scheduler"), *scheduler}, {QStringLiteral("tasks"), tasksJson(*tasks)}};
+    return QJsonObject {{QStringLiteral("scheduler"), *scheduler},
+                        {QStringLiteral("tasks"), tasksJson(*tasks)}};
 }
 
 ControlResult ScheduleService::create(const QJsonObject &input, const QString &contextDirectory)
@@ -204,20 +210,21 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
     const qsizetype slash = model.indexOf(u'/');
     if (slash <= 0 || slash == model.size() - 1)
         return std::unexpected(usage(QStringLiteral("model must be in provider/model format")));
-    const bool goal = input.value(QStringLiteral("goal")).toBool(false) && input.value(QStringLiteral("goal")).isBool();
+    const bool goal =
+        input.value(QStringLiteral("goal")).toBool(false) && input.value(QStringLiteral("goal")).isBool();
     const QJsonValue budget = input.value(QStringLiteral("goalTokenBudget"));
     const bool hasBudget = !budget.isUndefined() && !budget.isNull();
     if (hasBudget && !goal)
         return std::unexpected(usage(QStringLiteral("goalTokenBudget requires goal")));
-    if (hasBudget
-        && (!budget.isDouble() || budget.toDouble() != double(qint64(budget.toDouble())) || budget.toDouble() < 1000
-            || budget.toDouble() > 100000000))
+    if (hasBudget &&
+        (!budget.isDouble() || budget.toDouble() != double(qint64(budget.toDouble())) ||
+         budget.toDouble() < 1000 || budget.toDouble() > 100000000))
         return std::unexpected(usage(QStringLiteral("goalTokenBudget must be from 1000 to 100000000")));
 
     const QString daily = nonEmptyString(input.value(QStringLiteral("daily")));
     const QJsonValue weeklyValue = input.value(QStringLiteral("weekly"));
-    const bool hasWeekly = weeklyValue.isArray() ? !weeklyValue.toArray().isEmpty()
-                                                 : !nonEmptyString(weeklyValue).isEmpty();
+    const bool hasWeekly =
+        weeklyValue.isArray() ? !weeklyValue.toArray().isEmpty() : !nonEmptyString(weeklyValue).isEmpty();
     const QString once = nonEmptyString(input.value(QStringLiteral("once")));
     const QString cron = nonEmptyString(input.value(QStringLiteral("cron")));
     const QString time = nonEmptyString(input.value(QStringLiteral("time")));
@@ -255,7 +262,8 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
     task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
     task.projectId = project->id;
     task.name = name;
-    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() && input.value(QStringLiteral("disabled")).toBool());
+    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
+                     input.value(QStringLiteral("disabled")).toBool());
     task.execution.prompt = prompt;
     task.execution.providerID = model.left(slash);
     task.execution.modelID = model.mid(slash + 1);

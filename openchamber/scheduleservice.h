@@ -27,7 +27,7 @@ public:
 
 private:
     std::expected<ScheduleProject, ControlError> resolveProject(const QJsonObject &input,
-                                                                 const QString &contextDirectory) const;
+                                                                const QString &contextDirectory) const;
     ControlResult status() const;
     ControlResult list(const QJsonObject &input, const QString &contextDirectory);
     ControlResult create(const QJsonObject &input, const QString &contextDirectory);

@@ -21,8 +21,9 @@ Result<void> run(QSqlQuery &query, const char *what)
 {
     if (query.exec())
         return {};
-    return fail(ErrorKind::Database, QStringLiteral("scheduled tasks: %1 failed: %2")
-                                         .arg(QLatin1StringView(what), query.lastError().text()));
+    return fail(ErrorKind::Database,
+                QStringLiteral("scheduled tasks: %1 failed: %2")
+                    .arg(QLatin1StringView(what), query.lastError().text()));
 }
 
 QVariant optionalValue(const std::optional<qint64> &value)
@@ -50,7 +51,8 @@ ScheduledTask taskFrom(const QSqlQuery &query)
     const QJsonObject schedule = QJsonDocument::fromJson(query.value(4).toString().toUtf8()).object();
     // A row only holds what validate() let in; an unreadable one stays visible, never runs.
     task.schedule = TaskSchedule::fromJson(schedule).value_or(TaskSchedule {});
-    task.execution = TaskExecution::fromJson(QJsonDocument::fromJson(query.value(5).toString().toUtf8()).object());
+    task.execution =
+        TaskExecution::fromJson(QJsonDocument::fromJson(query.value(5).toString().toUtf8()).object());
     task.state.createdAt = query.value(6).toLongLong();
     task.state.updatedAt = query.value(7).toLongLong();
     task.state.lastStatus = query.value(8).toString();
@@ -79,36 +81,38 @@ ScheduleStore::ScheduleStore(QSqlDatabase db) : m_db(std::move(db)) { }
 
 QList<Broker::ModuleMigration> ScheduleStore::migrations()
 {
-    return {{1, QStringLiteral("create table openchamber_scheduled_tasks"), [](QSqlDatabase &db) -> Result<void> {
-                 QSqlQuery query(db);
-                 for (const char *sql : {
-                          "CREATE TABLE openchamber_scheduled_tasks ("
-                          " id TEXT PRIMARY KEY,"
-                          " project_id TEXT NOT NULL,"
-                          " name TEXT NOT NULL,"
-                          " enabled INTEGER NOT NULL,"
-                          " schedule TEXT NOT NULL," // §9.1 schedule object, JSON
-                          " execution TEXT NOT NULL," // §9.1 execution object, JSON
-                          " created_at INTEGER NOT NULL,"
-                          " updated_at INTEGER NOT NULL,"
-                          " last_status TEXT NOT NULL DEFAULT 'idle',"
-                          " last_run_at INTEGER,"
-                          " last_duration_ms INTEGER,"
-                          " next_run_at INTEGER,"
-                          " last_scheduled_for INTEGER,"
-                          " last_session_id TEXT,"
-                          " last_error TEXT,"
-                          " running_since INTEGER," // the claim: set before a run starts, cleared at its end
-                          " running_occurrence INTEGER)",
-                          "CREATE INDEX openchamber_scheduled_tasks_project ON openchamber_scheduled_tasks(project_id)",
-                          "CREATE INDEX openchamber_scheduled_tasks_due ON openchamber_scheduled_tasks(enabled, "
-                          "next_run_at)",
-                      }) {
-                     if (!query.exec(QLatin1StringView(sql)))
-                         return fail(ErrorKind::Database, query.lastError().databaseText());
-                 }
-                 return {};
-             }}};
+    return {
+        {1, QStringLiteral("create table openchamber_scheduled_tasks"), [](QSqlDatabase &db) -> Result<void> {
+             QSqlQuery query(db);
+             for (const char *sql : {
+                      "CREATE TABLE openchamber_scheduled_tasks ("
+                      " id TEXT PRIMARY KEY,"
+                      " project_id TEXT NOT NULL,"
+                      " name TEXT NOT NULL,"
+                      " enabled INTEGER NOT NULL,"
+                      " schedule TEXT NOT NULL," // §9.1 schedule object, JSON
+                      " execution TEXT NOT NULL," // §9.1 execution object, JSON
+                      " created_at INTEGER NOT NULL,"
+                      " updated_at INTEGER NOT NULL,"
+                      " last_status TEXT NOT NULL DEFAULT 'idle',"
+                      " last_run_at INTEGER,"
+                      " last_duration_ms INTEGER,"
+                      " next_run_at INTEGER,"
+                      " last_scheduled_for INTEGER,"
+                      " last_session_id TEXT,"
+                      " last_error TEXT,"
+                      " running_since INTEGER," // the claim: set before a run starts, cleared at its end
+                      " running_occurrence INTEGER)",
+                      "CREATE INDEX openchamber_scheduled_tasks_project ON "
+                      "openchamber_scheduled_tasks(project_id)",
+                      "CREATE INDEX openchamber_scheduled_tasks_due ON openchamber_scheduled_tasks(enabled, "
+                      "next_run_at)",
+                  }) {
+                 if (!query.exec(QLatin1StringView(sql)))
+                     return fail(ErrorKind::Database, query.lastError().databaseText());
+             }
+             return {};
+         }}};
 }
 
 Result<QList<ScheduledTask>> ScheduleStore::list(const QString &projectId) const
@@ -121,7 +125,8 @@ Result<QList<ScheduledTask>> ScheduleStore::list(const QString &projectId) const
     return selectTasks(query, "list");
 }
 
-Result<std::optional<ScheduledTask>> ScheduleStore::find(const QString &projectId, const QString &taskId) const
+Result<std::optional<ScheduledTask>> ScheduleStore::find(const QString &projectId,
+                                                         const QString &taskId) const
 {
     auto task = find(taskId);
     if (task && *task && (*task)->projectId != projectId)
@@ -143,9 +148,10 @@ Result<std::optional<ScheduledTask>> ScheduleStore::find(const QString &taskId) 
 Result<QList<ScheduledTask>> ScheduleStore::due(qint64 nowMs) const
 {
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral("SELECT %1 FROM openchamber_scheduled_tasks WHERE enabled = 1 AND next_run_at <= ? "
-                                 "AND running_since IS NULL ORDER BY next_run_at, created_at")
-                      .arg(columns));
+    query.prepare(
+        QStringLiteral("SELECT %1 FROM openchamber_scheduled_tasks WHERE enabled = 1 AND next_run_at <= ? "
+                       "AND running_since IS NULL ORDER BY next_run_at, created_at")
+            .arg(columns));
     query.addBindValue(nowMs);
     return selectTasks(query, "due");
 }
@@ -171,15 +177,18 @@ Result<int> ScheduleStore::enabledCount() const
 Result<void> ScheduleStore::upsert(const ScheduledTask &task)
 {
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral(
-        "INSERT INTO openchamber_scheduled_tasks (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-        "ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, name = excluded.name, "
-        "enabled = excluded.enabled, schedule = excluded.schedule, execution = excluded.execution, "
-        "updated_at = excluded.updated_at, last_status = excluded.last_status, last_run_at = excluded.last_run_at, "
-        "last_duration_ms = excluded.last_duration_ms, next_run_at = excluded.next_run_at, "
-        "last_scheduled_for = excluded.last_scheduled_for, last_session_id = excluded.last_session_id, "
-        "last_error = excluded.last_error")
-                      .arg(columns));
+    query.prepare(
+        QStringLiteral(
+            "INSERT INTO openchamber_scheduled_tasks (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
+            "?) "
+            "ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, name = excluded.name, "
+            "enabled = excluded.enabled, schedule = excluded.schedule, execution = excluded.execution, "
+            "updated_at = excluded.updated_at, last_status = excluded.last_status, last_run_at = "
+            "excluded.last_run_at, "
+            "last_duration_ms = excluded.last_duration_ms, next_run_at = excluded.next_run_at, "
+            "last_scheduled_for = excluded.last_scheduled_for, last_session_id = excluded.last_session_id, "
+            "last_error = excluded.last_error")
+            .arg(columns));
     query.addBindValue(task.id);
     query.addBindValue(task.projectId);
     query.addBindValue(task.name);
@@ -209,14 +218,15 @@ Result<bool> ScheduleStore::remove(const QString &projectId, const QString &task
     return query.numRowsAffected() > 0;
 }
 
-Result<bool> ScheduleStore::claimScheduled(const QString &taskId, qint64 occurrence, std::optional<qint64> following,
-                                           qint64 nowMs)
+Result<bool> ScheduleStore::claimScheduled(const QString &taskId, qint64 occurrence,
+                                           std::optional<qint64> following, qint64 nowMs)
 {
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral(
-        "UPDATE openchamber_scheduled_tasks SET running_since = ?, running_occurrence = ?, last_scheduled_for = ?, "
-        "last_run_at = ?, last_status = 'running', next_run_at = ?, updated_at = ? "
-        "WHERE id = ? AND enabled = 1 AND running_since IS NULL AND next_run_at = ?"));
+    query.prepare(
+        QStringLiteral("UPDATE openchamber_scheduled_tasks SET running_since = ?, running_occurrence = ?, "
+                       "last_scheduled_for = ?, "
+                       "last_run_at = ?, last_status = 'running', next_run_at = ?, updated_at = ? "
+                       "WHERE id = ? AND enabled = 1 AND running_since IS NULL AND next_run_at = ?"));
     query.addBindValue(nowMs);
     query.addBindValue(occurrence);
     query.addBindValue(occurrence);
@@ -233,9 +243,10 @@ Result<bool> ScheduleStore::claimScheduled(const QString &taskId, qint64 occurre
 Result<bool> ScheduleStore::claimManual(const QString &taskId, qint64 nowMs)
 {
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral("UPDATE openchamber_scheduled_tasks SET running_since = ?, running_occurrence = NULL, "
-                                 "last_run_at = ?, last_status = 'running', updated_at = ? "
-                                 "WHERE id = ? AND running_since IS NULL"));
+    query.prepare(
+        QStringLiteral("UPDATE openchamber_scheduled_tasks SET running_since = ?, running_occurrence = NULL, "
+                       "last_run_at = ?, last_status = 'running', updated_at = ? "
+                       "WHERE id = ? AND running_since IS NULL"));
     query.addBindValue(nowMs);
     query.addBindValue(nowMs);
     query.addBindValue(nowMs);
@@ -248,10 +259,11 @@ Result<bool> ScheduleStore::claimManual(const QString &taskId, qint64 nowMs)
 Result<void> ScheduleStore::finish(const ScheduledTask &task)
 {
     QSqlQuery query(m_db);
-    query.prepare(QStringLiteral(
-        "UPDATE openchamber_scheduled_tasks SET running_since = NULL, running_occurrence = NULL, enabled = ?, "
-        "last_status = ?, last_duration_ms = ?, last_error = ?, last_session_id = ?, next_run_at = ?, updated_at = ? "
-        "WHERE id = ?"));
+    query.prepare(QStringLiteral("UPDATE openchamber_scheduled_tasks SET running_since = NULL, "
+                                 "running_occurrence = NULL, enabled = ?, "
+                                 "last_status = ?, last_duration_ms = ?, last_error = ?, last_session_id = "
+                                 "?, next_run_at = ?, updated_at = ? "
+                                 "WHERE id = ?"));
     query.addBindValue(task.enabled ? 1 : 0);
     query.addBindValue(task.state.lastStatus);
     query.addBindValue(optionalValue(task.state.lastDurationMs));

@@ -39,8 +39,8 @@ public:
 
     // A scheduled run of occurrence: true when this caller won it. Moves nextRunAt to following,
     // so the occurrence can never be claimed again.
-    Broker::Result<bool> claimScheduled(const QString &taskId, qint64 occurrence, std::optional<qint64> following,
-                                        qint64 nowMs);
+    Broker::Result<bool> claimScheduled(const QString &taskId, qint64 occurrence,
+                                        std::optional<qint64> following, qint64 nowMs);
     // A manual run: true unless the task is running or gone.
     Broker::Result<bool> claimManual(const QString &taskId, qint64 nowMs);
     // The run's end: its state (lastStatus, lastDurationMs, lastError, lastSessionId, nextRunAt,

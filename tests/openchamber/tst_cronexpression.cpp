@@ -40,7 +40,8 @@ void tst_CronExpression::nextMatchesVectors_data()
         QCOMPARE(cells.size(), 4);
         const QDateTime after = QDateTime::fromString(cells[2], Qt::ISODateWithMs);
         QVERIFY2(after.isValid(), qPrintable(cells[2]));
-        QTest::addRow("%d: %s in %s after %s", line, qPrintable(cells[0]), qPrintable(cells[1]), qPrintable(cells[2]))
+        QTest::addRow("%d: %s in %s after %s", line, qPrintable(cells[0]), qPrintable(cells[1]),
+                      qPrintable(cells[2]))
             << cells[0] << cells[1] << after << cells[3];
         ++rows;
     }
@@ -73,9 +74,11 @@ void tst_CronExpression::refusesBadExpressions_data()
     QTest::newRow("empty") << QString() << QStringLiteral("5 fields");
     QTest::newRow("four fields") << QStringLiteral("* * * *") << QStringLiteral("it has 4");
     QTest::newRow("seven fields") << QStringLiteral("* * * * * * *") << QStringLiteral("it has 7");
-    QTest::newRow("minute 60") << QStringLiteral("60 * * * *") << QStringLiteral("minute: 60 is out of range 0-59");
+    QTest::newRow("minute 60") << QStringLiteral("60 * * * *")
+                               << QStringLiteral("minute: 60 is out of range 0-59");
     QTest::newRow("hour 24") << QStringLiteral("* 24 * * *") << QStringLiteral("hour: 24 is out of range");
-    QTest::newRow("day 0") << QStringLiteral("* * 0 * *") << QStringLiteral("day-of-month: 0 is out of range");
+    QTest::newRow("day 0") << QStringLiteral("* * 0 * *")
+                           << QStringLiteral("day-of-month: 0 is out of range");
     QTest::newRow("day 32") << QStringLiteral("* * 32 * *") << QStringLiteral("day-of-month");
     QTest::newRow("month 13") << QStringLiteral("* * * 13 *") << QStringLiteral("month: 13");
     QTest::newRow("weekday 8") << QStringLiteral("* * * * 8") << QStringLiteral("day-of-week: 8");
