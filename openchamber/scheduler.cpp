@@ -226,7 +226,9 @@ void Scheduler::complete(quint64 serial, ScheduledRunResult result)
     m_runs.erase(found);
 
     const qint64 now = m_clock.msecsSinceEpoch();
-    ScheduledTask task = run.task;
+    // The row as it is now: a toggle or an edit made during the run is kept.
+    const auto current = m_store.find(run.task.id);
+    ScheduledTask task = current && *current ? **current : run.task;
     task.state.lastStatus = result ? QStringLiteral("success") : QStringLiteral("error");
     task.state.lastDurationMs = now - run.startedAtMs;
     task.state.lastError = result ? QString() : result.error().message.left(ScheduledTask::maxErrorLength);

@@ -36,6 +36,7 @@ private Q_SLOTS:
     void concurrencyLimits();
     void disabledTaskIsSkippedUntilEnabled();
     void failedRunRecordsTheError();
+    void disablingDuringARunIsKept();
     void runPastMaximumDurationTimesOut();
     void manualRunAndConflicts();
     void nextRunsInTimeZones_data();
@@ -295,6 +296,28 @@ void tst_Scheduler::failedRunRecordsTheError()
     QCOMPARE(state[QStringLiteral("lastError")].toString(),
              QStringLiteral("prompt_async failed (500): boom"));
     QCOMPARE(state[QStringLiteral("nextRunAt")].toDouble(), double(ms(june1.addDays(1).addSecs(600))));
+}
+
+void tst_Scheduler::disablingDuringARunIsKept()
+{
+    m_module->fake.answerAtOnce = false;
+    const QString id = create({{QStringLiteral("daily"), QStringLiteral("08:10")},
+                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
+                           .toString();
+    advanceTo(june1.addSecs(600));
+    QCOMPARE(m_module->fake.calls.size(), 1);
+    QVERIFY(m_module->call(QStringLiteral("schedule.toggle"),
+                           {{QStringLiteral("projectId"), QStringLiteral("p1")},
+                            {QStringLiteral("taskId"), id},
+                            {QStringLiteral("disabled"), true}}));
+    m_module->fake.answerHeld();
+    const QJsonObject after = task(id);
+    QCOMPARE(after[QStringLiteral("enabled")].toBool(), false);
+    QCOMPARE(after[QStringLiteral("state")][QStringLiteral("lastStatus")].toString(),
+             QStringLiteral("success"));
+    QVERIFY(!after[QStringLiteral("state")].toObject().contains(QStringLiteral("nextRunAt")));
+    advanceTo(june1.addDays(1).addSecs(600));
+    QCOMPARE(m_module->fake.calls.size(), 1);
 }
 
 void tst_Scheduler::runPastMaximumDurationTimesOut()
