@@ -67,7 +67,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     task.execution.modelID = QStringLiteral("b");
     task.schedule.kind = TaskSchedule::Kind::Cron;
     task.schedule.cron = text;
-    task.schedule.timezone = zone.id();
+    task.schedule.timezone = QString::fromUtf8(zone.id());
     if (task.validate()) {
         Q_ASSERT(CronExpression::parse(task.schedule.cron).has_value());
         if (const auto next = task.computeNextRunAt(start.toMSecsSinceEpoch()))
