@@ -5,6 +5,7 @@
 // run and answers at once or when the test says.
 #include "brokermodule.h"
 #include "scheduler.h"
+#include "scheduleruntime.h"
 #include "scheduleservice.h"
 #include "schedulestore.h"
 
@@ -61,35 +62,37 @@ public:
     QList<OpenChamber::ScheduleProject> projects;
     OpenChamber::Scheduler::Limits limits;
     int recovered = -1;
-    std::optional<OpenChamber::ScheduleStore> store;
-    std::unique_ptr<OpenChamber::Scheduler> scheduler;
-    std::unique_ptr<OpenChamber::ScheduleService> service;
+    std::unique_ptr<OpenChamber::ScheduleRuntime> runtime;
+    OpenChamber::ScheduleStore *store = nullptr;
+    OpenChamber::Scheduler *scheduler = nullptr;
+    OpenChamber::ScheduleService *service = nullptr;
 
     QString name() const override { return QStringLiteral("openchamber"); }
     QList<Broker::ModuleMigration> migrations() const override
     {
-        return OpenChamber::ScheduleStore::migrations();
+        return OpenChamber::ScheduleRuntime::migrations();
     }
     Broker::Result<void> start(Broker::ModuleContext &context) override
     {
-        store.emplace(context.database());
-        auto projectList = [this] { return projects; };
-        scheduler = std::make_unique<OpenChamber::Scheduler>(*store, context.clock(), fake.starter(),
-                                                             projectList, limits);
-        const auto recovery = scheduler->recoverInterrupted();
-        if (!recovery)
-            return std::unexpected(recovery.error());
-        recovered = *recovery;
-        service =
-            std::make_unique<OpenChamber::ScheduleService>(*store, *scheduler, context.clock(), projectList);
+        // Limits are read when the runtime is built: a test changes them before a (re)start.
+        runtime = std::make_unique<OpenChamber::ScheduleRuntime>(
+            fake.starter(), [this] { return projects; }, limits);
+        auto started = runtime->start(context);
+        if (!started)
+            return started;
+        recovered = runtime->recoveredAtStart();
+        store = runtime->store();
+        scheduler = runtime->scheduler();
+        service = runtime->service();
         return {};
     }
-    QList<Broker::ModuleJob> jobs() override { return {scheduler->job()}; }
+    QList<Broker::ModuleJob> jobs() override { return runtime->jobs(); }
     void stop() override
     {
-        service.reset();
-        scheduler.reset();
-        store.reset();
+        store = nullptr;
+        scheduler = nullptr;
+        service = nullptr;
+        runtime->stop();
     }
 
     // An action answered at once (every schedule action but a held run).
