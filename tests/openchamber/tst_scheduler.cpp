@@ -37,6 +37,7 @@ private Q_SLOTS:
     void disabledTaskIsSkippedUntilEnabled();
     void failedRunRecordsTheError();
     void disablingDuringARunIsKept();
+    void taskOfARemovedProjectFailsWithoutRetrying();
     void runPastMaximumDurationTimesOut();
     void manualRunAndConflicts();
     void nextRunsInTimeZones_data();
@@ -318,6 +319,25 @@ void tst_Scheduler::disablingDuringARunIsKept()
     QVERIFY(!after[QStringLiteral("state")].toObject().contains(QStringLiteral("nextRunAt")));
     advanceTo(june1.addDays(1).addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
+}
+
+void tst_Scheduler::taskOfARemovedProjectFailsWithoutRetrying()
+{
+    const QString id = create({{QStringLiteral("cron"), QStringLiteral("10 8 * * *")},
+                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
+                           .toString();
+    m_module->projects.removeFirst(); // p1 leaves the configuration
+    advanceTo(june1.addSecs(600));
+    QCOMPARE(m_module->fake.calls.size(), 0);
+    const QJsonObject state = task(id, QStringLiteral("p1"))[QStringLiteral("state")].toObject();
+    QVERIFY(state.isEmpty()); // the project cannot be listed any more
+    const auto stored = m_module->store->find(id);
+    QVERIFY(stored && *stored);
+    QCOMPARE((*stored)->state.lastStatus, QStringLiteral("error"));
+    QCOMPARE((*stored)->state.lastError, QStringLiteral("Project not found"));
+    QCOMPARE(*(*stored)->state.nextRunAt, ms(june1.addDays(1).addSecs(600)));
+    advanceTo(june1.addSecs(3600));
+    QCOMPARE(m_module->scheduler->runningCount(), 0);
 }
 
 void tst_Scheduler::runPastMaximumDurationTimesOut()
