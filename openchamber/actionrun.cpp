@@ -105,7 +105,10 @@ void ActionRun::fail(ControlError error)
     m_answered = true;
     for (auto it = m_partial.begin(); it != m_partial.end(); ++it)
         error.details.insert(it.key(), it.value());
-    qCInfo(lcControl).noquote() << m_action << "failed:" << error.status << error.message;
+    if (error.status >= 500)
+        qCInfo(lcControl).noquote() << m_action << "failed:" << error.status << error.message;
+    else
+        qCDebug(lcControl).noquote() << m_action << "refused:" << error.status << error.message;
     delete m_sleeper;
     m_sleeper = nullptr;
     delete m_events;
@@ -832,6 +835,11 @@ void ActionRun::dispatchPrompt(const Selection &selection)
              [this](auto answer) {
                  if (!answer)
                      return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
+                 if (!m_confirmLanding) {
+                     m_result.insert(QStringLiteral("promptDispatched"), true);
+                     m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+                     return finishSessionAction();
+                 }
                  m_landingDeadline = now() + m_service.options().landingWindowMs;
                  confirmLanding();
              });

@@ -32,6 +32,8 @@ public:
     ~ActionRun() override;
 
     void start();
+    // Off for scheduled runs (§9.3): success is OpenCode accepting the prompt.
+    void setConfirmLanding(bool confirm) { m_confirmLanding = confirm; }
 
 private:
     template<typename T> using Then = std::function<void(T)>;
@@ -101,6 +103,7 @@ private:
     CancelToken m_cancel;
     ControlCallback m_done;
     bool m_answered = false;
+    bool m_confirmLanding = true;
     QJsonObject m_partial; // details every error answer carries from now on
 
     QObject *m_sleeper = nullptr;

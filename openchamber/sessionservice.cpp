@@ -118,4 +118,27 @@ void SessionService::execute(const QString &action, const QJsonObject &input, co
     run->start();
 }
 
+void SessionService::startScheduledRun(const ScheduledPrompt &run, CancelToken cancel, ScheduledRunDone done)
+{
+    QJsonObject input {{QStringLiteral("directory"), run.directory},
+                       {QStringLiteral("prompt"), run.prompt},
+                       {QStringLiteral("model"), QString(run.providerID + QLatin1Char('/') + run.modelID)}};
+    if (!run.title.isEmpty())
+        input.insert(QStringLiteral("title"), run.title);
+    if (!run.agent.isEmpty())
+        input.insert(QStringLiteral("agent"), run.agent);
+    if (!run.variant.isEmpty())
+        input.insert(QStringLiteral("variant"), run.variant);
+    if (run.prompt.trimmed().isEmpty())
+        return done(std::unexpected(usageError(QStringLiteral("prompt is required"))));
+    auto *action = new ActionRun(*this, QStringLiteral("session.create"), input, {}, std::move(cancel),
+                                 [done = std::move(done)](ControlResult result) {
+                                     if (!result)
+                                         return done(std::unexpected(result.error()));
+                                     done(result->value(QStringLiteral("sessionId")).toString());
+                                 });
+    action->setConfirmLanding(false);
+    action->start();
+}
+
 } // namespace OpenChamber

@@ -29,6 +29,19 @@ struct ControlTimers
     static ControlTimers system(); // system clock, QTimer
 };
 
+// A scheduled task's prompt (§9.3): run in a new session of directory.
+struct ScheduledPrompt
+{
+    QString directory;
+    QString title;
+    QString prompt;
+    QString providerID;
+    QString modelID;
+    QString agent;
+    QString variant;
+};
+using ScheduledRunDone = std::function<void(std::expected<QString /* sessionId */, ControlError>)>;
+
 // The control service (reference openchamber-control.md): projects.list, models.list and
 // session.list|create|send|fork|status|messages against an OpenCode server; schedule.* go to the
 // scheduled-task service given at construction, verbatim. Every call is one ActionRun that
@@ -64,6 +77,11 @@ public:
     QList<ActionInfo> catalog() const override;
     void execute(const QString &action, const QJsonObject &input, const QString &contextDirectory,
                  CancelToken cancel, ControlCallback done) override;
+
+    // For the scheduler: like session.create with a prompt (selection checked against OpenCode
+    // first, then the session, then a command or prompt_async) but, as §9.3, success is OpenCode
+    // accepting the dispatch: no landing check. Answers the new session's id.
+    void startScheduledRun(const ScheduledPrompt &run, CancelToken cancel, ScheduledRunDone done);
 
     int runningCount() const { return m_running; }
 
