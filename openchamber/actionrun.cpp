@@ -16,6 +16,7 @@ namespace OpenChamber {
 namespace {
 
 const QString kCancelled = QStringLiteral("OpenChamber action was cancelled");
+constexpr int EventConnectWaitMs = 250;
 const QString kNotLanded =
     QStringLiteral("OpenCode accepted the prompt but it never appeared in the session");
 
@@ -821,29 +822,41 @@ void ActionRun::dispatchPrompt(const Selection &selection)
     query.addQueryItem(QStringLiteral("limit"), QStringLiteral("100"));
     get(messagePath, m_directory, query, [this, selection](auto baseline) {
         m_baselineUser = baseline ? newestUserMessageId(baseline->toArray()) : QString();
-        // Listen before posting, so that the landing and the run's end cannot slip past.
-        ensureEvents(m_directory);
-        QJsonObject body {{QStringLiteral("model"), selection.model->toJson()},
-                          {QStringLiteral("parts"),
-                           QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
-                                                    {QStringLiteral("text"), m_prompt}}}}};
-        if (!selection.agent.isEmpty())
-            body.insert(QStringLiteral("agent"), selection.agent);
-        if (!selection.variant.isEmpty())
-            body.insert(QStringLiteral("variant"), selection.variant);
-        post(OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/prompt_async")), m_directory, body,
-             [this](auto answer) {
-                 if (!answer)
-                     return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
-                 if (!m_confirmLanding) {
-                     m_result.insert(QStringLiteral("promptDispatched"), true);
-                     m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
-                     return finishSessionAction();
-                 }
-                 m_landingDeadline = now() + m_service.options().landingWindowMs;
-                 confirmLanding();
-             });
+        // Listen before posting, so that the landing and the run's end cannot slip past; a
+        // stream that does not connect soon only costs the polling's latency.
+        if (m_confirmLanding || m_wait)
+            ensureEvents(m_directory);
+        if (m_events && !m_events->isConnected()) {
+            connect(m_events, &OpenCodeEventStream::connected, this, &ActionRun::wake);
+            connect(m_events, &OpenCodeEventStream::ended, this, &ActionRun::wake);
+            return sleep(EventConnectWaitMs, [this, selection] { postPrompt(selection); });
+        }
+        postPrompt(selection);
     });
+}
+
+void ActionRun::postPrompt(const Selection &selection)
+{
+    QJsonObject body {{QStringLiteral("model"), selection.model->toJson()},
+                      {QStringLiteral("parts"),
+                       QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
+                                                {QStringLiteral("text"), m_prompt}}}}};
+    if (!selection.agent.isEmpty())
+        body.insert(QStringLiteral("agent"), selection.agent);
+    if (!selection.variant.isEmpty())
+        body.insert(QStringLiteral("variant"), selection.variant);
+    post(OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/prompt_async")), m_directory, body,
+         [this](auto answer) {
+             if (!answer)
+                 return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
+             if (!m_confirmLanding) {
+                 m_result.insert(QStringLiteral("promptDispatched"), true);
+                 m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+                 return finishSessionAction();
+             }
+             m_landingDeadline = now() + m_service.options().landingWindowMs;
+             confirmLanding();
+         });
 }
 
 void ActionRun::confirmLanding()

@@ -72,6 +72,7 @@ private:
     void dispatchWith(Selection selection);
     void dispatchCommand(const Selection &selection, const QString &command, const QString &arguments);
     void dispatchPrompt(const Selection &selection);
+    void postPrompt(const Selection &selection);
     void confirmLanding();
     void landed(bool yes);
     void finishSessionAction();

@@ -84,13 +84,6 @@ OpenCodeEventStream::OpenCodeEventStream(OpenCodeClient &client, QNetworkAccessM
     request.setRawHeader("accept", "text/event-stream");
     m_reply = network.get(request);
     QNetworkReply *reply = m_reply;
-    connect(reply, &QNetworkReply::metaDataChanged, this, [this, reply] {
-        const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
-        if (status == 200 && !m_connected) {
-            m_connected = true;
-            Q_EMIT connected();
-        }
-    });
     connect(reply, &QNetworkReply::readyRead, this, &OpenCodeEventStream::readAvailable);
     connect(reply, &QNetworkReply::finished, this, [this, reply] {
         const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
@@ -122,6 +115,10 @@ void OpenCodeEventStream::readAvailable()
         return;
     }
     const QList<QByteArray> events = m_parser.feed(m_reply->readAll());
+    if (!events.isEmpty() && !m_connected) {
+        m_connected = true;
+        Q_EMIT connected();
+    }
     for (const QByteArray &data : events) {
         const QJsonDocument doc = QJsonDocument::fromJson(data);
         if (doc.isObject())

@@ -59,7 +59,9 @@ public:
     bool isConnected() const { return m_connected; }
 
 Q_SIGNALS:
-    void connected(); // the server answered 200 (its first event, server.connected, follows)
+    // The first event arrived (OpenCode's server.connected): the server has subscribed us, so
+    // nothing that happens from now on is missed.
+    void connected();
     void event(const QJsonObject &event);
     void ended(const QString &reason); // refused, closed, not 200: no more events
 
