@@ -285,24 +285,44 @@ void ActionRun::listSessions()
 
 // ---- session.status (§4.7)
 
-void ActionRun::sessionStatus()
+bool ActionRun::takeSessionAndDirectory(QString &sessionId, QString &directory)
 {
-    const QString sessionId = str(m_input, "sessionId");
-    if (sessionId.isEmpty())
-        return fail(usageError(QStringLiteral("sessionId is required")));
-    QString directory = str(m_input, "directory");
+    sessionId = str(m_input, "sessionId");
+    if (sessionId.isEmpty()) {
+        fail(usageError(QStringLiteral("sessionId is required")));
+        return false;
+    }
+    directory = str(m_input, "directory");
     if (directory.isEmpty())
         directory = m_context;
-    if (directory.isEmpty())
-        return fail(usageError(QStringLiteral("directory is required")));
-    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, directory](auto answer) {
+    if (directory.isEmpty()) {
+        fail(usageError(QStringLiteral("directory is required")));
+        return false;
+    }
+    return true;
+}
+
+void ActionRun::fetchStatus(const QString &sessionId, const QString &directory, Then<QJsonObject> then)
+{
+    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, then](auto answer) {
         if (!answer)
             return failOpenCode(answer.error());
         if (!answer->isObject())
             return fail(runtimeError(QStringLiteral("Invalid session status response")));
+        then(statusOf(answer->toObject(), sessionId));
+    });
+}
+
+void ActionRun::sessionStatus()
+{
+    QString sessionId;
+    QString directory;
+    if (!takeSessionAndDirectory(sessionId, directory))
+        return;
+    fetchStatus(sessionId, directory, [this, sessionId, directory](const QJsonObject &status) {
         succeed({{QStringLiteral("sessionId"), sessionId},
                  {QStringLiteral("directory"), directory},
-                 {QStringLiteral("sessionStatus"), statusOf(answer->toObject(), sessionId)}});
+                 {QStringLiteral("sessionStatus"), status}});
     });
 }
 
@@ -310,14 +330,10 @@ void ActionRun::sessionStatus()
 
 void ActionRun::sessionMessages()
 {
-    const QString sessionId = str(m_input, "sessionId");
-    if (sessionId.isEmpty())
-        return fail(usageError(QStringLiteral("sessionId is required")));
-    QString directory = str(m_input, "directory");
-    if (directory.isEmpty())
-        directory = m_context;
-    if (directory.isEmpty())
-        return fail(usageError(QStringLiteral("directory is required")));
+    QString sessionId;
+    QString directory;
+    if (!takeSessionAndDirectory(sessionId, directory))
+        return;
     const bool wait = isTrue(m_input.value(QStringLiteral("wait")));
     if (isPresent(m_input, QStringLiteral("timeout")) && !wait)
         return fail(usageError(QStringLiteral("timeout requires wait")));
@@ -382,13 +398,7 @@ void ActionRun::sessionMessages()
         w.then = withStatus;
         return waitForIdle(std::move(w));
     }
-    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, withStatus](auto answer) {
-        if (!answer)
-            return failOpenCode(answer.error());
-        if (!answer->isObject())
-            return fail(runtimeError(QStringLiteral("Invalid session status response")));
-        withStatus(statusOf(answer->toObject(), sessionId));
-    });
+    fetchStatus(sessionId, directory, withStatus);
 }
 
 void ActionRun::fetchText(const QString &sessionId, const QString &directory, MessageRole role,
@@ -435,13 +445,8 @@ void ActionRun::waitForIdle(Wait wait)
 void ActionRun::waitStep()
 {
     Wait &w = *m_waiting;
-    get(QStringLiteral("/session/status"), w.directory, {}, [this](auto answer) {
-        if (!answer)
-            return failOpenCode(answer.error());
-        if (!answer->isObject())
-            return fail(runtimeError(QStringLiteral("Invalid session status response")));
+    fetchStatus(w.sessionId, w.directory, [this](const QJsonObject &status) {
         Wait &w = *m_waiting;
-        const QJsonObject status = statusOf(answer->toObject(), w.sessionId);
         if (isActive(status)) {
             w.observed = true;
             return waitSleep();

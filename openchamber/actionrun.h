@@ -55,6 +55,11 @@ private:
     void ensureEvents(const QString &directory);
     void onEvent(const QJsonObject &event);
 
+    // sessionId (required) and directory (input, else context; required); false = answered.
+    bool takeSessionAndDirectory(QString &sessionId, QString &directory);
+    // GET /session/status of directory → the session's entry, idle when absent.
+    void fetchStatus(const QString &sessionId, const QString &directory, Then<QJsonObject> then);
+
     // Actions
     void listSessions();
     void sessionStatus();
