@@ -661,24 +661,34 @@ void ActionRun::createSession()
             id = str(session.value(QStringLiteral("data")).toObject(), "id");
         if (id.isEmpty())
             return fail(runtimeError(QStringLiteral("failed to create session")));
-        m_sessionId = id;
         // Unlike the reference, a failure from here on says the session exists (§5.1 quirk).
-        m_partial = {{QStringLiteral("partial"), true},
-                     {QStringLiteral("partialAction"), QStringLiteral("session-created")},
-                     {QStringLiteral("sessionId"), id},
-                     {QStringLiteral("directory"), m_directory}};
+        targetCreated(id, QStringLiteral("session-created"));
         m_result = {{QStringLiteral("sessionId"), id}, {QStringLiteral("directory"), m_directory}};
         if (!m_projectId.isEmpty())
             m_result.insert(QStringLiteral("projectId"), m_projectId);
         if (!m_title.isEmpty())
             m_result.insert(QStringLiteral("title"), m_title);
         if (m_prompt.isEmpty()) {
-            m_result.insert(QStringLiteral("promptDispatched"), false);
-            m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+            setDispatched(false, false);
             return finishSessionAction();
         }
         dispatch(false);
     });
+}
+
+void ActionRun::targetCreated(const QString &sessionId, const QString &partialAction)
+{
+    m_sessionId = sessionId;
+    m_partial = {{QStringLiteral("partial"), true},
+                 {QStringLiteral("partialAction"), partialAction},
+                 {QStringLiteral("sessionId"), sessionId},
+                 {QStringLiteral("directory"), m_directory}};
+}
+
+void ActionRun::setDispatched(bool dispatched, bool asCommand)
+{
+    m_result.insert(QStringLiteral("promptDispatched"), dispatched);
+    m_result.insert(QStringLiteral("dispatchedAsCommand"), asCommand);
 }
 
 void ActionRun::forkSession()
@@ -695,11 +705,7 @@ void ActionRun::forkSession()
              const QString id = str(session, "id");
              if (id.isEmpty())
                  return fail(runtimeError(QStringLiteral("failed to fork session")));
-             m_sessionId = id;
-             m_partial = {{QStringLiteral("partial"), true},
-                          {QStringLiteral("partialAction"), QStringLiteral("fork-created")},
-                          {QStringLiteral("sessionId"), id},
-                          {QStringLiteral("directory"), m_directory}};
+             targetCreated(id, QStringLiteral("fork-created"));
              m_result = {{QStringLiteral("action"), QStringLiteral("fork")},
                          {QStringLiteral("sessionId"), id},
                          {QStringLiteral("sourceSessionId"), m_sourceSessionId},
@@ -812,8 +818,7 @@ void ActionRun::dispatchCommand(const Selection &selection, const QString &comma
         [this](auto answer) {
             if (!answer)
                 return failOpenCode(answer.error(), QStringLiteral("command failed"));
-            m_result.insert(QStringLiteral("promptDispatched"), true);
-            m_result.insert(QStringLiteral("dispatchedAsCommand"), true);
+            setDispatched(true, true);
             Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
             finishSessionAction();
         },
@@ -855,8 +860,7 @@ void ActionRun::postPrompt(const Selection &selection)
              if (!answer)
                  return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
              if (!m_confirmLanding) {
-                 m_result.insert(QStringLiteral("promptDispatched"), true);
-                 m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+                 setDispatched(true, false);
                  return finishSessionAction();
              }
              m_landingDeadline = now() + m_service.options().landingWindowMs;
@@ -885,8 +889,7 @@ void ActionRun::confirmLanding()
 
 void ActionRun::landed(bool yes)
 {
-    m_result.insert(QStringLiteral("promptDispatched"), yes);
-    m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+    setDispatched(yes, false);
     if (yes)
         Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
     else

@@ -71,6 +71,9 @@ private:
     void waitReady(Step then);
     void selectionInputs(const QString &directory, Then<const SelectionInputs &> then);
     void createSession();
+    // The session the prompt goes to now exists: later errors carry it as a partial result.
+    void targetCreated(const QString &sessionId, const QString &partialAction);
+    void setDispatched(bool dispatched, bool asCommand);
     void forkSession();
     void baselineThenDispatch();
     void dispatch(bool reuse);
