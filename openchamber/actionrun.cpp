@@ -90,10 +90,7 @@ void ActionRun::succeed(const QJsonObject &result)
         return;
     m_answered = true;
     qCDebug(lcControl).noquote() << m_action << "done";
-    delete m_sleeper;
-    m_sleeper = nullptr;
-    delete m_events;
-    m_events = nullptr;
+    stopEverything();
     const ControlCallback done = std::move(m_done);
     deleteLater();
     done(result);
@@ -110,13 +107,22 @@ void ActionRun::fail(ControlError error)
         qCInfo(lcControl).noquote() << m_action << "failed:" << error.status << error.message;
     else
         qCDebug(lcControl).noquote() << m_action << "refused:" << error.status << error.message;
-    delete m_sleeper;
-    m_sleeper = nullptr;
-    delete m_events;
-    m_events = nullptr;
+    stopEverything();
     const ControlCallback done = std::move(m_done);
     deleteLater();
     done(std::unexpected(std::move(error)));
+}
+
+void ActionRun::stopEverything()
+{
+    delete m_sleeper;
+    m_sleeper = nullptr;
+    // The answer may come from inside one of the stream's signals: let it finish emitting.
+    if (m_events) {
+        m_events->disconnect(this);
+        m_events->deleteLater();
+        m_events = nullptr;
+    }
 }
 
 void ActionRun::failOpenCode(const OpenCodeError &error, const QString &prefix)
@@ -179,7 +185,7 @@ void ActionRun::ensureEvents(const QString &directory)
     if (m_events || !m_service.options().useEventStream)
         return;
     m_events = new OpenCodeEventStream(m_client, m_service.eventNetwork(), directory, this);
-    connect(m_events, &OpenCodeEventStream::event, this, &ActionRun::onEvent);
+    connect(m_events, &OpenCodeEventStream::received, this, &ActionRun::onEvent);
 }
 
 void ActionRun::onEvent(const QJsonObject &event)

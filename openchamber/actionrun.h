@@ -43,6 +43,7 @@ private:
     void succeed(const QJsonObject &result);
     void fail(ControlError error);
     void failOpenCode(const OpenCodeError &error, const QString &prefix = {});
+    void stopEverything(); // timers and the event stream; requests end with this object
 
     // Plumbing
     void get(const QString &path, const QString &directory, const QUrlQuery &query,
