@@ -79,7 +79,7 @@ const std::array kCommands {
         "Claude Code runs it with the hook's JSON on stdin: Notification marks the session as needing "
         "you, UserPromptSubmit as busy, Stop as idle, SessionEnd clears the state. The session's peer is "
         "found from CLAUDE_PEERS_ID, the process chain, the terminal or the folder. It prints nothing on "
-        "stdout, gives up after 300 ms and always exits 0 (a problem is one line on stderr), so it "
+        "stdout, gives up after 250 ms and always exits 0 (a problem is one line on stderr), so it "
         "never holds up or breaks the session. Install it by merging the --print-config output into "
         "~/.claude/settings.json.",
         kHook, false, 0, 1, &Handlers::hook},

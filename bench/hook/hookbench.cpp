@@ -1,7 +1,7 @@
 // peers-hook-bench: how long `claude-peers hook <event>` holds up Claude Code, measured from
 // outside as Claude Code sees it: from spawning the process (hook JSON written to its stdin)
 // to its exit. Three cases: a running broker (the state is stored), no broker on the port
-// (connection refused), and a hung broker (accepts, never answers: the 300 ms budget). Starts
+// (connection refused), and a hung broker (accepts, never answers: the 250 ms budget). Starts
 // its own broker in a temporary HOME on a free port; prints JSON on stdout (p50/p99 in ms).
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -297,7 +297,7 @@ private Q_SLOTS:
         QCOMPARE(run.code, 0);
         QVERIFY(run.out.isEmpty());
         QVERIFY2(run.err.contains(u"not reachable"_s), qPrintable(run.err));
-        // Not a timing assert: the hook gives up after 300 ms, far inside this, but a hang would not.
+        // Not a timing assert: the hook gives up after 250 ms, far inside this, but a hang would not.
         QVERIFY2(run.elapsedMs < TestSupport::scaled(5000), qPrintable(QString::number(run.elapsedMs)));
     }
 
