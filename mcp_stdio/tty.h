@@ -1,21 +1,17 @@
 #pragma once
 
+#include "processtty.h"
+
 #include <QString>
 
 // The controlling terminal of the session (reference §7.9): the peer id is derived from it,
 // so a session keeps its id — and its queued messages — across helper restarts.
 namespace Mcp::Tty {
 
-// Name as `ps -o tty=` prints it ("pts/44", "tty1", "ttyS0") for a tty_nr device number from
-// /proc/<pid>/stat; empty for 0 (no terminal) or an unknown major number.
-QString nameFromDeviceNumber(quint64 ttyNr);
-
-// The tty field of a /proc/<pid>/stat line (the 7th field, after the parenthesised comm that
-// may itself contain spaces and parentheses); -1 when the line does not parse.
-qint64 ttyNrFromStat(const QByteArray &statLine);
-
-// The controlling terminal of process pid; empty = none.
-QString forProcess(qint64 pid);
+// Reading /proc is shared with `claude-peers hook` (broker/client/processtty.h).
+using Broker::ProcessTty::forProcess;
+using Broker::ProcessTty::nameFromDeviceNumber;
+using Broker::ProcessTty::ttyNrFromStat;
 
 // What the helper registers with: CLAUDE_PEERS_TTY when set (empty value = no terminal; for
 // tests and unusual launchers), else the parent's (Claude Code's) terminal.

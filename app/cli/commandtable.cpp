@@ -22,6 +22,8 @@ constexpr OptionSpec kMessages[] = {
     {"limit", "N", "At most N messages, newest first (1-1000, default 20)"},
     {"json", nullptr, "Print a JSON array"},
 };
+constexpr OptionSpec kHook[] = {
+    {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
 const std::array kCommands {
     Command {"status", "[--json]", "Show broker status and all peers",
@@ -71,6 +73,16 @@ const std::array kCommands {
              kMessages, false, 0, 0, &Handlers::messages},
     Command {"metrics", "[--detailed] [--json]", "Show broker metrics", nullptr, kMetrics, false, 0, 0,
              &Handlers::metrics},
+    Command {
+        "hook", "[<event>] [--print-config]",
+        "Report a Claude Code session's attention state (run by its hooks)",
+        "Claude Code runs it with the hook's JSON on stdin: Notification marks the session as needing "
+        "you, UserPromptSubmit as busy, Stop as idle, SessionEnd clears the state. The session's peer is "
+        "found from CLAUDE_PEERS_ID, the process chain, the terminal or the folder. It prints nothing on "
+        "stdout, gives up after 250 ms and always exits 0 (a problem is one line on stderr), so it "
+        "never holds up or breaks the session. Install it by merging the --print-config output into "
+        "~/.claude/settings.json.",
+        kHook, false, 0, 1, &Handlers::hook},
     Command {"rotate-token",
              "",
              "Rotate the auth token",

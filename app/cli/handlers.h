@@ -17,6 +17,9 @@ void autoSummary(Context &ctx, const Invocation &inv);
 void metrics(Context &ctx, const Invocation &inv);
 void messages(Context &ctx, const Invocation &inv);
 
+// hookcommand.cpp
+void hook(Context &ctx, const Invocation &inv);
+
 // brokercommands.cpp
 void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);

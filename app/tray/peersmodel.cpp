@@ -1,5 +1,6 @@
 #include "peersmodel.h"
 
+#include "attention.h"
 #include "brokerhost.h"
 
 #include <QDateTime>
@@ -19,6 +20,9 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
     case PeersModel::NameColumn: // the tooltip shows pid, tty, version, registration
         return a.sessionName != b.sessionName || a.pid != b.pid || a.tty != b.tty || a.version != b.version ||
             a.client != b.client || a.registeredAt != b.registeredAt;
+    case PeersModel::StateColumn:
+        return a.attention != b.attention || a.attentionSince != b.attentionSince ||
+            a.attentionMessage != b.attentionMessage;
     case PeersModel::IdColumn:
         return a.id != b.id;
     case PeersModel::DirectoryColumn:
@@ -31,14 +35,6 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
         return a.lastSeen != b.lastSeen;
     }
     return false;
-}
-
-QDateTime parseTime(const QString &iso)
-{
-    QDateTime time = QDateTime::fromString(iso, Qt::ISODateWithMs);
-    if (!time.isValid())
-        time = QDateTime::fromString(iso, Qt::ISODate);
-    return time;
 }
 
 } // namespace
@@ -123,6 +119,13 @@ int PeersModel::rowOf(const QString &peerId) const
     return -1;
 }
 
+void PeersModel::refreshTimes()
+{
+    if (!m_peers.isEmpty())
+        Q_EMIT dataChanged(index(0, StateColumn), index(int(m_peers.size()) - 1, StateColumn),
+                           {Qt::DisplayRole});
+}
+
 int PeersModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_peers.size());
@@ -133,11 +136,16 @@ int PeersModel::columnCount(const QModelIndex &parent) const
     return parent.isValid() ? 0 : ColumnCount;
 }
 
-QVariant PeersModel::displayValue(const Peer &peer, int column)
+QVariant PeersModel::displayValue(const Peer &peer, int column) const
 {
     switch (column) {
     case NameColumn:
         return peer.sessionName;
+    case StateColumn: {
+        const QString state = AttentionText::stateName(peer.attention);
+        const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
+        return time.isEmpty() ? state : tr("%1 · %2").arg(state, time);
+    }
     case IdColumn:
         return peer.id;
     case DirectoryColumn:
@@ -151,7 +159,7 @@ QVariant PeersModel::displayValue(const Peer &peer, int column)
             return tr("unverified");
         return tr("unknown");
     case LastSeenColumn: {
-        const QDateTime time = parseTime(peer.lastSeen);
+        const QDateTime time = parseBrokerTime(peer.lastSeen);
         if (!time.isValid())
             return peer.lastSeen;
         const QDateTime local = time.toLocalTime();
@@ -183,6 +191,10 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
                 .arg(peer.registeredAt);
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);
+        case StateColumn:
+            if (peer.attentionMessage.isEmpty())
+                return peer.attentionSince.isEmpty() ? QVariant() : tr("since %1").arg(peer.attentionSince);
+            return tr("%1\nsince %2").arg(peer.attentionMessage, peer.attentionSince);
         case SummaryColumn:
             return peer.summary.isEmpty() ? QVariant() : QVariant(peer.summary);
         case LastSeenColumn:
@@ -192,6 +204,10 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
     case SortRole:
         if (index.column() == LastSeenColumn)
             return peer.lastSeen; // ISO-8601 UTC sorts as text
+        if (index.column() == StateColumn) // most urgent first, longest waiting first, then by name
+            return QStringLiteral("%1|%2|%3")
+                .arg(int(peer.attention))
+                .arg(peer.attentionSince, peer.sessionName.toLower());
         return displayValue(peer, index.column()).toString().toLower();
     case PeerIdRole:
         return peer.id;
@@ -206,6 +222,8 @@ QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int ro
     switch (section) {
     case NameColumn:
         return tr("Name");
+    case StateColumn:
+        return tr("State");
     case IdColumn:
         return tr("ID");
     case DirectoryColumn:

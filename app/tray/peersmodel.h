@@ -3,7 +3,10 @@
 #include "dto.h"
 
 #include <QAbstractTableModel>
+#include <QDateTime>
 #include <QList>
+
+#include <functional>
 
 namespace App {
 
@@ -19,6 +22,7 @@ class PeersModel : public QAbstractTableModel
 public:
     enum Column {
         NameColumn,
+        StateColumn, // attention state and time in it ("needs you · 3 min")
         IdColumn,
         DirectoryColumn,
         SummaryColumn,
@@ -41,6 +45,10 @@ public:
     void sync(const QList<Broker::Peer> &peers);
 
     int rowOf(const QString &peerId) const;
+    // The clock of the times in state (tests set a fixed one).
+    void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
+    // The times in state have moved on: one dataChanged over the state column.
+    void refreshTimes();
     const Broker::Peer &peerAt(int row) const { return m_peers.at(row); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -50,10 +58,12 @@ public:
 
 private:
     void syncFromHost();
-    static QVariant displayValue(const Broker::Peer &peer, int column);
+    QVariant displayValue(const Broker::Peer &peer, int column) const;
+    QDateTime now() const { return m_clock ? m_clock() : QDateTime::currentDateTimeUtc(); }
 
     BrokerHost *m_host = nullptr;
     QList<Broker::Peer> m_peers;
+    std::function<QDateTime()> m_clock;
 };
 
 } // namespace App

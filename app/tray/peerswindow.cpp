@@ -10,13 +10,20 @@
 #include <QPushButton>
 #include <QSortFilterProxyModel>
 #include <QTableView>
+#include <QTimer>
 #include <QVBoxLayout>
 
 namespace App {
 
+namespace {
+constexpr int TimesRefreshMs = 5000; // "3 min" needs no finer steps; seconds show on the next one
+}
+
 PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *parent)
     : QWidget(parent),
+      m_model(model),
       m_presenter(presenter),
+      m_times(new QTimer(this)),
       m_proxy(new QSortFilterProxyModel(this)),
       m_view(new QTableView(this)),
       m_filter(new QLineEdit(this)),
@@ -39,7 +46,8 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
     m_view->setObjectName(QStringLiteral("peersView"));
     m_view->setModel(m_proxy);
     m_view->setSortingEnabled(true);
-    m_view->sortByColumn(PeersModel::NameColumn, Qt::AscendingOrder);
+    // Attention-ordered: who needs you first, longest waiting first; then busy, idle, by name.
+    m_view->sortByColumn(PeersModel::StateColumn, Qt::AscendingOrder);
     m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
     m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
     m_view->setAlternatingRowColors(true);
@@ -50,6 +58,7 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
     m_view->horizontalHeader()->setSectionResizeMode(PeersModel::SummaryColumn, QHeaderView::Stretch);
     m_view->horizontalHeader()->setStretchLastSection(false);
     m_view->setColumnWidth(PeersModel::NameColumn, 130);
+    m_view->setColumnWidth(PeersModel::StateColumn, 130);
     m_view->setColumnWidth(PeersModel::IdColumn, 90);
     m_view->setColumnWidth(PeersModel::DirectoryColumn, 230);
     m_view->setColumnWidth(PeersModel::PushColumn, 80);
@@ -70,6 +79,9 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
     layout->addWidget(m_view, 1);
     layout->addLayout(statusRow);
 
+    m_times->setInterval(TimesRefreshMs);
+    m_times->callOnTimeout(model, &PeersModel::refreshTimes);
+
     connect(presenter, &TrayPresenter::changed, this, &PeersWindow::updateStatus);
     updateStatus();
     resize(900, 360);
@@ -81,6 +93,32 @@ void PeersWindow::showAndRaise()
     setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
     raise();
     activateWindow();
+}
+
+void PeersWindow::showPeer(const QString &peerId)
+{
+    showAndRaise();
+    const int row = m_model->rowOf(peerId);
+    if (row < 0)
+        return; // gone meanwhile: the window alone is the answer
+    const QModelIndex index = m_proxy->mapFromSource(m_model->index(row, PeersModel::NameColumn));
+    if (!index.isValid())
+        return; // filtered out
+    m_view->selectRow(index.row());
+    m_view->scrollTo(index);
+}
+
+void PeersWindow::showEvent(QShowEvent *event)
+{
+    m_model->refreshTimes();
+    m_times->start();
+    QWidget::showEvent(event);
+}
+
+void PeersWindow::hideEvent(QHideEvent *event)
+{
+    m_times->stop();
+    QWidget::hideEvent(event);
 }
 
 void PeersWindow::updateStatus()

@@ -7,6 +7,7 @@ class QLineEdit;
 class QPushButton;
 class QSortFilterProxyModel;
 class QTableView;
+class QTimer;
 
 namespace App {
 
@@ -29,6 +30,8 @@ public:
 
     // Brings the window up, raised and focused (from the tray menu or a second click).
     void showAndRaise();
+    // The same, with the peer's row selected and scrolled to (a peer entry of the tray menu).
+    void showPeer(const QString &peerId);
 
 Q_SIGNALS:
     void retryRequested();
@@ -36,7 +39,12 @@ Q_SIGNALS:
 private:
     void updateStatus();
 
+    void showEvent(QShowEvent *event) override;
+    void hideEvent(QHideEvent *event) override;
+
+    PeersModel *m_model;
     TrayPresenter *m_presenter;
+    QTimer *m_times; // moves the times in state on while the window is shown
     QSortFilterProxyModel *m_proxy;
     QTableView *m_view;
     QLineEdit *m_filter;

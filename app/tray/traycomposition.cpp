@@ -59,6 +59,7 @@ void TrayComposition::start()
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new TrayIcon(m_presenter, this);
         connect(m_tray, &TrayIcon::peersRequested, m_window.get(), &PeersWindow::showAndRaise);
+        connect(m_tray, &TrayIcon::peerRequested, m_window.get(), &PeersWindow::showPeer);
         connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
         connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
         m_tray->show();

@@ -17,13 +17,18 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
 {
     m_status = m_menu->addAction(QString());
     m_status->setEnabled(false);
-    m_menu->addSeparator();
+    m_peersSeparator = m_menu->addSeparator(); // the peer entries go above it
     connect(m_menu->addAction(tr("Peers…")), &QAction::triggered, this, &TrayIcon::peersRequested);
     m_retry = m_menu->addAction(tr("Retry broker start"));
     connect(m_retry, &QAction::triggered, this, &TrayIcon::retryRequested);
     m_menu->addSeparator();
     connect(m_menu->addAction(tr("Quit")), &QAction::triggered, this, &TrayIcon::quitRequested);
     m_icon->setContextMenu(m_menu);
+    // Times in state are measured when the menu opens, not pushed every second.
+    connect(m_menu, &QMenu::aboutToShow, this, [this] {
+        for (qsizetype i = 0; i < m_peerActions.size(); ++i)
+            m_peerActions.at(i)->setText(m_presenter->menuText(m_peerItems.at(i)));
+    });
 
     connect(m_icon, &QSystemTrayIcon::activated, this, [this](QSystemTrayIcon::ActivationReason reason) {
         if (reason == QSystemTrayIcon::Trigger || reason == QSystemTrayIcon::DoubleClick)
@@ -51,10 +56,32 @@ void TrayIcon::update()
 {
     m_status->setText(m_presenter->statusText());
     m_retry->setVisible(m_presenter->canRetry());
-    m_icon->setToolTip(m_presenter->toolTip());
-    if (m_iconState != m_presenter->iconState() || m_icon->icon().isNull()) {
+    rebuildPeerEntries();
+    if (m_toolTip != m_presenter->toolTip()) {
+        m_toolTip = m_presenter->toolTip();
+        m_icon->setToolTip(m_toolTip);
+    }
+    if (m_iconState != m_presenter->iconState() || m_iconCount != m_presenter->iconCount()) {
         m_iconState = m_presenter->iconState();
-        m_icon->setIcon(stateIcon(m_iconState));
+        m_iconCount = m_presenter->iconCount();
+        m_icon->setIcon(stateIcon(m_iconState, m_iconCount));
+    }
+}
+
+void TrayIcon::rebuildPeerEntries()
+{
+    const QList<AttentionItem> items = m_presenter->menuItems();
+    if (items == m_peerItems)
+        return;
+    qDeleteAll(m_peerActions);
+    m_peerActions.clear();
+    m_peerItems = items;
+    for (const AttentionItem &item : items) {
+        auto *action = new QAction(m_presenter->menuText(item), m_menu);
+        action->setToolTip(item.message);
+        connect(action, &QAction::triggered, this, [this, id = item.peerId] { Q_EMIT peerRequested(id); });
+        m_menu->insertAction(m_peersSeparator, action);
+        m_peerActions.append(action);
     }
 }
 

@@ -11,7 +11,8 @@ class QSystemTrayIcon;
 namespace App {
 
 // Thin adapter: shows the presenter's state as a QSystemTrayIcon with its menu and turns
-// clicks into requests. Only created where a system tray exists.
+// clicks into requests. Only created where a system tray exists. Every setter is skipped when
+// its value did not change: on a StatusNotifierItem tray each one is a D-Bus round trip.
 class TrayIcon : public QObject
 {
     Q_OBJECT
@@ -21,21 +22,30 @@ public:
 
     void show();
     QMenu *menu() const { return m_menu; }
+    // The menu's peer entries as they are now (for tests: text and the peer each opens).
+    QList<QAction *> peerActions() const { return m_peerActions; }
 
 Q_SIGNALS:
     void peersRequested();
+    void peerRequested(const QString &peerId); // a peer entry of the menu was clicked
     void retryRequested();
     void quitRequested();
 
 private:
     void update();
+    void rebuildPeerEntries();
 
     TrayPresenter *m_presenter;
     QMenu *m_menu;
     QSystemTrayIcon *m_icon;
     QAction *m_status;
+    QAction *m_peersSeparator;
     QAction *m_retry;
-    TrayPresenter::IconState m_iconState = TrayPresenter::IconState::Stopped;
+    QList<QAction *> m_peerActions;
+    QList<AttentionItem> m_peerItems; // what m_peerActions show
+    QString m_toolTip;
+    TrayState m_iconState = TrayState::Error;
+    int m_iconCount = -1; // none set yet
 };
 
 } // namespace App

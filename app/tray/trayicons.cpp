@@ -2,6 +2,7 @@
 
 #include "traylogging.h"
 
+#include <QFont>
 #include <QPainter>
 #include <QPixmap>
 
@@ -52,19 +53,47 @@ QIcon load(const QString &name, const QColor &fallbackColour, int lineAlpha = 25
     return painted(fallbackColour, lineAlpha);
 }
 
+QIcon withBadge(const QIcon &icon, int count)
+{
+    QPixmap pixmap = icon.pixmap(64, 64);
+    QPainter painter(&pixmap);
+    painter.setRenderHint(QPainter::Antialiasing);
+    const QRectF badge(30, 30, 34, 34);
+    painter.setPen(QPen(Qt::white, 3));
+    painter.setBrush(QColor(0xb71c1c));
+    painter.drawEllipse(badge.adjusted(1.5, 1.5, -1.5, -1.5));
+    QFont font = painter.font();
+    font.setBold(true);
+    font.setPixelSize(count > 9 ? 18 : 24);
+    painter.setFont(font);
+    painter.drawText(badge, Qt::AlignCenter, count > 9 ? QStringLiteral("9+") : QString::number(count));
+    painter.end();
+    return QIcon(pixmap);
+}
+
 } // namespace
 
-QIcon stateIcon(TrayPresenter::IconState state)
+QIcon stateIcon(TrayState state, int count)
 {
+    QIcon icon;
     switch (state) {
-    case TrayPresenter::IconState::Running:
-        return load(QStringLiteral("claude-peers-running"), QColor(0x2e7d5b));
-    case TrayPresenter::IconState::Busy:
-        return load(QStringLiteral("claude-peers-busy"), QColor(0xc7851a), 160);
-    case TrayPresenter::IconState::Stopped:
+    case TrayState::NeedsYou:
+        icon = load(QStringLiteral("claude-peers-needs-you"), QColor(0xc62828));
+        break;
+    case TrayState::Error:
+        icon = load(QStringLiteral("claude-peers-stopped"), QColor(0x7a7a7a), 90);
+        break;
+    case TrayState::Busy:
+        icon = load(QStringLiteral("claude-peers-busy"), QColor(0xc7851a), 160);
+        break;
+    case TrayState::Unread:
+        icon = load(QStringLiteral("claude-peers-unread"), QColor(0x1f6fb2));
+        break;
+    case TrayState::Idle:
+        icon = load(QStringLiteral("claude-peers-running"), QColor(0x2e7d5b));
         break;
     }
-    return load(QStringLiteral("claude-peers-stopped"), QColor(0x7a7a7a), 90);
+    return count > 0 ? withBadge(icon, count) : icon;
 }
 
 QIcon applicationIcon()

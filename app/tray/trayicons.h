@@ -1,6 +1,6 @@
 #pragma once
 
-#include "traypresenter.h"
+#include "attention.h"
 
 #include <QIcon>
 
@@ -8,7 +8,8 @@ namespace App {
 
 // The SVG icons from resources/ (compiled in). Where Qt's SVG plugin is missing a plain
 // painted icon of the same colour stands in, so the tray never shows an empty square.
-QIcon stateIcon(TrayPresenter::IconState state);
+// count > 0 adds it as a badge (the actionable states only: sessions that need you).
+QIcon stateIcon(TrayState state, int count = 0);
 QIcon applicationIcon();
 
 } // namespace App

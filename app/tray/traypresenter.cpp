@@ -2,8 +2,18 @@
 
 namespace App {
 
+namespace {
+
+constexpr int MaxNamesInToolTip = 3;
+
+} // namespace
+
 TrayPresenter::TrayPresenter(BrokerHost *host, QObject *parent) : QObject(parent), m_host(host)
 {
+    if (!host) {
+        present({});
+        return;
+    }
     // Snapshots come already coalesced and throttled from the broker thread.
     connect(host, &BrokerHost::snapshotChanged, this, &TrayPresenter::refresh);
     connect(host, &BrokerHost::stateChanged, this, &TrayPresenter::refresh);
@@ -15,49 +25,69 @@ TrayPresenter::TrayPresenter(BrokerHost *host, QObject *parent) : QObject(parent
 
 void TrayPresenter::refresh()
 {
-    const quint16 port = m_host->port();
-    const BrokerHost::State state = m_host->state();
+    if (!m_host)
+        return;
+    present({m_host->state(), m_host->port(), m_host->snapshot(), m_host->lastError().message});
+}
 
-    int peers = 0;
-    qint64 pending = 0;
-    QString status;
-    IconState icon = IconState::Stopped;
-    switch (state) {
-    case BrokerHost::State::Running: {
-        peers = int(m_host->snapshot().peers.size());
-        pending = m_host->snapshot().pendingMessages;
-        const QString peerText = peers == 1 ? tr("1 peer") : tr("%1 peers").arg(peers);
-        status = tr("Broker running on port %1 — %2, %3 pending").arg(port).arg(peerText).arg(pending);
-        icon = IconState::Running;
+void TrayPresenter::present(const Input &input)
+{
+    const bool running = input.state == BrokerHost::State::Running;
+    Shown next;
+    next.peers = running ? int(input.snapshot.peers.size()) : 0;
+    next.pending = running ? input.snapshot.pendingMessages : 0;
+    if (running)
+        next.attention = AttentionSummary::of(input.snapshot.peers);
+
+    switch (input.state) {
+    case BrokerHost::State::Running:
+        next.statusText = tr("Broker running on port %1 — %2, %3 pending")
+                              .arg(input.port)
+                              .arg(next.peers == 1 ? tr("1 peer") : tr("%1 peers").arg(next.peers))
+                              .arg(next.pending);
         break;
-    }
     case BrokerHost::State::Starting:
-        status = tr("Starting the broker on port %1…").arg(port);
-        icon = IconState::Busy;
+        next.statusText = tr("Starting the broker on port %1…").arg(input.port);
         break;
     case BrokerHost::State::HandingOver:
-        status = tr("Taking port %1 over from the running broker…").arg(port);
-        icon = IconState::Busy;
+        next.statusText = tr("Taking port %1 over from the running broker…").arg(input.port);
         break;
     case BrokerHost::State::Failed:
-        status = tr("Broker not running: %1").arg(m_host->lastError().message);
+        next.statusText = tr("Broker not running: %1").arg(input.lastError);
         break;
     case BrokerHost::State::Stopped:
-        status = tr("Broker not running: stopped");
+        next.statusText = tr("Broker not running: stopped");
         break;
     }
-    const bool canRetry = state == BrokerHost::State::Failed || state == BrokerHost::State::Stopped;
-    const QString toolTip = QStringLiteral("claude-peers\n") + status;
+    const bool failed = input.state == BrokerHost::State::Failed || input.state == BrokerHost::State::Stopped;
+    const bool starting =
+        input.state == BrokerHost::State::Starting || input.state == BrokerHost::State::HandingOver;
+    next.canRetry = failed;
+    next.icon = next.attention.trayState(failed, starting, next.pending);
 
-    if (status == m_statusText && toolTip == m_toolTip && icon == m_iconState && canRetry == m_canRetry &&
-        peers == m_peerCount && pending == m_pendingCount)
+    // The tooltip summarises without times (they would change it every second): who needs you,
+    // then the counts, then the broker.
+    QStringList lines {QStringLiteral("claude-peers")};
+    const AttentionSummary &a = next.attention;
+    if (a.needsYou > 0) {
+        QStringList names;
+        for (const AttentionItem &item : a.items.mid(0, std::min<qsizetype>(a.needsYou, MaxNamesInToolTip)))
+            names << item.name;
+        if (a.needsYou > MaxNamesInToolTip)
+            names << QStringLiteral("…");
+        const QString joined = names.join(QStringLiteral(", "));
+        lines << (a.needsYou == 1 ? tr("1 session needs you: %1").arg(joined)
+                                  : tr("%1 sessions need you: %2").arg(a.needsYou).arg(joined));
+    }
+    if (a.busy > 0 || a.idle > 0)
+        lines << tr("%1 busy, %2 idle").arg(a.busy).arg(a.idle);
+    lines << next.statusText;
+    next.toolTip = lines.join(QLatin1Char('\n'));
+
+    if (m_presented && next == m_shown)
         return;
-    m_statusText = status;
-    m_toolTip = toolTip;
-    m_iconState = icon;
-    m_canRetry = canRetry;
-    m_peerCount = peers;
-    m_pendingCount = pending;
+    m_presented = true;
+    m_shown = std::move(next);
     Q_EMIT changed();
 }
 

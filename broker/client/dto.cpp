@@ -37,6 +37,12 @@ QJsonObject Peer::toJson() const
         o.insert(QStringLiteral("version"), version);
         if (!client.isEmpty()) // a field of ours: absent for peers that did not say
             o.insert(QStringLiteral("client"), client);
+        if (attention != Attention::Unknown) { // ours too: absent until a hook reported
+            o.insert(QStringLiteral("attention"), attentionName(attention));
+            o.insert(QStringLiteral("attention_since"), attentionSince);
+            if (!attentionMessage.isEmpty())
+                o.insert(QStringLiteral("attention_message"), attentionMessage);
+        }
     }
     return o;
 }
@@ -59,7 +65,44 @@ Result<Peer> Peer::fromJson(const QJsonObject &o)
     p.channelPush = o.value(QStringLiteral("channel_push")).toString();
     p.version = o.value(QStringLiteral("version")).toString();
     p.client = o.value(QStringLiteral("client")).toString();
+    // A state this version does not know (a newer broker's) reads as unknown.
+    p.attention =
+        attentionFromName(o.value(QStringLiteral("attention")).toString()).value_or(Attention::Unknown);
+    if (p.attention != Attention::Unknown) {
+        p.attentionSince = o.value(QStringLiteral("attention_since")).toString();
+        p.attentionMessage = o.value(QStringLiteral("attention_message")).toString();
+    }
     return p;
+}
+
+QString attentionName(Attention attention)
+{
+    switch (attention) {
+    case Attention::NeedsYou:
+        return QStringLiteral("needs-you");
+    case Attention::Busy:
+        return QStringLiteral("busy");
+    case Attention::Idle:
+        return QStringLiteral("idle");
+    case Attention::Unknown:
+        break;
+    }
+    return QStringLiteral("unknown");
+}
+
+std::optional<Attention> attentionFromName(const QString &name)
+{
+    for (Attention a : {Attention::NeedsYou, Attention::Busy, Attention::Idle, Attention::Unknown}) {
+        if (name == attentionName(a))
+            return a;
+    }
+    return std::nullopt;
+}
+
+QStringList attentionNames()
+{
+    return {attentionName(Attention::NeedsYou), attentionName(Attention::Busy),
+            attentionName(Attention::Idle), attentionName(Attention::Unknown)};
 }
 
 QString clientLabel(const QString &clientName)
@@ -147,6 +190,12 @@ QString peerIdForTty(const QString &tty)
 {
     return QString::fromLatin1(
         QCryptographicHash::hash(tty.toUtf8(), QCryptographicHash::Sha256).toHex().left(8));
+}
+
+QString peerIdWithoutTty(const QString &clientName, const QString &cwd)
+{
+    const QString client = clientName.isEmpty() ? QStringLiteral("mcp-client") : clientName;
+    return peerIdForTty(QStringLiteral("client:%1:%2").arg(client, cwd));
 }
 
 Result<QList<Peer>> peersFromJson(const QJsonArray &array)

@@ -6,10 +6,20 @@
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
 namespace Broker {
+
+// What a session asks of its human, as its Claude Code hooks report it (`claude-peers hook`):
+// waiting for them (a permission prompt, a question, idle at the prompt), working on a turn, or
+// done with it. Unknown until a hook said something. Ordered from most to least urgent.
+enum class Attention { NeedsYou, Busy, Idle, Unknown };
+
+QString attentionName(Attention attention); // "needs-you", "busy", "idle", "unknown"
+std::optional<Attention> attentionFromName(const QString &name);
+QStringList attentionNames(); // in the enum's order
 
 // A peer row as the wire carries it (reference §2 / §3.11). Remote peers have pid 0 and an
 // id of the form "<hostname>:<peer>".
@@ -27,6 +37,10 @@ struct Peer
     QString channelPush; // unknown / unverified / working; empty for remote peers
     QString version;
     QString client; // MCP client name from initialize ("claude-code", "opencode"); empty = not said
+    // Ours, from /set-attention: absent on the wire while Unknown.
+    Attention attention = Attention::Unknown;
+    QString attentionSince; // ISO-8601 UTC with milliseconds: when the peer entered its state
+    QString attentionMessage; // what the session said it needs (a Notification's text)
 
     QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }
     bool isRemote() const { return id.contains(QLatin1Char(':')); }
@@ -68,6 +82,10 @@ QString clientLabel(const QString &clientName);
 // characters of SHA-256 over the tty's UTF-8 bytes ("pts/44" → "d92a5e28"). Shared by the
 // broker, which assigns it, and the helper, which knows its id before registering.
 QString peerIdForTty(const QString &tty);
+// The id a session without a terminal asks for (`opencode serve`, IDE launchers): the same
+// hash over the client's name ("mcp-client" when empty) and the working folder, so it keeps its
+// id across restarts. The helper registers with it; `claude-peers hook` finds the peer by it.
+QString peerIdWithoutTty(const QString &clientName, const QString &cwd);
 
 Result<QList<Peer>> peersFromJson(const QJsonArray &array);
 Result<QList<Message>> messagesFromJson(const QJsonArray &array);

@@ -53,6 +53,12 @@ void JsonFields::checkLength(const char *name, const QString &value, qsizetype m
     failField(name, QStringLiteral("a string of at most %1 bytes (UTF-8)").arg(maxUtf8Bytes));
 }
 
+void JsonFields::checkOneOf(const char *name, const QString &value, const QStringList &allowed)
+{
+    if (!allowed.contains(value))
+        failField(name, QStringLiteral("one of ") + allowed.join(QStringLiteral(", ")));
+}
+
 bool JsonFields::present(const char *name) const
 {
     const QJsonValue v = m_object.value(QLatin1String(name));

@@ -6,6 +6,7 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -28,6 +29,8 @@ public:
     QList<qint64> optionalIntegerList(const char *name);
     // Fails when the value, read as `name`, is longer than maxUtf8Bytes in UTF-8.
     void checkLength(const char *name, const QString &value, qsizetype maxUtf8Bytes);
+    // Fails with 'Field "<name>" must be one of a, b, c' unless value is one of allowed.
+    void checkOneOf(const char *name, const QString &value, const QStringList &allowed);
     bool present(const char *name) const; // present and not null
     QJsonValue value(const char *name) const { return m_object.value(QLatin1String(name)); }
 

@@ -182,6 +182,27 @@ Result<SetChannelPushRequest> SetChannelPushRequest::fromJson(const QJsonObject 
     return checked(fields, std::move(r));
 }
 
+QJsonObject SetAttentionRequest::toJson() const
+{
+    QJsonObject o {{QStringLiteral("id"), id}, {QStringLiteral("state"), attentionName(state)}};
+    insertIfSet(o, "message", message);
+    return o;
+}
+
+Result<SetAttentionRequest> SetAttentionRequest::fromJson(const QJsonObject &o)
+{
+    JsonFields fields(o);
+    SetAttentionRequest r;
+    r.id = fields.string("id");
+    const QString state = fields.string("state");
+    if (!fields.error())
+        fields.checkOneOf("state", state, attentionNames());
+    r.state = attentionFromName(state).value_or(Attention::Unknown);
+    r.message = fields.optionalString("message");
+    fields.checkLength("message", r.message, Wire::maxLabelBytes);
+    return checked(fields, std::move(r));
+}
+
 QJsonArray ListPeersAnswer::toJson() const
 {
     QJsonArray array;

@@ -131,6 +131,22 @@ struct SetChannelPushRequest
     static Result<SetChannelPushRequest> fromJson(const QJsonObject &object);
 };
 
+// Ours: a session's attention state, from its Claude Code hooks (docs/protocol.md). The state
+// is one of attentionNames() (400 otherwise); "unknown" clears it. Setting the state a peer is
+// already in keeps the time it entered it and replaces the message.
+struct SetAttentionRequest
+{
+    static constexpr const char *path = "/set-attention";
+    using Answer = OkAnswer;
+
+    QString id;
+    Attention state = Attention::Unknown;
+    QString message; // optional; at most Wire::maxLabelBytes
+
+    QJsonObject toJson() const;
+    static Result<SetAttentionRequest> fromJson(const QJsonObject &object);
+};
+
 // A JSON array on the wire.
 struct ListPeersAnswer
 {

@@ -26,6 +26,7 @@ const Api::BuiltInRoute Api::s_builtInRoutes[] = {
     {"/set-summary", &Api::setSummary, RouteAuth::Session, false},
     {"/set-name", &Api::setName, RouteAuth::Session, false},
     {"/set-channel-push", &Api::setChannelPush, RouteAuth::Session, false},
+    {"/set-attention", &Api::setAttention, RouteAuth::Session, false},
     {"/list-peers", &Api::listPeers, RouteAuth::Session, false},
     {"/send-message", &Api::sendMessage, RouteAuth::Session, true},
     {"/broadcast", &Api::broadcast, RouteAuth::Session, true},
@@ -319,7 +320,7 @@ QStringList Api::capabilities()
 {
     // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
     return {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-            QStringLiteral("session-secret"), QStringLiteral("database-id")};
+            QStringLiteral("session-secret"), QStringLiteral("database-id"), QStringLiteral("attention")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)

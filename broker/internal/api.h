@@ -90,6 +90,7 @@ private:
     void setSummary(Call &call);
     void setName(Call &call);
     void setChannelPush(Call &call);
+    void setAttention(Call &call);
     void listPeers(Call &call);
     void unregisterPeer(Call &call);
 

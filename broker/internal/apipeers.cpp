@@ -77,6 +77,19 @@ void Api::setChannelPush(Call &call)
     replyOk(call.responder);
 }
 
+void Api::setAttention(Call &call)
+{
+    auto request = parsed<SetAttentionRequest>(call);
+    if (!request)
+        return;
+    touchActor(request->id);
+    if (auto done = m_service.setAttention(request->id, request->state, request->message); !done) {
+        replyError(call.responder, done.error());
+        return;
+    }
+    replyOk(call.responder);
+}
+
 void Api::listPeers(Call &call)
 {
     auto request = parsed<ListPeersRequest>(call);

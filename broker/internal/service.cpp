@@ -187,6 +187,22 @@ Result<void> Service::setChannelPush(const QString &peerId, const QString &state
     return {};
 }
 
+Result<void> Service::setAttention(const QString &peerId, Attention state, const QString &message)
+{
+    auto found = m_store.setAttention(peerId, state, message, nowIso());
+    if (!found)
+        return std::unexpected(found.error());
+    if (!*found)
+        return std::unexpected(Error {ErrorKind::NotFound,
+                                      QStringLiteral("Peer %1 is not registered: register it (start its "
+                                                     "session's claude-peers helper) first")
+                                          .arg(peerId),
+                                      404});
+    qCDebug(lcApi).noquote() << "Peer" << peerId << "attention" << attentionName(state);
+    Q_EMIT peerUpdated(peerId);
+    return {};
+}
+
 Result<void> Service::unregisterPeer(const QString &peerId)
 {
     // Only the row: pending mail waits for a quick re-registration (same tty → same id) and

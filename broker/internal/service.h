@@ -64,6 +64,8 @@ public:
     Result<void> setSummary(const QString &peerId, const QString &summary);
     Result<void> setSessionName(const QString &peerId, const QString &name);
     Result<void> setChannelPush(const QString &peerId, const QString &state); // unknown states ignored
+    // 404 (NotFound) when no peer has the id.
+    Result<void> setAttention(const QString &peerId, Attention state, const QString &message);
     Result<void> unregisterPeer(const QString &peerId);
 
     // Reference §3.11: scope selection, exclude, liveness prune, remote peers for "lan".

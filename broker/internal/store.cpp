@@ -456,6 +456,25 @@ Result<bool> Store::setChannelPush(const QString &id, const QString &state)
     return d->updatePeer(d->statements->setChannelPush, state, id, "Setting channel_push");
 }
 
+Result<bool> Store::setAttention(const QString &id, Attention state, const QString &message,
+                                 const QString &now)
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    const QString stored = state == Attention::Unknown ? QString() : attentionName(state);
+    QSqlQuery &q = d->statements->setAttention;
+    q.bindValue(0, text(stored));
+    q.bindValue(1, text(now));
+    q.bindValue(2, text(stored));
+    q.bindValue(3, text(message));
+    q.bindValue(4, text(id));
+    if (auto r = run(q, "Setting the attention state"); !r)
+        return std::unexpected(r.error());
+    const bool found = q.numRowsAffected() > 0; // SQLite counts matched rows, changed or not
+    q.finish();
+    return found;
+}
+
 Result<bool> Store::removePeer(const QString &id)
 {
     if (!d->ready())

@@ -188,6 +188,30 @@ Result<void> migrateTo4(QSqlDatabase &db)
     return {};
 }
 
+// Columns a 0.7 broker does not know: it inserts and selects by name, so it still uses the file.
+constexpr Column version5Columns[] = {
+    {"peers", "attention", "TEXT DEFAULT ''"},
+    {"peers", "attention_since", "TEXT DEFAULT ''"},
+    {"peers", "attention_message", "TEXT DEFAULT ''"},
+};
+
+Result<void> migrateTo5(QSqlDatabase &db)
+{
+    auto names = columnNames(db, QStringLiteral("peers"));
+    if (!names)
+        return std::unexpected(names.error());
+    for (const Column &column : version5Columns) {
+        const QString name = QString::fromLatin1(column.name);
+        if (names->contains(name))
+            continue;
+        const QString sql = QStringLiteral("ALTER TABLE peers ADD COLUMN %1 %2")
+                                .arg(name, QString::fromLatin1(column.definition));
+        if (auto r = exec(db, sql, QStringLiteral("Adding column peers.%1").arg(name)); !r)
+            return r;
+    }
+    return {};
+}
+
 // One step in its own write transaction. BEGIN IMMEDIATE takes the write lock first, then
 // user_version is read again: another process may have upgraded the file meanwhile.
 Result<void> runStep(QSqlDatabase &db, int target, const std::function<Result<void>(QSqlDatabase &)> &step)
@@ -297,7 +321,7 @@ Result<int> migrate(QSqlDatabase &db)
                         .arg(*version)
                         .arg(currentVersion));
     const std::function<Result<void>(QSqlDatabase &)> steps[] = {migrateTo1, migrateTo2, migrateTo3,
-                                                                 migrateTo4};
+                                                                 migrateTo4, migrateTo5};
     for (int target = *version + 1; target <= currentVersion; ++target) {
         if (auto r = runStep(db, target, steps[target - 1]); !r)
             return std::unexpected(r.error());

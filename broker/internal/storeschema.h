@@ -19,9 +19,10 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 //   2: peers.secret_hash (session secrets) and the indexes of the hot queries
 //   3: peers.client (the MCP client a peer runs in: "claude-code", "opencode", …)
 //   4: partial message indexes (undelivered rows by recipient, delivered rows by age)
+//   5: peers.attention, attention_since, attention_message (what a session asks of its human)
 namespace StoreSchema {
 
-inline constexpr int currentVersion = 4;
+inline constexpr int currentVersion = 5;
 
 Result<int> userVersion(QSqlDatabase &db);
 

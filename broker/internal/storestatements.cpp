@@ -13,7 +13,8 @@ using StoreSchema::databaseError;
 namespace {
 
 const QString peerColumns = QStringLiteral("id, pid, cwd, git_root, tty, summary, registered_at, last_seen, "
-                                           "session_name, channel_push, version, client");
+                                           "session_name, channel_push, version, client, attention, "
+                                           "attention_since, attention_message");
 const QString messageColumns =
     QStringLiteral("id, from_id, to_id, text, type, metadata, reply_to, sent_at, delivered");
 
@@ -44,6 +45,11 @@ Peer peerFromRow(const QSqlQuery &q)
     p.channelPush = q.value(9).toString();
     p.version = q.value(10).toString();
     p.client = q.value(11).toString();
+    p.attention = attentionFromName(q.value(12).toString()).value_or(Attention::Unknown);
+    if (p.attention != Attention::Unknown) {
+        p.attentionSince = q.value(13).toString();
+        p.attentionMessage = q.value(14).toString();
+    }
     return p;
 }
 
@@ -116,6 +122,10 @@ Result<void> Statements::prepareAll()
         {&setSummary, QStringLiteral("UPDATE peers SET summary = ? WHERE id = ?")},
         {&setSessionName, QStringLiteral("UPDATE peers SET session_name = ? WHERE id = ?")},
         {&setChannelPush, QStringLiteral("UPDATE peers SET channel_push = ? WHERE id = ?")},
+        // The time a peer entered its state stays while the state does (SET sees the old row).
+        {&setAttention,
+         QStringLiteral("UPDATE peers SET attention_since = CASE WHEN attention = ? THEN attention_since "
+                        "ELSE ? END, attention = ?, attention_message = ? WHERE id = ?")},
         {&deletePeer, QStringLiteral("DELETE FROM peers WHERE id = ?")},
         {&samePid,
          QStringLiteral(

@@ -46,6 +46,7 @@ struct Statements
           setSummary(db),
           setSessionName(db),
           setChannelPush(db),
+          setAttention(db),
           deletePeer(db),
           samePid(db),
           sameTty(db),
@@ -67,7 +68,7 @@ struct Statements
     QSqlQuery begin, commit, rollback, savepoint, release, rollbackTo;
     bool batch = false; // Store::beginBatch() opened the transaction
     QSqlQuery peerById, allPeers, peerBySecret, touchPeer, setSummary, setSessionName, setChannelPush,
-        deletePeer, samePid, sameTty, insertPeer;
+        setAttention, deletePeer, samePid, sameTty, insertPeer;
     QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, history, orphans,
         deleteMessage, deleteUndeliveredFor, purge, counts;
 

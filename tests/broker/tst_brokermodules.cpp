@@ -419,7 +419,7 @@ void tst_BrokerModules::migratesFreshDatabase()
              2);
     QCOMPARE(scalar(path, QStringLiteral("SELECT text FROM test_notes")).toString(), QStringLiteral("n1"));
     // The core's own track is untouched.
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 4);
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
 }
 
 void tst_BrokerModules::reopenedDatabaseRunsOnlyNewSteps()
@@ -539,7 +539,7 @@ void tst_BrokerModules::referenceDatabaseStillOpens()
         QVERIFY(server.start());
     }
     const QString path = settings.location.databasePath;
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 4); // the core's track alone
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 5); // the core's track alone
     QCOMPARE(scalar(path, QStringLiteral("SELECT version FROM module_versions WHERE name = 'test-module'"))
                  .toInt(),
              2);

@@ -53,7 +53,8 @@ private Q_SLOTS:
         QCOMPARE(str(o, "version"), QStringLiteral(PEERS_VERSION));
         QCOMPARE(o.value(QStringLiteral("capabilities")).toArray(),
                  QJsonArray({QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-                             QStringLiteral("session-secret"), QStringLiteral("database-id")}));
+                             QStringLiteral("session-secret"), QStringLiteral("database-id"),
+                             QStringLiteral("attention")}));
         QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{32}$")).match(str(o, "database_id")).hasMatch());
         // any method
         QCOMPARE(h.postRaw(QStringLiteral("/health"), "{}", {}).status, 200);

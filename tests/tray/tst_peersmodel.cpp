@@ -52,12 +52,13 @@ private Q_SLOTS:
         m_model.reset();
     }
 
-    void hasSixNamedColumns()
+    void hasSevenNamedColumns()
     {
-        QCOMPARE(m_model->columnCount(), 6);
-        const QStringList expected {QStringLiteral("Name"),      QStringLiteral("ID"),
-                                    QStringLiteral("Directory"), QStringLiteral("Summary"),
-                                    QStringLiteral("Push"),      QStringLiteral("Last seen")};
+        QCOMPARE(m_model->columnCount(), 7);
+        const QStringList expected {QStringLiteral("Name"),     QStringLiteral("State"),
+                                    QStringLiteral("ID"),       QStringLiteral("Directory"),
+                                    QStringLiteral("Summary"),  QStringLiteral("Push"),
+                                    QStringLiteral("Last seen")};
         for (int column = 0; column < expected.size(); ++column)
             QCOMPARE(m_model->headerData(column, Qt::Horizontal).toString(), expected.at(column));
         QCOMPARE(m_model->rowCount(), 0);

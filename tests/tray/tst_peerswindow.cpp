@@ -73,8 +73,8 @@ private Q_SLOTS:
 
         QAbstractItemModel *shown = window.view()->model();
         QCOMPARE(shown->rowCount(), 3);
-        QCOMPARE(shown->columnCount(), 6);
-        // Sorted by name, case-insensitively, by default.
+        QCOMPARE(shown->columnCount(), 7);
+        // Attention-ordered by default: with no state known, by name, case-insensitively.
         QCOMPARE(column(shown, PeersModel::NameColumn),
                  (QStringList {QStringLiteral("alpha"), QStringLiteral("Bravo"), QStringLiteral("charlie")}));
         window.view()->sortByColumn(PeersModel::IdColumn, Qt::DescendingOrder);

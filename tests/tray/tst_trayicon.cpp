@@ -37,8 +37,9 @@ class tst_TrayIcon : public QObject
 private Q_SLOTS:
     void iconsExistForEveryState()
     {
-        for (auto state : {TrayPresenter::IconState::Running, TrayPresenter::IconState::Busy,
-                           TrayPresenter::IconState::Stopped}) {
+        for (auto state : {TrayPresenter::IconState::NeedsYou, TrayPresenter::IconState::Error,
+                           TrayPresenter::IconState::Busy, TrayPresenter::IconState::Unread,
+                           TrayPresenter::IconState::Idle}) {
             const QIcon icon = App::stateIcon(state);
             QVERIFY(!icon.isNull());
             QVERIFY(!icon.pixmap(16, 16).isNull());
@@ -46,8 +47,8 @@ private Q_SLOTS:
         }
         QVERIFY(!App::applicationIcon().pixmap(48, 48).isNull());
         // Running and stopped must look different.
-        QVERIFY(App::stateIcon(TrayPresenter::IconState::Running).pixmap(32, 32).toImage() !=
-                App::stateIcon(TrayPresenter::IconState::Stopped).pixmap(32, 32).toImage());
+        QVERIFY(App::stateIcon(TrayPresenter::IconState::Idle).pixmap(32, 32).toImage() !=
+                App::stateIcon(TrayPresenter::IconState::Error).pixmap(32, 32).toImage());
     }
 
     void menuFollowsThePresenter()

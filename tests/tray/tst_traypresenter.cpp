@@ -32,7 +32,7 @@ private Q_SLOTS:
         BrokerHost host(settingsFor(home));
         TrayPresenter presenter(&host);
         QCOMPARE(presenter.statusText(), QStringLiteral("Broker not running: stopped"));
-        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Stopped);
+        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Error);
         QVERIFY(presenter.canRetry());
         QVERIFY(presenter.toolTip().startsWith(QStringLiteral("claude-peers\n")));
     }
@@ -52,7 +52,7 @@ private Q_SLOTS:
         const QString port = QString::number(home.port());
         QCOMPARE(presenter.statusText(),
                  QStringLiteral("Broker running on port %1 — 0 peers, 0 pending").arg(port));
-        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Running);
+        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Idle);
         QVERIFY(!presenter.canRetry());
         QVERIFY(presenter.toolTip().contains(presenter.statusText()));
         QVERIFY(changed.count() > 0);
@@ -150,7 +150,7 @@ private Q_SLOTS:
                  qPrintable(presenter.statusText()));
         QVERIFY2(presenter.statusText().contains(QString::number(home.port())),
                  qPrintable(presenter.statusText()));
-        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Stopped);
+        QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Error);
         QVERIFY(presenter.canRetry());
         QCOMPARE(notified.count(), 1);
         QCOMPARE(notified.at(0).at(1).toString(), host.lastError().message);
@@ -172,7 +172,7 @@ private Q_SLOTS:
         host.start();
         QTRY_COMPARE(host.state(), BrokerHost::State::Running);
         QVERIFY(seen.contains(TrayPresenter::IconState::Busy));
-        QCOMPARE(seen.last(), TrayPresenter::IconState::Running);
+        QCOMPARE(seen.last(), TrayPresenter::IconState::Idle);
     }
 };
 
