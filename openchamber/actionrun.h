@@ -1,0 +1,137 @@
+#pragma once
+
+#include "controlinput.h"
+#include "controlservice.h"
+#include "messageprojection.h"
+#include "opencodeclient.h"
+#include "selection.h"
+
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QPointer>
+#include <QString>
+
+#include <functional>
+#include <optional>
+
+namespace OpenChamber {
+
+class OpenCodeEventStream;
+class SessionService;
+
+// One execute() call of the session service, from validation to its single answer. It owns
+// every request, timer and event stream of the call (they die with it), so an answer — success,
+// error or cancellation — ends all of them. Deletes itself after answering.
+class ActionRun : public QObject
+{
+    Q_OBJECT
+public:
+    ActionRun(SessionService &service, QString action, QJsonObject input, QString contextDirectory,
+              CancelToken cancel, ControlCallback done);
+    ~ActionRun() override;
+
+    void start();
+    // Off for scheduled runs (§9.3): success is OpenCode accepting the prompt.
+    void setConfirmLanding(bool confirm) { m_confirmLanding = confirm; }
+
+private:
+    template<typename T> using Then = std::function<void(T)>;
+    using Step = std::function<void()>;
+
+    // Answers
+    void succeed(const QJsonObject &result);
+    void fail(ControlError error);
+    void failOpenCode(const OpenCodeError &error, const QString &prefix = {});
+
+    // Plumbing
+    void get(const QString &path, const QString &directory, const QUrlQuery &query,
+             Then<OpenCodeResult<QJsonValue>> then);
+    void post(const QString &path, const QString &directory, const QJsonObject &body,
+              Then<OpenCodeResult<QJsonValue>> then);
+    void sleep(qint64 ms, Step then); // woken early by wake()
+    void wake();
+    qint64 now() const;
+    void ensureEvents(const QString &directory);
+    void onEvent(const QJsonObject &event);
+
+    // Actions
+    void listSessions();
+    void sessionStatus();
+    void sessionMessages();
+    void sessionAction(); // create, send, fork
+
+    // Steps shared by the session actions
+    void resolveScope(Then<QString> then);
+    void waitReady(Step then);
+    void selectionInputs(const QString &directory, Then<const SelectionInputs &> then);
+    void createSession();
+    void forkSession();
+    void baselineThenDispatch();
+    void dispatch(bool reuse);
+    void dispatchWith(Selection selection);
+    void dispatchCommand(const Selection &selection, const QString &command, const QString &arguments);
+    void dispatchPrompt(const Selection &selection);
+    void postPrompt(const Selection &selection);
+    void confirmLanding();
+    void landed(bool yes);
+    void finishSessionAction();
+
+    // The wait of §8
+    struct Wait
+    {
+        QString sessionId;
+        QString directory;
+        qint64 deadline = 0;
+        qint64 timeoutMs = 0;
+        bool requireActivity = false;
+        bool observed = false;
+        QString baselineAssistant;
+        qint64 startedAt = 0;
+        Then<QJsonObject> then; // the final sessionStatus
+    };
+    void waitForIdle(Wait wait);
+    void waitStep();
+    void waitSleep();
+    void fetchText(const QString &sessionId, const QString &directory, MessageRole role,
+                   std::optional<qint64> limit, Then<QJsonArray> then);
+
+    SessionService &m_service;
+    OpenCodeClient &m_client;
+    QString m_action;
+    QJsonObject m_input;
+    QString m_context;
+    CancelToken m_cancel;
+    ControlCallback m_done;
+    bool m_answered = false;
+    bool m_confirmLanding = true;
+    QJsonObject m_partial; // details every error answer carries from now on
+
+    QObject *m_sleeper = nullptr;
+    Step m_afterSleep;
+    OpenCodeEventStream *m_events = nullptr;
+    qint64 m_readyDeadline = 0;
+    bool m_sawActivity = false; // the event stream reported the session busy since it opened
+
+    // Session actions' state
+    QString m_prompt;
+    QString m_title;
+    Selection m_requested;
+    qint64 m_timeoutMs = 0;
+    bool m_wait = false;
+    bool m_lastAssistant = false;
+    qint64 m_startedAt = 0;
+    QString m_directory;
+    QString m_projectId;
+    QString m_sessionId; // the target: the created session, the fork, or the session sent to
+    QString m_sourceSessionId;
+    std::optional<SelectionInputs> m_inputs;
+    QString m_baselineAssistant;
+    QString m_baselineUser;
+    qint64 m_landingDeadline = 0;
+    QJsonObject m_result;
+
+    std::optional<Wait> m_waiting;
+};
+
+} // namespace OpenChamber

@@ -1,0 +1,57 @@
+#pragma once
+
+#include "clock.h"
+#include "controlsettings.h"
+#include "fakeopencode.h"
+#include "opencodeclient.h"
+#include "sessionservice.h"
+
+#include <QDir>
+#include <QTemporaryDir>
+
+#include <memory>
+#include <optional>
+
+namespace OpenChamberTest {
+
+// The service against a FakeOpenCode, with a manual clock whose sleeps pass at once (a 5 s
+// landing window costs no real time) unless realTimers is set.
+class ServiceFixture
+{
+public:
+    explicit ServiceFixture(bool realTimers = false);
+
+    // Runs one action to its answer (a local event loop: fine in a test).
+    OpenChamber::ControlResult run(const QString &action, const QJsonObject &input,
+                                   const QString &context = {}, OpenChamber::CancelToken cancel = {},
+                                   int timeoutMs = 20000);
+    // Starts one action; the answer lands in *out.
+    void start(const QString &action, const QJsonObject &input,
+               std::optional<OpenChamber::ControlResult> *out, const QString &context = {},
+               OpenChamber::CancelToken cancel = {});
+
+    QString repo() const { return m_repo; } // an existing directory, canonical
+    QString otherRepo() const { return m_other; }
+    qint64 elapsedMs() const { return clock->msecsSinceEpoch() - m_start; }
+
+    FakeOpenCode fake;
+    std::shared_ptr<Broker::ManualClock> clock;
+    OpenChamber::ControlSettings settings;
+    std::unique_ptr<OpenChamber::OpenCodeClient> client;
+    std::unique_ptr<OpenChamber::SessionService> service;
+
+    // A typical instance: agents build (primary), plan (primary), explore (subagent); provider
+    // openai with gpt-5.5 (variants high, low) and gpt-4; provider mock with mock-model.
+    void offerTypicalInstance();
+
+private:
+    QTemporaryDir m_dir;
+    QString m_repo;
+    QString m_other;
+    qint64 m_start = 0;
+};
+
+QJsonObject agent(const QString &name, const QString &mode = QStringLiteral("primary"));
+QJsonObject provider(const QString &id, const QJsonObject &models);
+
+} // namespace OpenChamberTest
