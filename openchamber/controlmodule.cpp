@@ -19,7 +19,7 @@ int failureStatus(int status)
 
 } // namespace
 
-ControlModule::ControlModule(ServiceFactory factory) : m_factory(std::move(factory)) { }
+ControlModule::ControlModule(std::unique_ptr<ControlBackend> backend) : m_backend(std::move(backend)) { }
 
 ControlModule::~ControlModule()
 {
@@ -28,15 +28,12 @@ ControlModule::~ControlModule()
 
 Broker::Result<void> ControlModule::start(Broker::ModuleContext &context)
 {
-    if (!m_factory)
-        return Broker::fail(Broker::ErrorKind::Module, QStringLiteral("the control service has no factory"));
-    auto service = m_factory(context);
-    if (!service)
-        return std::unexpected(service.error());
-    if (!*service)
+    if (auto started = m_backend->start(context); !started)
+        return started;
+    m_service = m_backend->service();
+    if (!m_service)
         return Broker::fail(Broker::ErrorKind::Module,
                             QStringLiteral("the control service could not be built"));
-    m_service = std::move(*service);
     return {};
 }
 
@@ -57,7 +54,8 @@ void ControlModule::stop()
     const auto tokens = std::exchange(m_inFlight, {});
     for (CancelToken token : tokens)
         token.cancel();
-    m_service.reset();
+    m_service = nullptr;
+    m_backend->stop();
 }
 
 void ControlModule::control(Broker::RouteCall &call)

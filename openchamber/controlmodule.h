@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokermodule.h"
+#include "controlbackend.h"
 #include "controlservice.h"
 
 #include <QHash>
@@ -23,19 +24,18 @@ namespace OpenChamber {
 class ControlModule final : public Broker::BrokerModule
 {
 public:
-    // Builds the service when the broker starts (it may need the broker's database and clock).
-    using ServiceFactory =
-        std::function<Broker::Result<std::unique_ptr<ControlService>>(Broker::ModuleContext &context)>;
-
-    explicit ControlModule(ServiceFactory factory);
+    explicit ControlModule(std::unique_ptr<ControlBackend> backend);
     ~ControlModule() override;
 
     QString name() const override { return QStringLiteral("openchamber"); }
+    QList<Broker::ModuleMigration> migrations() const override { return m_backend->migrations(); }
     Broker::Result<void> start(Broker::ModuleContext &context) override;
     QList<Broker::Route> routes() override;
+    QList<Broker::ModuleJob> jobs() override { return m_backend->jobs(); }
     void stop() override;
 
-    ControlService *service() const { return m_service.get(); }
+    ControlService *service() const { return m_service; }
+    ControlBackend &backend() const { return *m_backend; }
     int actionsInFlight() const { return int(m_inFlight.size()); }
 
 private:
@@ -48,8 +48,8 @@ private:
     void run(const Broker::Http::ResponderPtr &responder, const QString &action, const QJsonObject &input,
              const QString &contextDirectory, Answer answer);
 
-    ServiceFactory m_factory;
-    std::unique_ptr<ControlService> m_service;
+    std::unique_ptr<ControlBackend> m_backend;
+    ControlService *m_service = nullptr; // the backend's, while started
     QHash<quint64, CancelToken> m_inFlight;
     quint64 m_lastActionId = 0;
     std::shared_ptr<bool> m_alive = std::make_shared<bool>(true); // callbacks that outlive us

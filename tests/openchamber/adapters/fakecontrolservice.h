@@ -4,6 +4,7 @@
 // (a result, a failure, or none yet: the call is held until the test answers or the client's
 // cancellation arrives).
 #include "actioncatalog.h"
+#include "controlbackend.h"
 #include "controlservice.h"
 
 #include <QJsonObject>
@@ -60,6 +61,24 @@ public:
         if (call.done)
             std::exchange(call.done, nullptr)(std::move(result));
     }
+};
+
+// A backend that only has the fake service (no tables, no jobs).
+class FakeBackend final : public OpenChamber::ControlBackend
+{
+public:
+    explicit FakeBackend(std::unique_ptr<FakeControlService> service) : m_service(std::move(service)) { }
+    Broker::Result<void> start(Broker::ModuleContext &) override
+    {
+        m_started = true;
+        return {};
+    }
+    void stop() override { m_started = false; }
+    OpenChamber::ControlService *service() override { return m_started ? m_service.get() : nullptr; }
+
+private:
+    std::unique_ptr<FakeControlService> m_service;
+    bool m_started = false;
 };
 
 } // namespace OpenChamberTest

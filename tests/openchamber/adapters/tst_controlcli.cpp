@@ -35,11 +35,8 @@ public:
     {
         auto fake = std::make_unique<FakeControlService>();
         service = fake.get();
-        auto holder = std::make_shared<std::unique_ptr<ControlService>>(std::move(fake));
-        harness.server().addModule(std::make_shared<ControlModule>(
-            [holder](Broker::ModuleContext &) -> Broker::Result<std::unique_ptr<ControlService>> {
-                return std::move(*holder);
-            }));
+        harness.server().addModule(
+            std::make_shared<ControlModule>(std::make_unique<FakeBackend>(std::move(fake))));
     }
 
     QProcessEnvironment environment()

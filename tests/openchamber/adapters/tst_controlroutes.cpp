@@ -27,11 +27,7 @@ struct Fixture
     {
         auto fake = std::make_unique<FakeControlService>();
         service = fake.get();
-        auto holder = std::make_shared<std::unique_ptr<ControlService>>(std::move(fake));
-        module = std::make_shared<ControlModule>(
-            [holder](Broker::ModuleContext &) -> Broker::Result<std::unique_ptr<ControlService>> {
-                return std::move(*holder);
-            });
+        module = std::make_shared<ControlModule>(std::make_unique<FakeBackend>(std::move(fake)));
         harness.server().addModule(module);
     }
 };
