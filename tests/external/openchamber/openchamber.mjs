@@ -97,6 +97,25 @@ async function ocSessions() {
 }
 check((await ocSessions()).length === 0, 'OpenCode starts without sessions');
 
+// OpenCode on its own, the same prompt through its blocking API in another directory: that the
+// mock answers, and OpenCode's own time for the figure below.
+const direct = path.join(base, 'direct');
+mkdirSync(direct, { recursive: true });
+const directQuery = `?directory=${encodeURIComponent(realpathSync(direct))}`;
+const directSession = await (await fetch(`${ocUrl}/session${directQuery}`, {
+  method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}',
+})).json();
+let t0 = Date.now();
+const directAnswer = await (await fetch(`${ocUrl}/session/${directSession.id}/message${directQuery}`, {
+  method: 'POST', headers: { 'content-type': 'application/json' },
+  body: JSON.stringify({ parts: [{ type: 'text', text: 'PEERS hello' }] }),
+  signal: AbortSignal.timeout(120000 * factor),
+})).json();
+const directMs = Date.now() - t0;
+const directText = (directAnswer.parts ?? []).filter((p) => p.type === 'text').map((p) => p.text).join('');
+check(directText === 'Reply to PEERS hello', `OpenCode alone gets the mock's reply: ${JSON.stringify(directAnswer).slice(0, 500)}`);
+console.log(`figure: OpenCode's own POST /session/:id/message took ${directMs} ms`);
+
 // The broker with the control service pointed at this OpenCode.
 home.env.CLAUDE_PEERS_OPENCODE_URL = ocUrl;
 writeFileSync(path.join(home.dir, '.claude-peers-config.json'),
@@ -120,11 +139,18 @@ let r = run('projects', '--json');
 check(r.code === 0 && json(r, 'projects').projects?.[0]?.id === 'demo', `projects lists demo: ${r.out}${r.err}`);
 
 // create with a prompt, waiting: the mock's reply is the last assistant message.
-let t0 = Date.now();
+t0 = Date.now();
 r = run('session', 'create', '--dir', dir, '--prompt', 'PEERS hello', '--model', 'mock/mock-model', '--wait',
-  '--timeout', '120', '--last-assistant', '--json');
+  '--timeout', String(Math.round(60 * factor)), '--last-assistant', '--json');
 const createdMs = Date.now() - t0;
 const created = json(r, 'session create');
+if (r.code !== 0 && created.sessionId) {
+  // What OpenCode holds for it, to tell a service fault from an OpenCode one.
+  const messages = await (await fetch(`${ocUrl}/session/${created.sessionId}/message?directory=${encodeURIComponent(dir)}`)).json();
+  const status = await (await fetch(`${ocUrl}/session/status?directory=${encodeURIComponent(dir)}`)).json();
+  console.log(`OpenCode's messages: ${JSON.stringify(messages).slice(0, 3000)}\nstatus: ${JSON.stringify(status)}`);
+  console.log(`mock requests: ${JSON.stringify(mock.requests.map((q) => ({ stream: q.stream, roles: (q.messages ?? []).map((m) => m.role), last: JSON.stringify(q.messages?.at(-1)?.content).slice(0, 300), tools: (q.tools ?? []).length })))}\nopencode log tail:\n${ocLog.slice(-3000)}`);
+}
 check(r.code === 0 && created.promptDispatched === true, `create dispatched the prompt: ${r.out}${r.err}`);
 check(created.lastAssistantMessage?.text === 'Reply to PEERS hello',
   `lastAssistantMessage is the mock's reply: ${JSON.stringify(created.lastAssistantMessage)}`);
