@@ -90,10 +90,7 @@ void ActionRun::succeed(const QJsonObject &result)
         return;
     m_answered = true;
     qCDebug(lcControl).noquote() << m_action << "done";
-    delete m_sleeper;
-    m_sleeper = nullptr;
-    delete m_events;
-    m_events = nullptr;
+    stopEverything();
     const ControlCallback done = std::move(m_done);
     deleteLater();
     done(result);
@@ -110,13 +107,22 @@ void ActionRun::fail(ControlError error)
         qCInfo(lcControl).noquote() << m_action << "failed:" << error.status << error.message;
     else
         qCDebug(lcControl).noquote() << m_action << "refused:" << error.status << error.message;
-    delete m_sleeper;
-    m_sleeper = nullptr;
-    delete m_events;
-    m_events = nullptr;
+    stopEverything();
     const ControlCallback done = std::move(m_done);
     deleteLater();
     done(std::unexpected(std::move(error)));
+}
+
+void ActionRun::stopEverything()
+{
+    delete m_sleeper;
+    m_sleeper = nullptr;
+    // The answer may come from inside one of the stream's signals: let it finish emitting.
+    if (m_events) {
+        m_events->disconnect(this);
+        m_events->deleteLater();
+        m_events = nullptr;
+    }
 }
 
 void ActionRun::failOpenCode(const OpenCodeError &error, const QString &prefix)
@@ -179,7 +185,7 @@ void ActionRun::ensureEvents(const QString &directory)
     if (m_events || !m_service.options().useEventStream)
         return;
     m_events = new OpenCodeEventStream(m_client, m_service.eventNetwork(), directory, this);
-    connect(m_events, &OpenCodeEventStream::event, this, &ActionRun::onEvent);
+    connect(m_events, &OpenCodeEventStream::received, this, &ActionRun::onEvent);
 }
 
 void ActionRun::onEvent(const QJsonObject &event)
@@ -285,24 +291,44 @@ void ActionRun::listSessions()
 
 // ---- session.status (§4.7)
 
-void ActionRun::sessionStatus()
+bool ActionRun::takeSessionAndDirectory(QString &sessionId, QString &directory)
 {
-    const QString sessionId = str(m_input, "sessionId");
-    if (sessionId.isEmpty())
-        return fail(usageError(QStringLiteral("sessionId is required")));
-    QString directory = str(m_input, "directory");
+    sessionId = str(m_input, "sessionId");
+    if (sessionId.isEmpty()) {
+        fail(usageError(QStringLiteral("sessionId is required")));
+        return false;
+    }
+    directory = str(m_input, "directory");
     if (directory.isEmpty())
         directory = m_context;
-    if (directory.isEmpty())
-        return fail(usageError(QStringLiteral("directory is required")));
-    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, directory](auto answer) {
+    if (directory.isEmpty()) {
+        fail(usageError(QStringLiteral("directory is required")));
+        return false;
+    }
+    return true;
+}
+
+void ActionRun::fetchStatus(const QString &sessionId, const QString &directory, Then<QJsonObject> then)
+{
+    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, then](auto answer) {
         if (!answer)
             return failOpenCode(answer.error());
         if (!answer->isObject())
             return fail(runtimeError(QStringLiteral("Invalid session status response")));
+        then(statusOf(answer->toObject(), sessionId));
+    });
+}
+
+void ActionRun::sessionStatus()
+{
+    QString sessionId;
+    QString directory;
+    if (!takeSessionAndDirectory(sessionId, directory))
+        return;
+    fetchStatus(sessionId, directory, [this, sessionId, directory](const QJsonObject &status) {
         succeed({{QStringLiteral("sessionId"), sessionId},
                  {QStringLiteral("directory"), directory},
-                 {QStringLiteral("sessionStatus"), statusOf(answer->toObject(), sessionId)}});
+                 {QStringLiteral("sessionStatus"), status}});
     });
 }
 
@@ -310,14 +336,10 @@ void ActionRun::sessionStatus()
 
 void ActionRun::sessionMessages()
 {
-    const QString sessionId = str(m_input, "sessionId");
-    if (sessionId.isEmpty())
-        return fail(usageError(QStringLiteral("sessionId is required")));
-    QString directory = str(m_input, "directory");
-    if (directory.isEmpty())
-        directory = m_context;
-    if (directory.isEmpty())
-        return fail(usageError(QStringLiteral("directory is required")));
+    QString sessionId;
+    QString directory;
+    if (!takeSessionAndDirectory(sessionId, directory))
+        return;
     const bool wait = isTrue(m_input.value(QStringLiteral("wait")));
     if (isPresent(m_input, QStringLiteral("timeout")) && !wait)
         return fail(usageError(QStringLiteral("timeout requires wait")));
@@ -382,13 +404,7 @@ void ActionRun::sessionMessages()
         w.then = withStatus;
         return waitForIdle(std::move(w));
     }
-    get(QStringLiteral("/session/status"), directory, {}, [this, sessionId, withStatus](auto answer) {
-        if (!answer)
-            return failOpenCode(answer.error());
-        if (!answer->isObject())
-            return fail(runtimeError(QStringLiteral("Invalid session status response")));
-        withStatus(statusOf(answer->toObject(), sessionId));
-    });
+    fetchStatus(sessionId, directory, withStatus);
 }
 
 void ActionRun::fetchText(const QString &sessionId, const QString &directory, MessageRole role,
@@ -435,13 +451,8 @@ void ActionRun::waitForIdle(Wait wait)
 void ActionRun::waitStep()
 {
     Wait &w = *m_waiting;
-    get(QStringLiteral("/session/status"), w.directory, {}, [this](auto answer) {
-        if (!answer)
-            return failOpenCode(answer.error());
-        if (!answer->isObject())
-            return fail(runtimeError(QStringLiteral("Invalid session status response")));
+    fetchStatus(w.sessionId, w.directory, [this](const QJsonObject &status) {
         Wait &w = *m_waiting;
-        const QJsonObject status = statusOf(answer->toObject(), w.sessionId);
         if (isActive(status)) {
             w.observed = true;
             return waitSleep();
@@ -656,24 +667,34 @@ void ActionRun::createSession()
             id = str(session.value(QStringLiteral("data")).toObject(), "id");
         if (id.isEmpty())
             return fail(runtimeError(QStringLiteral("failed to create session")));
-        m_sessionId = id;
         // Unlike the reference, a failure from here on says the session exists (§5.1 quirk).
-        m_partial = {{QStringLiteral("partial"), true},
-                     {QStringLiteral("partialAction"), QStringLiteral("session-created")},
-                     {QStringLiteral("sessionId"), id},
-                     {QStringLiteral("directory"), m_directory}};
+        targetCreated(id, QStringLiteral("session-created"));
         m_result = {{QStringLiteral("sessionId"), id}, {QStringLiteral("directory"), m_directory}};
         if (!m_projectId.isEmpty())
             m_result.insert(QStringLiteral("projectId"), m_projectId);
         if (!m_title.isEmpty())
             m_result.insert(QStringLiteral("title"), m_title);
         if (m_prompt.isEmpty()) {
-            m_result.insert(QStringLiteral("promptDispatched"), false);
-            m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+            setDispatched(false, false);
             return finishSessionAction();
         }
         dispatch(false);
     });
+}
+
+void ActionRun::targetCreated(const QString &sessionId, const QString &partialAction)
+{
+    m_sessionId = sessionId;
+    m_partial = {{QStringLiteral("partial"), true},
+                 {QStringLiteral("partialAction"), partialAction},
+                 {QStringLiteral("sessionId"), sessionId},
+                 {QStringLiteral("directory"), m_directory}};
+}
+
+void ActionRun::setDispatched(bool dispatched, bool asCommand)
+{
+    m_result.insert(QStringLiteral("promptDispatched"), dispatched);
+    m_result.insert(QStringLiteral("dispatchedAsCommand"), asCommand);
 }
 
 void ActionRun::forkSession()
@@ -690,11 +711,7 @@ void ActionRun::forkSession()
              const QString id = str(session, "id");
              if (id.isEmpty())
                  return fail(runtimeError(QStringLiteral("failed to fork session")));
-             m_sessionId = id;
-             m_partial = {{QStringLiteral("partial"), true},
-                          {QStringLiteral("partialAction"), QStringLiteral("fork-created")},
-                          {QStringLiteral("sessionId"), id},
-                          {QStringLiteral("directory"), m_directory}};
+             targetCreated(id, QStringLiteral("fork-created"));
              m_result = {{QStringLiteral("action"), QStringLiteral("fork")},
                          {QStringLiteral("sessionId"), id},
                          {QStringLiteral("sourceSessionId"), m_sourceSessionId},
@@ -807,8 +824,7 @@ void ActionRun::dispatchCommand(const Selection &selection, const QString &comma
         [this](auto answer) {
             if (!answer)
                 return failOpenCode(answer.error(), QStringLiteral("command failed"));
-            m_result.insert(QStringLiteral("promptDispatched"), true);
-            m_result.insert(QStringLiteral("dispatchedAsCommand"), true);
+            setDispatched(true, true);
             Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
             finishSessionAction();
         },
@@ -850,8 +866,7 @@ void ActionRun::postPrompt(const Selection &selection)
              if (!answer)
                  return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
              if (!m_confirmLanding) {
-                 m_result.insert(QStringLiteral("promptDispatched"), true);
-                 m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+                 setDispatched(true, false);
                  return finishSessionAction();
              }
              m_landingDeadline = now() + m_service.options().landingWindowMs;
@@ -880,8 +895,7 @@ void ActionRun::confirmLanding()
 
 void ActionRun::landed(bool yes)
 {
-    m_result.insert(QStringLiteral("promptDispatched"), yes);
-    m_result.insert(QStringLiteral("dispatchedAsCommand"), false);
+    setDispatched(yes, false);
     if (yes)
         Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
     else

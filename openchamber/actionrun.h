@@ -43,6 +43,7 @@ private:
     void succeed(const QJsonObject &result);
     void fail(ControlError error);
     void failOpenCode(const OpenCodeError &error, const QString &prefix = {});
+    void stopEverything(); // timers and the event stream; requests end with this object
 
     // Plumbing
     void get(const QString &path, const QString &directory, const QUrlQuery &query,
@@ -55,6 +56,11 @@ private:
     void ensureEvents(const QString &directory);
     void onEvent(const QJsonObject &event);
 
+    // sessionId (required) and directory (input, else context; required); false = answered.
+    bool takeSessionAndDirectory(QString &sessionId, QString &directory);
+    // GET /session/status of directory → the session's entry, idle when absent.
+    void fetchStatus(const QString &sessionId, const QString &directory, Then<QJsonObject> then);
+
     // Actions
     void listSessions();
     void sessionStatus();
@@ -66,6 +72,9 @@ private:
     void waitReady(Step then);
     void selectionInputs(const QString &directory, Then<const SelectionInputs &> then);
     void createSession();
+    // The session the prompt goes to now exists: later errors carry it as a partial result.
+    void targetCreated(const QString &sessionId, const QString &partialAction);
+    void setDispatched(bool dispatched, bool asCommand);
     void forkSession();
     void baselineThenDispatch();
     void dispatch(bool reuse);

@@ -1,5 +1,6 @@
 #include "controlsettings.h"
 
+#include "config.h"
 #include "controlinput.h"
 
 #include <QDir>
@@ -74,6 +75,11 @@ ControlSettings ControlSettings::fromConfig(const QJsonObject &configRoot)
     settings.favoriteModels = modelList(section.value(QStringLiteral("favorite_models")));
     settings.recentModels = modelList(section.value(QStringLiteral("recent_models")));
     return settings;
+}
+
+ControlSettings ControlSettings::load(const QString &configPath)
+{
+    return fromConfig(Broker::ConfigFile::load(configPath).root());
 }
 
 std::optional<ControlSettings::Project> ControlSettings::findProject(const QString &id) const

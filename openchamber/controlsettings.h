@@ -34,6 +34,8 @@ struct ControlSettings
     QJsonArray recentModels;
 
     static ControlSettings fromConfig(const QJsonObject &configRoot);
+    // Broker::ConfigFile::load(path) then fromConfig (a missing or bad file = no settings).
+    static ControlSettings load(const QString &configPath);
 
     std::optional<Project> findProject(const QString &id) const;
     // The project whose resolved path equals the resolved directory exactly.

@@ -122,7 +122,7 @@ void OpenCodeEventStream::readAvailable()
     for (const QByteArray &data : events) {
         const QJsonDocument doc = QJsonDocument::fromJson(data);
         if (doc.isObject())
-            Q_EMIT event(doc.object());
+            Q_EMIT received(doc.object());
     }
 }
 

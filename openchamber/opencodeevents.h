@@ -62,7 +62,7 @@ Q_SIGNALS:
     // The first event arrived (OpenCode's server.connected): the server has subscribed us, so
     // nothing that happens from now on is missed.
     void connected();
-    void event(const QJsonObject &event);
+    void received(const QJsonObject &event); // one event object ({"type", "properties"})
     void ended(const QString &reason); // refused, closed, not 200: no more events
 
 private:

@@ -47,6 +47,7 @@ using ScheduledRunDone = std::function<void(std::expected<QString /* sessionId *
 // scheduled-task service given at construction, verbatim. Every call is one ActionRun that
 // answers once; cancelling its token answers 499 at once (with the partial-result details
 // gathered so far, e.g. a fork already created) and drops its pending requests and timers.
+// Destroying the service drops the calls still running without answering them (broker exit).
 class SessionService final : public QObject, public ControlService
 {
     Q_OBJECT

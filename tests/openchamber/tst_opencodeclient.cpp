@@ -342,7 +342,7 @@ void tst_OpenCodeClient::eventStreamDeliversObjects()
     OpenCodeClient client(optionsFor(fake));
     QNetworkAccessManager network;
     OpenCodeEventStream stream(client, network, QStringLiteral("/repo"));
-    QSignalSpy events(&stream, &OpenCodeEventStream::event);
+    QSignalSpy events(&stream, &OpenCodeEventStream::received);
     QTRY_COMPARE(fake.eventStreams(), 1);
     QTRY_COMPARE(events.size(), 1); // server.connected
     QVERIFY(stream.isConnected());

@@ -55,6 +55,19 @@ public:
     QList<Call> calls;
 };
 
+// The action is refused with 400 and message before any request reaches OpenCode.
+enum class Context { Repo, None };
+void verifyRefusedUpFront(const QString &action, const QJsonObject &input, const QString &message,
+                          Context context = Context::Repo)
+{
+    ServiceFixture f;
+    const ControlResult r = f.run(action, input, context == Context::Repo ? f.repo() : QString());
+    QVERIFY(!r);
+    QCOMPARE(r.error().status, 400);
+    QCOMPARE(r.error().message, message);
+    QCOMPARE(f.fake.requests.size(), 0);
+}
+
 } // namespace
 
 class tst_SessionService : public QObject
@@ -171,12 +184,7 @@ void tst_SessionService::unsupportedActionsAreUsageErrors()
 {
     QFETCH(QString, action);
     QFETCH(QString, message);
-    ServiceFixture f;
-    const ControlResult r = f.run(action, {});
-    QVERIFY(!r);
-    QCOMPARE(r.error().status, 400);
-    QCOMPARE(r.error().message, message);
-    QCOMPARE(f.fake.requests.size(), 0);
+    verifyRefusedUpFront(action, QJsonObject {}, message, Context::None);
 }
 
 void tst_SessionService::scheduleActionsAreForwardedVerbatim()
@@ -259,12 +267,7 @@ void tst_SessionService::waitPrechecksRejectBeforeAnyRequest()
     QFETCH(QString, action);
     QFETCH(QJsonObject, input);
     QFETCH(QString, message);
-    ServiceFixture f;
-    const ControlResult r = f.run(action, input, f.repo());
-    QVERIFY(!r);
-    QCOMPARE(r.error().status, 400);
-    QCOMPARE(r.error().message, message);
-    QCOMPARE(f.fake.requests.size(), 0);
+    verifyRefusedUpFront(action, input, message);
 }
 
 void tst_SessionService::createUsesTheContextDirectory()
@@ -509,12 +512,7 @@ void tst_SessionService::sendAndForkRequireSessionAndPrompt()
     QFETCH(QString, action);
     QFETCH(QJsonObject, input);
     QFETCH(QString, message);
-    ServiceFixture f;
-    const ControlResult r = f.run(action, input, f.repo());
-    QVERIFY(!r);
-    QCOMPARE(r.error().status, 400);
-    QCOMPARE(r.error().message, message);
-    QCOMPARE(f.fake.requests.size(), 0);
+    verifyRefusedUpFront(action, input, message);
 }
 
 void tst_SessionService::sendReusesTheLastUserSelection()
@@ -918,13 +916,8 @@ void tst_SessionService::sessionListLimitIsValidatedBeforeAnyRequest_data()
 void tst_SessionService::sessionListLimitIsValidatedBeforeAnyRequest()
 {
     QFETCH(QJsonValue, limit);
-    ServiceFixture f;
-    const ControlResult r =
-        f.run(QStringLiteral("session.list"), QJsonObject {{QStringLiteral("limit"), limit}});
-    QVERIFY(!r);
-    QCOMPARE(r.error().status, 400);
-    QCOMPARE(r.error().message, QStringLiteral("limit must be a positive integer"));
-    QCOMPARE(f.fake.requests.size(), 0);
+    verifyRefusedUpFront(QStringLiteral("session.list"), QJsonObject {{QStringLiteral("limit"), limit}},
+                         QStringLiteral("limit must be a positive integer"), Context::None);
 }
 
 void tst_SessionService::sessionStatusRules()
@@ -990,12 +983,7 @@ void tst_SessionService::messagesValidationOrder()
 {
     QFETCH(QJsonObject, input);
     QFETCH(QString, message);
-    ServiceFixture f;
-    const ControlResult r = f.run(QStringLiteral("session.messages"), input);
-    QVERIFY(!r);
-    QCOMPARE(r.error().status, 400);
-    QCOMPARE(r.error().message, message);
-    QCOMPARE(f.fake.requests.size(), 0);
+    verifyRefusedUpFront(QStringLiteral("session.messages"), input, message, Context::None);
 }
 
 void tst_SessionService::messagesProjection()
