@@ -10,7 +10,7 @@
 // unknown model, known model with an unknown variant → exit 2 and no session created (counted
 // through OpenCode's own API); send and fork on that session; the tool's envelope; OpenCode
 // down → a clear error naming the URL.
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -122,9 +122,21 @@ writeFileSync(path.join(home.dir, '.claude-peers-config.json'),
   JSON.stringify({ openchamber: { projects: [{ id: 'demo', path: dir }] } }));
 await startBroker(home);
 
+// Asynchronous on purpose: the mock provider is served by this process, so a synchronous spawn
+// would stop it from streaming its answer while the CLI waits for that answer.
 function run(...args) {
-  const r = spawnSync(cli, args, { env: { ...process.env, ...home.env }, encoding: 'utf8', timeout: 180000 * factor });
-  return { code: r.status, out: r.stdout ?? '', err: r.stderr ?? '' };
+  return new Promise((resolve) => {
+    const child = spawn(cli, args, { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    let out = '';
+    let err = '';
+    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
+    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
+    const timer = setTimeout(() => child.kill('SIGKILL'), 180000 * factor);
+    child.on('close', (code, signal) => {
+      clearTimeout(timer);
+      resolve({ code: code ?? `signal ${signal}`, out, err });
+    });
+  });
 }
 const json = (r, what) => {
   try {
@@ -135,12 +147,12 @@ const json = (r, what) => {
 };
 
 // projects and models come from the config file.
-let r = run('projects', '--json');
+let r = await run('projects', '--json');
 check(r.code === 0 && json(r, 'projects').projects?.[0]?.id === 'demo', `projects lists demo: ${r.out}${r.err}`);
 
 // create with a prompt, waiting: the mock's reply is the last assistant message.
 t0 = Date.now();
-r = run('session', 'create', '--dir', dir, '--prompt', 'PEERS hello', '--model', 'mock/mock-model', '--wait',
+r = await run('session', 'create', '--dir', dir, '--prompt', 'PEERS hello', '--model', 'mock/mock-model', '--wait',
   '--timeout', String(Math.round(60 * factor)), '--last-assistant', '--json');
 const createdMs = Date.now() - t0;
 const created = json(r, 'session create');
@@ -165,18 +177,18 @@ for (const [flags, text] of [
   [['--model', 'mock/no-such-model'], "Unknown model 'mock/no-such-model'"],
   [['--model', 'mock/mock-model', '--variant', 'ultra'], "Unknown variant 'ultra' for model 'mock/mock-model'"],
 ]) {
-  r = run('session', 'create', '--dir', dir, '--prompt', 'PEERS refused', ...flags);
+  r = await run('session', 'create', '--dir', dir, '--prompt', 'PEERS refused', ...flags);
   check(r.code === 2 && r.err.includes(text), `${flags.join(' ')} → exit 2 with "${text}" (got ${r.code}: ${r.err})`);
 }
 check((await ocSessions()).length === 1, 'no session was created by the refused selections');
 
 // A known variant passes.
-r = run('session', 'send', '--session', sessionId, '--dir', dir, '--prompt', 'PEERS again', '--variant', 'high',
+r = await run('session', 'send', '--session', sessionId, '--dir', dir, '--prompt', 'PEERS again', '--variant', 'high',
   '--model', 'mock/mock-model', '--wait', '--timeout', '120', '--last-assistant', '-q');
 check(r.code === 0 && r.out.trim() === 'Reply to PEERS again', `send with a known variant: ${r.code} ${r.out}${r.err}`);
 
 // fork that session with a prompt.
-r = run('session', 'fork', '--session', sessionId, '--dir', dir, '--prompt', 'PEERS forked', '--wait', '--timeout', '120',
+r = await run('session', 'fork', '--session', sessionId, '--dir', dir, '--prompt', 'PEERS forked', '--wait', '--timeout', '120',
   '--last-assistant', '--json');
 const forked = json(r, 'session fork');
 check(r.code === 0 && forked.sourceSessionId === sessionId && forked.sessionId !== sessionId,
@@ -185,7 +197,7 @@ check(forked.lastAssistantMessage?.text === 'Reply to PEERS forked', `the fork's
 check((await ocSessions()).length === 2, 'OpenCode has the fork');
 
 // messages of the first session: both prompts and replies, text only.
-r = run('session', 'messages', '--session', sessionId, '--dir', dir, '--role', 'assistant', '--json');
+r = await run('session', 'messages', '--session', sessionId, '--dir', dir, '--role', 'assistant', '--json');
 const texts = (json(r, 'session messages').messages ?? []).map((m) => m.text);
 check(texts.includes('Reply to PEERS hello') && texts.includes('Reply to PEERS again'), `messages: ${JSON.stringify(texts)}`);
 
@@ -217,9 +229,9 @@ check((await ocSessions()).length === 3, 'the tool created exactly one session')
 // OpenCode down: a clear error naming the URL, exit 1.
 process.kill(-oc.pid, 'SIGKILL');
 await waitFor(() => oc.exitCode !== null || oc.signalCode !== null, 10000, 'opencode to exit');
-r = run('session', 'create', '--dir', dir, '--prompt', 'PEERS nobody');
+r = await run('session', 'create', '--dir', dir, '--prompt', 'PEERS nobody');
 check(r.code === 1 && r.err.includes(ocUrl) && /opencode serve/.test(r.err), `OpenCode down: ${r.code} ${r.err}`);
-r = run('session', 'list', '--dir', dir);
+r = await run('session', 'list', '--dir', dir);
 check(r.code === 1 && r.err.includes(ocUrl), `session list with OpenCode down: ${r.code} ${r.err}`);
 
 // Nothing but loopback: the namespace has no other interface; /proc/net says no socket of
