@@ -1,5 +1,6 @@
 #include "sessionservice.h"
 
+#include "actioncatalog.h"
 #include "actionrun.h"
 #include "clock.h"
 #include "controlinput.h"
@@ -32,43 +33,8 @@ ControlTimers ControlTimers::system()
 
 QList<ActionInfo> controlCatalog()
 {
-    auto s = [](const char *text) { return QString::fromUtf8(text); };
-    return {
-        {s("projects.list"), s("List configured projects"),
-         s("List the projects configured for claude-peers"), true},
-        {s("models.list"), s("Show model preferences"),
-         s("Show the default model, variant and agent and the favorite and recent models"), true},
-        {s("session.list"), s("List sessions"),
-         s("List OpenCode sessions of a directory, most recently updated first; limit 10, archived excluded "
-           "by "
-           "default"),
-         true},
-        {s("session.create"), s("Create a session"),
-         s("Create a session in the current directory by default; prompt is optional"), true},
-        {s("session.send"), s("Send a prompt"),
-         s("Send a new prompt to sessionId; scope with projectId or directory"), true},
-        {s("session.fork"), s("Fork a session"),
-         s("Fork sessionId (up to messageId when given) and send prompt to the fork; prompt is required"),
-         true},
-        {s("session.status"), s("Check session status"),
-         s("Check whether sessionId is idle, busy or retrying"), true},
-        {s("session.messages"), s("Read session messages"),
-         s("Read text-only messages and current sessionStatus for sessionId; directory and limit 10 are "
-           "defaults"),
-         true},
-        {s("schedule.status"), s("Check scheduler status"), s("Count enabled and running scheduled tasks"),
-         false},
-        {s("schedule.list"), s("List tasks and scheduler status"),
-         s("List the scheduled tasks of a project and the scheduler's status"), true},
-        {s("schedule.create"), s("Create a scheduled task"),
-         s("Create task; requires name, prompt, model, and one schedule selector"), true},
-        {s("schedule.run"), s("Run a scheduled task now"), s("Run taskId; scope with projectId or directory"),
-         true},
-        {s("schedule.delete"), s("Delete a scheduled task"),
-         s("Delete taskId; scope with projectId or directory"), true},
-        {s("schedule.toggle"), s("Enable or disable a scheduled task"),
-         s("Enable or disable taskId; requires the disabled boolean"), true},
-    };
+    // One list for the service and the helper's openchamber tool (actioncatalog.h, Qt Core).
+    return controlActions();
 }
 
 SessionService::SessionService(OpenCodeClient &openCode, SettingsProvider settings, ControlService *schedules,

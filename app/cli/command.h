@@ -19,6 +19,7 @@ enum ExitCode : int {
     ExitUsage = 1, // bad command line
     ExitFailed = 2, // broker not reachable, or a request failed / was refused
     ExitUnavailable = 3, // the command exists in the reference but not in this version
+    ExitInterrupted = 130, // Ctrl-C (SIGINT) or SIGTERM ended the command
 };
 
 struct OptionSpec
@@ -26,6 +27,7 @@ struct OptionSpec
     const char *name; // without the leading "--"
     const char *valueName; // nullptr for a flag
     const char *help;
+    char shortName = 0; // "-q" for 'q'; 0: none
 };
 
 // A parsed command line of one command.
@@ -53,6 +55,8 @@ struct Command
     int minPositional;
     int maxPositional; // -1 = no limit
     void (*run)(Context &context, const Invocation &invocation);
+    // The exit code of a bad command line (the control commands say 2, as their contract).
+    int usageExitCode = ExitUsage;
 };
 
 std::span<const Command> commands();

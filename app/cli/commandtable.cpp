@@ -1,6 +1,7 @@
 #include "command.h"
 
 #include "context.h"
+#include "controlcommands.h"
 #include "handlers.h"
 
 #include <array>
@@ -136,11 +137,43 @@ const std::array kCommands {
         0,
         -1,
         &Handlers::federation},
+    Command {
+        "projects", "[--json|-q]", "List the configured OpenCode projects",
+        "Asks the broker's control service (projects.list). Exit codes: 0 ok, 2 invalid request, 1 failed.",
+        Control::projectsOptions(), false, 0, 0, &Handlers::projects, Control::ExitInvalid},
+    Command {
+        "models", "[--json|-q]", "Show the OpenCode model preferences",
+        "Asks the broker's control service (models.list). Exit codes: 0 ok, 2 invalid request, 1 failed.",
+        Control::projectsOptions(), false, 0, 0, &Handlers::models, Control::ExitInvalid},
+    Command {
+        "session", "<list|create|send|fork|status|messages> [options]", "Drive OpenCode sessions",
+        "list [--dir D] [--limit N] [--all] [--with-status]; create --dir D|--project P [--prompt T] "
+        "[--model "
+        "P/M] [--agent A] [--variant V] [--title T] [--worktree W …] [--wait [--timeout S] "
+        "[--last-assistant]]; "
+        "send|fork --session S --dir D --prompt T [--message M (fork)] [--model …] [--wait …]; status "
+        "--session "
+        "S --dir D; messages --session S --dir D [--role R] [--limit N|--all|--last] [--last-assistant] "
+        "[--wait "
+        "[--timeout S]]. Through the broker's control service (/control); OpenCode checks model, agent and "
+        "variant before anything is created. Ctrl-C cancels a wait. Exit codes: 0 ok, 2 invalid request "
+        "(bad option, or the service's 400/404), 1 failed (OpenCode, broker, timeout, cancelled).",
+        Control::sessionOptions(), false, 1, 1, &Handlers::session, Control::ExitInvalid},
+    Command {"schedule", "<status|list|create|run|delete|enable|disable> [options]",
+             "Scheduled OpenCode prompts",
+             "status; list --dir D|--project P; create --dir D|--project P --name N --prompt T --model P/M "
+             "(--daily HH:MM | --weekly 1,3 --time HH:MM | --once YYYY-MM-DD --time HH:MM | --cron EXPR) "
+             "[--timezone Z] [--agent A] [--variant V] [--disabled]; run|delete|enable|disable --dir "
+             "D|--project P "
+             "--task ID. Exit codes: 0 ok, 2 invalid request, 1 failed.",
+             Control::scheduleOptions(), false, 1, 1, &Handlers::schedule, Control::ExitInvalid},
 };
 
 QString optionLabel(const OptionSpec &o)
 {
     QString label = QStringLiteral("--") + QLatin1String(o.name);
+    if (o.shortName)
+        label = QStringLiteral("-%1, ").arg(QLatin1Char(o.shortName)) + label;
     if (o.valueName)
         label += QLatin1Char(' ') + QLatin1String(o.valueName);
     return label;
@@ -187,8 +220,18 @@ Broker::Result<Invocation> parseInvocation(const Command &command, const QString
             inv.help = true;
             continue;
         }
-        if (!arg.startsWith(QLatin1String("--")))
-            return Broker::fail(Broker::ErrorKind::Usage, QStringLiteral("Unknown option: %1").arg(arg));
+        if (!arg.startsWith(QLatin1String("--"))) {
+            const OptionSpec *shortSpec = nullptr;
+            for (const OptionSpec &o : command.options) {
+                if (arg.size() == 2 && o.shortName != 0 && arg.at(1) == QLatin1Char(o.shortName) &&
+                    !o.valueName)
+                    shortSpec = &o;
+            }
+            if (!shortSpec)
+                return Broker::fail(Broker::ErrorKind::Usage, QStringLiteral("Unknown option: %1").arg(arg));
+            inv.flags.insert(QLatin1String(shortSpec->name));
+            continue;
+        }
         QString name = arg.mid(2);
         std::optional<QString> inlineValue;
         if (const qsizetype eq = name.indexOf(QLatin1Char('=')); eq >= 0) {

@@ -46,6 +46,20 @@ void Context::outRaw(const QByteArray &data)
     m_out.flush();
 }
 
+void Context::errRaw(const QString &text)
+{
+    m_err << text;
+    m_err.flush();
+}
+
+void Context::interrupt()
+{
+    if (m_finished)
+        return;
+    Q_EMIT interrupted();
+    finish(ExitInterrupted);
+}
+
 void Context::finish(int code)
 {
     if (m_finished)
@@ -70,7 +84,7 @@ void Context::usageError(const Command &command, const QString &message)
         err(message);
     err(usageLine(command));
     err(QStringLiteral("Run 'claude-peers %1 --help' for details.").arg(QLatin1String(command.name)));
-    finish(ExitUsage);
+    finish(command.usageExitCode);
 }
 
 } // namespace Cli

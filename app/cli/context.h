@@ -35,6 +35,15 @@ public:
     void out(const QString &line); // line + '\n' on stdout
     void err(const QString &line); // line + '\n' on stderr
     void outRaw(const QByteArray &data);
+    void errRaw(const QString &text); // as is, no newline (a progress line)
+    // Whether stderr is a terminal (main() says): progress is shown only there.
+    void setErrIsTerminal(bool terminal) { m_errIsTerminal = terminal; }
+    bool errIsTerminal() const { return m_errIsTerminal; }
+
+    // Ctrl-C or SIGTERM: interrupted() lets the running command say what it stopped, then the
+    // command ends with ExitInterrupted; its requests are dropped and their connections closed
+    // (the broker cancels what it was doing for them).
+    void interrupt();
 
     void finish(int code);
     bool isFinished() const { return m_finished; }
@@ -46,6 +55,7 @@ public:
 
 Q_SIGNALS:
     void finished(int code);
+    void interrupted();
 
 private:
     QProcessEnvironment m_environment;
@@ -55,6 +65,7 @@ private:
     QTextStream m_err;
     QString m_workingDirectory;
     bool m_finished = false;
+    bool m_errIsTerminal = false;
     int m_exitCode = -1;
 };
 

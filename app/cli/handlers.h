@@ -27,4 +27,10 @@ void killBroker(Context &ctx, const Invocation &inv);
 void restart(Context &ctx, const Invocation &inv);
 void federation(Context &ctx, const Invocation &inv);
 
+// controlcommands.cpp: the broker's control service (/control)
+void projects(Context &ctx, const Invocation &inv);
+void models(Context &ctx, const Invocation &inv);
+void session(Context &ctx, const Invocation &inv);
+void schedule(Context &ctx, const Invocation &inv);
+
 } // namespace Cli::Handlers

@@ -2,6 +2,7 @@
 // Peers::cli library (commandtable.cpp lists them).
 #include "command.h"
 #include "context.h"
+#include "unixsignalnotifier.h"
 
 #include <QCoreApplication>
 #include <QDir>
@@ -10,6 +11,7 @@
 
 #include <csignal>
 #include <cstdio>
+#include <unistd.h>
 
 int main(int argc, char *argv[])
 {
@@ -25,7 +27,13 @@ int main(int argc, char *argv[])
     err.open(stderr, QIODevice::WriteOnly);
 
     Cli::Context context(QProcessEnvironment::systemEnvironment(), &out, &err, QDir::currentPath());
+    context.setErrIsTerminal(::isatty(STDERR_FILENO) == 1);
     QObject::connect(&context, &Cli::Context::finished, &app, [](int code) { QCoreApplication::exit(code); });
+    // Ctrl-C ends the command through the loop, so that its requests' connections close and the
+    // broker cancels what it was doing for them (a session wait).
+    Broker::UnixSignalNotifier stopSignals({SIGINT, SIGTERM});
+    QObject::connect(&stopSignals, &Broker::UnixSignalNotifier::signalReceived, &context,
+                     [&context] { context.interrupt(); });
     const QStringList arguments = app.arguments().mid(1);
     // Started from the running loop, so that exit() from a command that ends at once counts.
     QTimer::singleShot(0, &context, [&context, arguments] { Cli::dispatch(context, arguments); });

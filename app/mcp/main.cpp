@@ -1,5 +1,6 @@
 // claude-peers-mcp: the MCP stdio helper every AI session starts. Thin: builds the server and
 // runs the event loop. stdout carries only MCP protocol lines; logs go to stderr.
+#include "controltool.h"
 #include "logging.h"
 #include "mcpserver.h"
 #include "serverinfo.h"
@@ -45,6 +46,7 @@ int main(int argc, char *argv[])
     QCoreApplication::setApplicationVersion(Mcp::ServerInfo::version());
 
     Mcp::McpServer server(Mcp::McpServer::defaultOptions());
+    OpenChamber::addControlTool(server);
     QObject::connect(&server, &Mcp::McpServer::finished, &app, &QCoreApplication::exit);
     server.start();
     return app.exec();

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokerclient.h"
+#include "controlwire.h"
 #include "wire.h"
 
 #include <functional>
@@ -27,6 +28,20 @@ public:
     {
         const QString path = QLatin1String(Request::path);
         m_client.post(
+            path, request.toJson(),
+            [path, done = std::move(done)](Result<QJsonValue> answer) {
+                done(decode<typename Request::Answer>(path, std::move(answer)));
+            },
+            timeoutMs);
+    }
+
+    // The same on a connection of its own (BrokerClient::postAlone): for a long request; the
+    // id cancels it with client().abort(id).
+    template<typename Request>
+    quint64 callAlone(const Request &request, Done<Request> done, int timeoutMs = -1) const
+    {
+        const QString path = QLatin1String(Request::path);
+        return m_client.postAlone(
             path, request.toJson(),
             [path, done = std::move(done)](Result<QJsonValue> answer) {
                 done(decode<typename Request::Answer>(path, std::move(answer)));

@@ -46,6 +46,7 @@ struct BrokerClient::Request
     QByteArray credential;
     bool retried401 = false; // re-sent after a token rotation
     bool retriedClose = false; // re-sent after a keep-alive connection closed under it
+    Connection *connection = nullptr; // its own (postAlone), else chosen by path
 };
 
 // One keep-alive connection; requests go one at a time, in order. Plain non-blocking POSIX
@@ -449,11 +450,55 @@ void BrokerClient::abortAll()
     ++m_generation;
     m_stream->abandon();
     m_control->abandon();
+    for (auto it = m_alone.begin(); it != m_alone.end(); it = m_alone.erase(it))
+        release(it.value());
+}
+
+quint64 BrokerClient::postAlone(const QString &path, const QJsonObject &body, Callback callback,
+                                int timeoutMs)
+{
+    const quint64 id = ++m_lastAloneId;
+    auto *connection = new Connection(this, "alone");
+    m_alone.insert(id, connection);
+    auto r = std::make_shared<Request>();
+    r->path = path;
+    r->target = path.toUtf8();
+    r->isPost = true;
+    r->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    r->callback = [this, id, callback = std::move(callback)](Result<QJsonValue> answer) {
+        Connection *own = m_alone.take(id);
+        if (!own)
+            return; // aborted
+        release(own);
+        callback(std::move(answer));
+    };
+    r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
+    r->connection = connection;
+    r->age.start();
+    enqueue(std::move(r));
+    return id;
+}
+
+void BrokerClient::abort(quint64 requestId)
+{
+    if (Connection *own = m_alone.take(requestId))
+        release(own);
+}
+
+void BrokerClient::release(Connection *connection)
+{
+    // Closing the socket is what tells the broker the client left; deleted later because this
+    // may run inside the connection's own answer handling.
+    connection->abandon();
+    connection->deleteLater();
 }
 
 int BrokerClient::pendingCount() const
 {
-    return m_stream->pending() + m_control->pending();
+    int pending = m_stream->pending() + m_control->pending();
+    for (const Connection *own : m_alone)
+        pending += own->pending();
+    return pending;
 }
 
 BrokerClient::Connection *BrokerClient::connectionFor(const QString &path)
@@ -478,7 +523,8 @@ void BrokerClient::enqueue(std::shared_ptr<Request> r)
         r->usesMainToken = !useSecret;
         r->credential = useSecret ? m_sessionSecret : mainToken();
     }
-    connectionFor(r->path)->enqueue(std::move(r));
+    Connection *connection = r->connection ? r->connection : connectionFor(r->path);
+    connection->enqueue(std::move(r));
 }
 
 void BrokerClient::post(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs)
@@ -554,7 +600,7 @@ void BrokerClient::finish(const std::shared_ptr<Request> &r, int status, const Q
                         .arg(r->path)
                         .arg(status)
                         .arg(QString::fromUtf8(body.left(MaxBodyInMessage)).trimmed()),
-                    status});
+                    status, QJsonDocument::fromJson(body).object()});
         return;
     }
     QJsonParseError parseError;

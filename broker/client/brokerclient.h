@@ -4,6 +4,7 @@
 #include "result.h"
 
 #include <QByteArray>
+#include <QHash>
 #include <QJsonObject>
 #include <QJsonValue>
 #include <QObject>
@@ -66,6 +67,15 @@ public:
     // Unauthenticated GET (/health, /metrics, /federation/status); the path may carry a query.
     void get(const QString &pathAndQuery, Callback callback, int timeoutMs = -1);
 
+    // POST on a connection of its own, opened for this request and closed after its answer: for
+    // a request that may take minutes (/control with a wait, /agent-tool), which then holds up
+    // no other request. Returns the request's id for abort().
+    quint64 postAlone(const QString &path, const QJsonObject &body, Callback callback, int timeoutMs = -1);
+    // Drops a postAlone() request without calling its callback and closes its connection, so
+    // that the broker sees the client leave (and cancels what it was doing for it). An id that
+    // already answered: nothing happens.
+    void abort(quint64 requestId);
+
     // Drops every pending request; their callbacks are not called.
     void abortAll();
     int pendingCount() const;
@@ -91,6 +101,7 @@ private:
     void finish(const std::shared_ptr<Request> &request, int status, const QByteArray &body);
     void fail(const std::shared_ptr<Request> &request, Error error);
     QByteArray mainToken();
+    void release(Connection *connection);
 
     Location m_location;
     QByteArray m_sessionSecret;
@@ -100,6 +111,8 @@ private:
     quint64 m_generation = 0; // bumped by abortAll(): queued failures of older requests are dropped
     Connection *m_stream;
     Connection *m_control;
+    QHash<quint64, Connection *> m_alone; // postAlone() requests in flight, by id
+    quint64 m_lastAloneId = 0;
 };
 
 } // namespace Broker

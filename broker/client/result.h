@@ -1,5 +1,6 @@
 #pragma once
 
+#include <QJsonObject>
 #include <QString>
 
 #include <expected>
@@ -73,6 +74,9 @@ struct Error
     ErrorKind kind = ErrorKind::Invalid;
     QString message;
     int httpStatus = 0; // set when the failure is an HTTP answer
+    // The JSON object of a non-2xx answer, when it was one (ErrorKind::Http): the fields a
+    // route's failure carries besides its message (/control's partial results).
+    QJsonObject answer {};
 
     QString code() const { return errorKindName(kind); }
 };

@@ -39,7 +39,7 @@ function text(result) {
   return result?.content?.[0]?.text ?? '';
 }
 
-// tools/list: all nine tools, one page.
+// tools/list: all ten tools (the nine peers tools, then openchamber), one page.
 let r = inspector('--method', 'tools/list');
 check(r.status === 0, `tools/list exits 0 (got ${r.status}: ${r.stderr})`);
 const list = json(r, 'tools/list');
@@ -47,7 +47,7 @@ const names = list.tools.map((t) => t.name);
 check(
   JSON.stringify(names) ===
     JSON.stringify(['list_peers', 'send_message', 'set_summary', 'set_name', 'check_messages',
-      'broadcast_message', 'message_status', 'channel_health', 'whoami']),
+      'broadcast_message', 'message_status', 'channel_health', 'whoami', 'openchamber']),
   `tools/list names: ${names.join(',')}`,
 );
 check(list.nextCursor === undefined, 'tools/list has no nextCursor');

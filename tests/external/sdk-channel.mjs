@@ -50,7 +50,11 @@ check(instructions.length > 0 && instructions.length <= 2048, `instructions pres
 await a.client.ping();
 check(true, 'ping answered');
 const tools = (await a.client.listTools()).tools;
-check(tools.length === 9 && tools.some((t) => t.name === 'whoami'), `listTools: ${tools.map((t) => t.name).join(',')}`);
+check(tools.length === 10 && tools.some((t) => t.name === 'whoami'), `listTools: ${tools.map((t) => t.name).join(',')}`);
+const openchamber = tools.find((t) => t.name === 'openchamber');
+check(openchamber?.inputSchema?.properties?.action?.enum?.length === 13 &&
+  openchamber.inputSchema.properties.parameters?.additionalProperties === false,
+  'the openchamber tool offers the 13 agent actions and closed parameters');
 
 // Both registered (the tools wait for it).
 for (const p of [a, b]) {

@@ -97,7 +97,7 @@ private Q_SLOTS:
                                QStringLiteral("set_summary"), QStringLiteral("set_name"),
                                QStringLiteral("check_messages"), QStringLiteral("broadcast_message"),
                                QStringLiteral("message_status"), QStringLiteral("channel_health"),
-                               QStringLiteral("whoami")}));
+                               QStringLiteral("whoami"), QStringLiteral("openchamber")}));
 
         // A tool that needs the broker waits a bounded time, then says so plainly.
         const QJsonObject send = c.callTool(QStringLiteral("send_message"),

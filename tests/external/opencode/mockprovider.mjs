@@ -20,7 +20,9 @@ function textOf(content) {
   return '';
 }
 
-export async function startMockProvider() {
+// answer (optional): the text a user prompt gets, from that prompt's text (null: the default
+// 'Mock title', which title requests always get).
+export async function startMockProvider({ answer } = {}) {
   const requests = []; // parsed bodies of /chat/completions, oldest first
   let calls = 0;
   const server = http.createServer((req, res) => {
@@ -75,7 +77,10 @@ export async function startMockProvider() {
         return;
       }
       // A tool result, a title request or anything else: a short text answer.
-      send([chunk(model, { role: 'assistant', content: last.role === 'tool' ? 'Done.' : 'Mock title' }),
+      const isTitleRequest = messages.some((m) => m.role === 'system' && /title/i.test(textOf(m.content)));
+      const custom = answer && last.role === 'user' && !isTitleRequest ? answer(textOf(last.content)) : null;
+      const reply = last.role === 'tool' ? 'Done.' : custom ?? 'Mock title';
+      send([chunk(model, { role: 'assistant', content: reply }),
         chunk(model, {}, 'stop')]);
     });
   });

@@ -1,0 +1,65 @@
+#pragma once
+
+#include "brokermodule.h"
+#include "controlservice.h"
+
+#include <QProcessEnvironment>
+
+#include <memory>
+
+namespace Broker {
+class SecretStore;
+}
+
+namespace OpenChamber {
+
+class OpenCodeClient;
+class ScheduleRuntime;
+class SessionService;
+
+// What ControlModule runs behind its routes: the service and whatever it needs in the broker
+// (its tables, its jobs). start() after the migrations, stop() when the broker stops; the
+// module may start it again later (the tray after a hand-over).
+class ControlBackend
+{
+public:
+    virtual ~ControlBackend() = default;
+
+    virtual QList<Broker::ModuleMigration> migrations() const { return {}; }
+    virtual Broker::Result<void> start(Broker::ModuleContext &context) = 0;
+    virtual QList<Broker::ModuleJob> jobs() { return {}; }
+    virtual void stop() { }
+    // Between start() and stop(); null otherwise.
+    virtual ControlService *service() = 0;
+};
+
+// The broker hosts' backend: the OpenCode client (URL from CLAUDE_PEERS_OPENCODE_URL or the
+// config file, password from the secret store), the session service, and the scheduled tasks
+// (their table, their job, their runs started through the session service).
+class OpenCodeBackend final : public ControlBackend
+{
+public:
+    explicit OpenCodeBackend(std::shared_ptr<Broker::SecretStore> secrets,
+                             QProcessEnvironment environment = QProcessEnvironment::systemEnvironment());
+    ~OpenCodeBackend() override;
+
+    QList<Broker::ModuleMigration> migrations() const override;
+    Broker::Result<void> start(Broker::ModuleContext &context) override;
+    QList<Broker::ModuleJob> jobs() override;
+    void stop() override;
+    ControlService *service() override;
+
+    // For the tray: prompts dispatched and scheduled runs (between start() and stop()).
+    SessionService *sessions() const { return m_sessions.get(); }
+    ScheduleRuntime &schedules() const { return *m_schedules; }
+
+private:
+    std::shared_ptr<Broker::SecretStore> m_secrets;
+    QProcessEnvironment m_environment;
+    QString m_configPath;
+    std::unique_ptr<ScheduleRuntime> m_schedules;
+    std::unique_ptr<OpenCodeClient> m_openCode;
+    std::unique_ptr<SessionService> m_sessions;
+};
+
+} // namespace OpenChamber
