@@ -84,26 +84,6 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         return {};
     }
 
-    LinkIdentity identity {m_settings.hostname, m_settings.port, [this] { return psk(); }};
-    const Broker::Clock &clock = context.clock();
-    auto sign = [this, &clock](const Broker::RemoteMessage &message, const QString &peerId,
-                               const QString &remoteHostname) {
-        OutboundRelay relay;
-        relay.fromId = m_settings.hostname + QLatin1Char(':') + message.fromId;
-        relay.fromMachine = m_settings.hostname;
-        relay.toId = peerId;
-        relay.text = message.text;
-        relay.type = message.type.isEmpty() ? QStringLiteral("text") : message.type;
-        relay.metadata = message.metadata;
-        relay.replyTo = message.replyTo;
-        relay.ts = clock.msecsSinceEpoch();
-        relay.nonce = RelayCodec::makeNonce();
-        relay.toMachine = remoteHostname;
-        return RelayCodec::sign(relay, psk());
-    };
-    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
-    m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
-
     InboundHandler::Context inbound;
     inbound.hostname = m_settings.hostname;
     inbound.acceptLegacy = m_settings.acceptLegacy;
@@ -134,6 +114,28 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         qCInfo(lcFederation).noquote()
             << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
     }
+
+    // The handshake tells the callee our port, so it can reach us back.
+    LinkIdentity identity {m_settings.hostname, listeningPort() ? listeningPort() : m_settings.port,
+                           [this] { return psk(); }};
+    const Broker::Clock &clock = context.clock();
+    auto sign = [this, &clock](const Broker::RemoteMessage &message, const QString &peerId,
+                               const QString &remoteHostname) {
+        OutboundRelay relay;
+        relay.fromId = m_settings.hostname + QLatin1Char(':') + message.fromId;
+        relay.fromMachine = m_settings.hostname;
+        relay.toId = peerId;
+        relay.text = message.text;
+        relay.type = message.type.isEmpty() ? QStringLiteral("text") : message.type;
+        relay.metadata = message.metadata;
+        relay.replyTo = message.replyTo;
+        relay.ts = clock.msecsSinceEpoch();
+        relay.nonce = RelayCodec::makeNonce();
+        relay.toMachine = remoteHostname;
+        return RelayCodec::sign(relay, psk());
+    };
+    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
+    m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
 
     m_psk->load([this](Broker::Result<void> loaded) {
         if (!loaded) {

@@ -146,6 +146,18 @@ void RemoteLinks::connected(const QString &key, quint64 generation, const QStrin
     Remote *remote = lookup(key, generation);
     if (!remote)
         return;
+    if (remote->origin == RemoteOrigin::Inbound) {
+        for (const auto &[otherKey, other] : m_remotes) {
+            if (otherKey != key && other.hostname == hostname && other.state == RemoteState::Connected) {
+                // Both sides reached each other at once: the link we already have is enough.
+                auto waiting = std::move(remote->waiting);
+                m_remotes.erase(key);
+                for (auto &done : waiting)
+                    done(QJsonObject {{QStringLiteral("hostname"), hostname}});
+                return;
+            }
+        }
+    }
     // §6.3: a failed peer list still connects, with no peers until the next sync.
     remote->peers = peers.ok() ? mapPeers(hostname, peers.body) : QList<Broker::Peer> {};
     remote->state = RemoteState::Connected;
