@@ -7,7 +7,7 @@
 #include "filesecretstore.h"
 #include "http/httpserver.h"
 #include "pskkeeper.h"
-#include "relaycodec.h"
+#include "relayenvelope.h"
 #include "replayguard.h"
 
 #include <QJsonArray>
@@ -93,6 +93,7 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     };
     inbound.subnet = [this] { return m_settings.subnet; };
     inbound.broker = &context.server();
+    inbound.clock = &context.clock();
     inbound.guard = m_guard.get();
     inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
         inboundHandshake(from, hostname, port);
@@ -121,18 +122,15 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     const Broker::Clock &clock = context.clock();
     auto sign = [this, &clock](const Broker::RemoteMessage &message, const QString &peerId,
                                const QString &remoteHostname) {
-        OutboundRelay relay;
+        RelayMessage relay;
         relay.fromId = m_settings.hostname + QLatin1Char(':') + message.fromId;
         relay.fromMachine = m_settings.hostname;
         relay.toId = peerId;
         relay.text = message.text;
         relay.type = message.type.isEmpty() ? QStringLiteral("text") : message.type;
-        relay.metadata = message.metadata;
+        relay.metadata = message.metadata ? JsonValue::fromQJson(*message.metadata) : JsonValue::null();
         relay.replyTo = message.replyTo;
-        relay.ts = clock.msecsSinceEpoch();
-        relay.nonce = RelayCodec::makeNonce();
-        relay.toMachine = remoteHostname;
-        return RelayCodec::sign(relay, psk());
+        return signRelay(relay, RelayReplay::fresh(clock.msecsSinceEpoch(), remoteHostname), psk());
     };
     m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
     m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };

@@ -1,13 +1,14 @@
 #include "inboundhandler.h"
 
 #include "brokerserver.h"
+#include "clock.h"
 #include "federationlogging.h"
+#include "relayenvelope.h"
+#include "relaysignature.h"
 #include "replayguard.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
-
-#include <openssl/crypto.h>
 
 using Broker::Http::Request;
 using Broker::Http::ResponderPtr;
@@ -43,23 +44,7 @@ QHostAddress sourceAddress(const QHostAddress &address)
     return isV4 ? QHostAddress(v4) : address;
 }
 
-std::optional<QString> stringField(const QJsonObject &body, const QString &name, bool nullable)
-{
-    const QJsonValue value = body.value(name);
-    if (value.isString())
-        return value.toString();
-    if (nullable && (value.isNull() || value.isUndefined()))
-        return QString();
-    return std::nullopt;
-}
-
 } // namespace
-
-bool sameSecret(const QByteArray &given, const QByteArray &expected)
-{
-    return !expected.isEmpty() && given.size() == expected.size() &&
-        CRYPTO_memcmp(given.constData(), expected.constData(), size_t(expected.size())) == 0;
-}
 
 void InboundHandler::handle(const Request &request, const ResponderPtr &responder)
 {
@@ -88,7 +73,7 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
               QStringLiteral("Federation is starting (its key is being read); try again shortly"));
         return;
     }
-    if (!sameSecret(request.header("x-claude-peers-psk"), psk)) {
+    if (!RelaySignature::constantTimeEquals(request.header("x-claude-peers-psk"), psk)) {
         error(responder, 403, kPskMismatch);
         return;
     }
@@ -135,7 +120,7 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
 void InboundHandler::handshake(const Request &request, const QJsonObject &body, const ResponderPtr &responder)
 {
     const QByteArray psk = m_context.psk();
-    if (!sameSecret(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
+    if (!RelaySignature::constantTimeEquals(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
         error(responder, 403, kPskMismatch);
         return;
     }
@@ -178,29 +163,55 @@ void InboundHandler::refuseRelay(const ResponderPtr &responder, int status, cons
 
 void InboundHandler::relay(const Request &request, const ResponderPtr &responder)
 {
-    auto verified = RelayCodec::verify(request.body, m_context.psk());
+    RelayVerifyOptions options;
+    options.key = m_context.psk();
+    options.nowMs = m_context.clock->msecsSinceEpoch();
+    options.localMachine = m_context.hostname;
+    options.acceptLegacy = m_context.acceptLegacy;
+    auto verified = verifyRelay(request.body, options);
     if (!verified) {
-        qCDebug(lcFederation).noquote() << "relay signature:" << verified.error();
-        refuseRelay(responder, 403, {{QStringLiteral("error"), QStringLiteral("Invalid HMAC signature")}});
-        return;
-    }
-    const QJsonObject &body = verified->body;
-    const QString sender = body.value(QStringLiteral("from_machine")).toString();
-    if (verified->hasReplayFields()) {
-        if (!verified->toMachine.isEmpty() && verified->toMachine != m_context.hostname) {
+        const RelayError &failure = verified.error();
+        qCDebug(lcFederation).noquote() << "relay refused before storing:" << failure.message;
+        switch (failure.kind) {
+        case RelayError::Kind::TooLarge:
+            refuseRelay(responder, 413, {{QStringLiteral("error"), failure.message}});
+            return;
+        case RelayError::Kind::Malformed:
+            refuseRelay(
+                responder, 400,
+                {{QStringLiteral("error"), QStringLiteral("Invalid JSON body: %1").arg(failure.message)}});
+            return;
+        case RelayError::Kind::BadSignature:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), QStringLiteral("Invalid HMAC signature")}});
+            return;
+        case RelayError::Kind::StaleTimestamp:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Stale)}});
+            return;
+        case RelayError::Kind::WrongMachine:
             refuseRelay(
                 responder, 403,
                 {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::WrongMachine)}});
             return;
-        }
-        auto admitted = m_context.guard->admit(sender, verified->nonce, *verified->ts);
-        if (!admitted) {
-            refuseRelay(responder, admitted.error() == ReplayRefusal::Database ? 500 : 403,
-                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(admitted.error())}});
+        case RelayError::Kind::LegacyRefused:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Required)}});
+            return;
+        case RelayError::Kind::MissingField:
+        case RelayError::Kind::BadField:
+        case RelayError::Kind::MetadataNotObject:
+        case RelayError::Kind::ContentTooLarge:
+            refuseRelay(responder, 400, refusal(failure.message));
             return;
         }
-    } else {
-        if (!m_context.acceptLegacy || m_context.guard->sendsReplayFields(sender)) {
+        return;
+    }
+    const RelayMessage &message = verified->message;
+    const QString &sender = message.fromMachine;
+    if (verified->isLegacy()) {
+        // A sender that once sent replay fields is never taken back to 0.7's relays.
+        if (m_context.guard->sendsReplayFields(sender)) {
             refuseRelay(responder, 403,
                         {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Required)}});
             return;
@@ -208,33 +219,18 @@ void InboundHandler::relay(const Request &request, const ResponderPtr &responder
         if (m_context.guard->recordLegacyUse(sender, QStringLiteral("relay-without-replay-fields")))
             qCInfo(lcFederation).noquote()
                 << sender << "relays without ts/nonce (claude-peers 0.7's protocol)";
+    } else {
+        auto admitted = m_context.guard->admit(sender, verified->replay->nonce, verified->replay->tsMs);
+        if (!admitted) {
+            refuseRelay(responder, admitted.error() == ReplayRefusal::Database ? 500 : 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(admitted.error())}});
+            return;
+        }
     }
-
-    const auto fromId = stringField(body, QStringLiteral("from_id"), false);
-    const auto toId = stringField(body, QStringLiteral("to_id"), false);
-    const auto text = stringField(body, QStringLiteral("text"), false);
-    const auto type = stringField(body, QStringLiteral("type"), true);
-    if (!fromId || !toId || !text || !type) {
-        const QString name = !fromId ? QStringLiteral("from_id")
-            : !toId                  ? QStringLiteral("to_id")
-            : !text                  ? QStringLiteral("text")
-                                     : QStringLiteral("type");
-        refuseRelay(responder, 400, refusal(QStringLiteral("Field \"%1\" must be a string").arg(name)));
-        return;
-    }
-    std::optional<qint64> replyTo;
-    const QJsonValue replyValue = body.value(QStringLiteral("reply_to"));
-    if (replyValue.isDouble())
-        replyTo = qint64(replyValue.toDouble());
-    else if (!replyValue.isNull() && !replyValue.isUndefined()) {
-        refuseRelay(responder, 400, refusal(QStringLiteral("Field \"reply_to\" must be an integer or null")));
-        return;
-    }
-    QJsonValue metadata = body.value(QStringLiteral("metadata"));
-    if (metadata.isUndefined())
-        metadata = QJsonValue::Null;
-    auto stored = m_context.broker->storeRelayedMessage(
-        *fromId, *toId, *text, type->isEmpty() ? QStringLiteral("text") : *type, metadata, replyTo);
+    // The broker checks the target (404, 410) and then the content (400), in 0.7's order.
+    auto stored =
+        m_context.broker->storeRelayedMessage(message.fromId, message.toId, message.text, message.type,
+                                              message.metadata.toQJson(), message.replyTo);
     if (!stored) {
         const int status = stored.error().httpStatus ? stored.error().httpStatus : 500;
         refuseRelay(responder, status, refusal(stored.error().message));

@@ -1,7 +1,6 @@
 #pragma once
 
 #include "http/httptypes.h"
-#include "relaycodec.h"
 #include "result.h"
 
 #include <QHostAddress>
@@ -14,7 +13,8 @@
 
 namespace Broker {
 class BrokerServer;
-}
+class Clock;
+} // namespace Broker
 
 namespace Federation {
 
@@ -38,6 +38,7 @@ public:
         std::function<bool(const QHostAddress &)> subnetAllows;
         std::function<QString()> subnet; // for the refusal's text
         Broker::BrokerServer *broker = nullptr;
+        const Broker::Clock *clock = nullptr;
         ReplayGuard *guard = nullptr;
         // After a successful handshake (bidirectional links): who called, and their port if said.
         std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
@@ -63,8 +64,5 @@ private:
     qint64 m_relaysAccepted = 0;
     qint64 m_relaysRefused = 0;
 };
-
-// Length check, then a constant-time comparison (OpenSSL's CRYPTO_memcmp).
-bool sameSecret(const QByteArray &given, const QByteArray &expected);
 
 } // namespace Federation
