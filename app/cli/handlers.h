@@ -22,6 +22,8 @@ void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);
 void killBroker(Context &ctx, const Invocation &inv);
 void restart(Context &ctx, const Invocation &inv);
+
+// federationcommands.cpp
 void federation(Context &ctx, const Invocation &inv);
 
 } // namespace Cli::Handlers
