@@ -20,12 +20,17 @@ namespace Federation {
 
 namespace {
 
-bool subnetAllowsDefault(const QHostAddress &address, const QString &subnet)
+// Until fedcore's SubnetFilter lands: Qt's CIDR parsing, any listed subnet admits.
+bool subnetAllowsDefault(const QHostAddress &address, const QStringList &subnets)
 {
-    if (subnet.isEmpty())
+    if (subnets.isEmpty())
         return true;
-    const auto parsed = QHostAddress::parseSubnet(subnet);
-    return parsed.first.isNull() ? false : address.isInSubnet(parsed);
+    for (const QString &subnet : subnets) {
+        const auto parsed = QHostAddress::parseSubnet(subnet);
+        if (!parsed.first.isNull() && address.isInSubnet(parsed))
+            return true;
+    }
+    return false;
 }
 
 } // namespace
@@ -89,9 +94,9 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.acceptLegacy = m_settings.acceptLegacy;
     inbound.psk = [this] { return psk(); };
     inbound.subnetAllows = [this](const QHostAddress &address) {
-        return m_parts.subnetAllows(address, m_settings.subnet);
+        return m_parts.subnetAllows(address, m_settings.subnets);
     };
-    inbound.subnet = [this] { return m_settings.subnet; };
+    inbound.subnet = [this] { return m_settings.subnet(); };
     inbound.broker = &context.server();
     inbound.clock = &context.clock();
     inbound.guard = m_guard.get();
@@ -219,7 +224,7 @@ QJsonObject FederationModule::status() const
         return Broker::DisabledFederationLink(m_settings.port).status();
     QJsonObject status {{QStringLiteral("enabled"), true},
                         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
-                        {QStringLiteral("subnet"), m_settings.subnet},
+                        {QStringLiteral("subnet"), m_settings.subnet()},
                         {QStringLiteral("hostname"), m_settings.hostname},
                         {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
     status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());

@@ -49,7 +49,7 @@ public:
         QHostAddress listenAddress = QHostAddress::Any; // 0.7: all interfaces
         // Whether a source address may use the federation port (§6.6); default: the configured
         // subnet (empty: everyone).
-        std::function<bool(const QHostAddress &, const QString &subnet)> subnetAllows;
+        std::function<bool(const QHostAddress &, const QStringList &subnets)> subnetAllows;
     };
 
     FederationModule(FederationSettings settings, Parts parts);

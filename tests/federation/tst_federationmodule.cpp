@@ -416,7 +416,7 @@ private Q_SLOTS:
     void subnetFilterComesFirst()
     {
         Node b = makeNode(QStringLiteral("beta"),
-                          [](FederationSettings &s) { s.subnet = QStringLiteral("10.9.0.0/16"); });
+                          [](FederationSettings &s) { s.subnets = {QStringLiteral("10.9.0.0/16")}; });
         QSignalSpy ready(b.module.get(), &FederationModule::ready);
         QVERIFY(b.broker->start());
         QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
