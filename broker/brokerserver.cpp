@@ -39,11 +39,8 @@ public:
     std::unique_ptr<BrokerCore> core;
     Service *service = nullptr; // core's, while running
     std::unique_ptr<Http::HttpServer> http;
-    QTimer sweepTimer;
-    QTimer purgeTimer;
-    QTimer tokenTimer;
-    QTimer statsTimer;
-    QTimer clockTimer; // lets an idle broker notice a clock jump or its own pause
+    // Not a job: it notices the broker's own pause, which a job on the monotonic clock cannot.
+    QTimer clockTimer;
     bool running = false;
     bool pidFileWritten = false;
     qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
@@ -133,12 +130,25 @@ public:
             qCWarning(lcMaintenance).noquote() << "Purge failed:" << purged.error().message;
     }
 
+    // The broker's own periodic work, as jobs like the modules' (timed by the broker's clock, so
+    // a test's ManualClock drives them too).
+    QList<ModuleJob> maintenanceJobs()
+    {
+        return {
+            {QStringLiteral("stale-peer and orphan sweep"), settings.sweepIntervalMs,
+             [this] { runSweeps(); }},
+            {QStringLiteral("purge of delivered messages"), settings.purgeIntervalMs, [this] { runPurge(); }},
+            {QStringLiteral("token file re-read"), settings.tokenRereadMs, [this] { rereadToken(); }},
+            {QStringLiteral("request counter and rate-limit cleanup"), settings.statsIntervalMs,
+             [this] {
+                 core->api().rotateRequestCounter();
+                 core->rateLimiter().collectGarbage(clock->msecsSinceEpoch());
+             }},
+        };
+    }
+
     void teardown()
     {
-        sweepTimer.stop();
-        purgeTimer.stop();
-        tokenTimer.stop();
-        statsTimer.stop();
         clockTimer.stop();
         // Jobs and modules stop, waits are answered and the batch committed before the server
         // closes the connections.
@@ -163,15 +173,8 @@ public:
 BrokerServer::BrokerServer(Settings settings, QObject *parent)
     : QObject(parent), d(std::make_unique<Private>(std::move(settings)))
 {
-    d->sweepTimer.callOnTimeout(this, [this] { d->runSweeps(); });
-    d->purgeTimer.callOnTimeout(this, [this] { d->runPurge(); });
-    d->tokenTimer.callOnTimeout(this, [this] { d->rereadToken(); });
     d->clockTimer.setTimerType(Qt::CoarseTimer);
     d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
-    d->statsTimer.callOnTimeout(this, [this] {
-        d->core->api().rotateRequestCounter();
-        d->core->rateLimiter().collectGarbage(d->clock->msecsSinceEpoch());
-    });
 }
 
 BrokerServer::~BrokerServer()
@@ -275,10 +278,13 @@ Result<void> BrokerServer::start()
     }
     d->writePidFile();
 
-    d->sweepTimer.start(d->settings.sweepIntervalMs);
-    d->purgeTimer.start(d->settings.purgeIntervalMs);
-    d->tokenTimer.start(d->settings.tokenRereadMs);
-    d->statsTimer.start(d->settings.statsIntervalMs);
+    for (ModuleJob &job : d->maintenanceJobs()) {
+        if (auto added = d->core->jobs().add(QStringLiteral("broker"), std::move(job)); !added) {
+            const Error error = added.error();
+            d->teardown();
+            return fail(error.kind, error.message);
+        }
+    }
     d->scheduleClockChecks();
     d->core->jobs().start();
     d->running = true;

@@ -13,6 +13,8 @@
 #include <QJsonObject>
 #include <QObject>
 
+#include <optional>
+
 #include <functional>
 
 namespace Broker {
@@ -54,10 +56,6 @@ public:
     qint64 requestsLastMinute() const { return m_requestsLastMinute; }
 
     static QByteArray compact(const QJsonObject &object);
-
-    // A peer's summary and session name, in UTF-8 bytes: bounds every /list-peers answer
-    // (docs/divergences.md).
-    static constexpr qsizetype maxLabelBytes = 2048;
 
 Q_SIGNALS:
     // POST /shutdown was answered.
@@ -122,6 +120,21 @@ private:
     // code "rejected") → 200 {"ok":false,"error"}; anything else (database) → 500.
     static void replyError(const Http::ResponderPtr &responder, const Error &error);
     static void replyFederationResult(const Http::ResponderPtr &responder, const Result<QJsonObject> &result);
+
+    // The call's body as the route's typed request (wire.h); nothing after answering the
+    // body's error (400 with the reference's text).
+    // (Several requests share one body type, e.g. PeerIdBody.)
+    template<typename Request,
+             typename Body = typename decltype(Request::fromJson(QJsonObject {}))::value_type>
+    static std::optional<Body> parsed(const Call &call)
+    {
+        auto request = Request::fromJson(call.body);
+        if (!request) {
+            replyError(call.responder, request.error());
+            return std::nullopt;
+        }
+        return std::move(*request);
+    }
 
     // The credential may act as the peer named in the body.
     bool checkBinding(Call &call) const;

@@ -70,9 +70,9 @@ void Api::federationConnect(Call &call)
             {}, 0, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    auto request = FederationRemoteRequest::fromJson(call.body);
+    auto request = parsed<FederationRemoteRequest>(call);
     if (!request)
-        return replyError(responder, request.error());
+        return;
     if (request->port > 65535)
         return replyError(responder,
                           Error {ErrorKind::BadRequest,
@@ -90,9 +90,9 @@ void Api::federationDisconnect(Call &call)
             {}, 0, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    auto request = FederationRemoteRequest::fromJson(call.body);
+    auto request = parsed<FederationRemoteRequest>(call);
     if (!request)
-        return replyError(responder, request.error());
+        return;
     m_federation.disconnectRemote(request->host, int(request->port), [responder](Result<QJsonObject> r) {
         replyFederationResult(responder, r);
     });
@@ -106,9 +106,9 @@ void Api::federationSendToRemote(Call &call)
             {}, [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });
         return;
     }
-    auto message = SendToRemoteRequest::fromJson(call.body);
+    auto message = parsed<SendToRemoteRequest>(call);
     if (!message)
-        return replyError(responder, message.error());
+        return;
     touchActor(message->fromId);
     m_federation.sendToRemote(*message,
                               [responder](Result<QJsonObject> r) { replyFederationResult(responder, r); });

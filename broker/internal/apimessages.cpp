@@ -13,11 +13,9 @@ namespace Broker {
 
 void Api::sendMessage(Call &call)
 {
-    auto request = SendMessageRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<SendMessageRequest>(call);
+    if (!request)
         return;
-    }
     touchActor(request->fromId);
     auto content =
         Service::validateContent(request->type ? QJsonValue(*request->type) : QJsonValue(), request->metadata,
@@ -37,11 +35,9 @@ void Api::sendMessage(Call &call)
 
 void Api::broadcast(Call &call)
 {
-    auto request = BroadcastRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<BroadcastRequest>(call);
+    if (!request)
         return;
-    }
     touchActor(request->fromId);
     auto content =
         Service::validateContent(request->type ? QJsonValue(*request->type) : QJsonValue(), request->metadata,
@@ -65,11 +61,9 @@ void Api::broadcast(Call &call)
 
 void Api::pollMessages(Call &call)
 {
-    auto request = PollMessagesRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<PollMessagesRequest>(call);
+    if (!request)
         return;
-    }
     auto messages = m_service.undelivered(request->id);
     if (!messages) {
         replyError(call.responder, messages.error());
@@ -80,11 +74,9 @@ void Api::pollMessages(Call &call)
 
 void Api::ackMessages(Call &call)
 {
-    auto request = AckMessagesRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<AckMessagesRequest>(call);
+    if (!request)
         return;
-    }
     if (auto acked = m_service.acknowledge(request->id, request->messageIds); !acked) {
         replyError(call.responder, acked.error());
         return;
@@ -94,11 +86,9 @@ void Api::ackMessages(Call &call)
 
 void Api::messageStatus(Call &call)
 {
-    auto request = MessageStatusRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<MessageStatusRequest>(call);
+    if (!request)
         return;
-    }
     auto message = m_service.store().message(request->messageId);
     if (!message) {
         replyError(call.responder, message.error());
@@ -114,11 +104,9 @@ void Api::messageStatus(Call &call)
 
 void Api::waitMessages(Call &call)
 {
-    auto request = WaitMessagesRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<WaitMessagesRequest>(call);
+    if (!request)
         return;
-    }
     const QString &id = request->id;
     // The wait counts as a heartbeat; an unknown id tells the helper to register again.
     auto known = touchWaiter(id);
@@ -142,11 +130,9 @@ void Api::waitMessages(Call &call)
 
 void Api::history(Call &call)
 {
-    auto request = HistoryRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<HistoryRequest>(call);
+    if (!request)
         return;
-    }
     HistoryFilter filter;
     filter.from = request->from;
     filter.to = request->to;

@@ -11,11 +11,9 @@ namespace Broker {
 
 void Api::registerPeer(Call &call)
 {
-    auto request = RegisterRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<RegisterRequest>(call);
+    if (!request)
         return;
-    }
     auto registered = m_service.registerPeer(*request);
     if (!registered) {
         replyError(call.responder, registered.error());
@@ -29,11 +27,9 @@ void Api::registerPeer(Call &call)
 
 void Api::heartbeat(Call &call)
 {
-    auto request = HeartbeatRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<HeartbeatRequest>(call);
+    if (!request)
         return;
-    }
     // Unknown ids are fine (reference §3.7).
     if (auto touched = m_service.touch(request->id); !touched) {
         replyError(call.responder, touched.error());
@@ -44,11 +40,9 @@ void Api::heartbeat(Call &call)
 
 void Api::setSummary(Call &call)
 {
-    auto request = SetSummaryRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<SetSummaryRequest>(call);
+    if (!request)
         return;
-    }
     touchActor(request->id);
     if (auto done = m_service.setSummary(request->id, request->summary); !done) {
         replyError(call.responder, done.error());
@@ -59,11 +53,9 @@ void Api::setSummary(Call &call)
 
 void Api::setName(Call &call)
 {
-    auto request = SetNameRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<SetNameRequest>(call);
+    if (!request)
         return;
-    }
     touchActor(request->id);
     if (auto done = m_service.setSessionName(request->id, request->sessionName); !done) {
         replyError(call.responder, done.error());
@@ -74,11 +66,9 @@ void Api::setName(Call &call)
 
 void Api::setChannelPush(Call &call)
 {
-    auto request = SetChannelPushRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<SetChannelPushRequest>(call);
+    if (!request)
         return;
-    }
     touchActor(request->id);
     if (auto done = m_service.setChannelPush(request->id, request->status); !done) {
         replyError(call.responder, done.error());
@@ -89,11 +79,9 @@ void Api::setChannelPush(Call &call)
 
 void Api::listPeers(Call &call)
 {
-    auto request = ListPeersRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<ListPeersRequest>(call);
+    if (!request)
         return;
-    }
     auto peers = m_service.listPeers(request->scope, request->cwd, request->gitRoot, request->excludeId);
     if (!peers) {
         replyError(call.responder, peers.error());
@@ -105,11 +93,9 @@ void Api::listPeers(Call &call)
 
 void Api::unregisterPeer(Call &call)
 {
-    auto request = UnregisterRequest::fromJson(call.body);
-    if (!request) {
-        replyError(call.responder, request.error());
+    auto request = parsed<UnregisterRequest>(call);
+    if (!request)
         return;
-    }
     if (auto done = m_service.unregisterPeer(request->id); !done) {
         replyError(call.responder, done.error());
         return;

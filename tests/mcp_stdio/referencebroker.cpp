@@ -126,9 +126,19 @@ void ReferenceBroker::onReadyRead(QTcpSocket *socket)
     }
 }
 
+void ReferenceBroker::answerWith(const QString &path, QByteArray body, QByteArray contentType)
+{
+    Answer a;
+    a.body = std::move(body);
+    a.contentType = std::move(contentType);
+    m_overrides.insert(path, a);
+}
+
 ReferenceBroker::Answer ReferenceBroker::handle(const QByteArray &method, const QString &path,
                                                 const QByteArray &authorization, const QByteArray &body)
 {
+    if (const auto overridden = m_overrides.constFind(path); overridden != m_overrides.cend())
+        return *overridden;
     if (path == QLatin1String("/health")) {
         QJsonObject health {{QStringLiteral("status"), QStringLiteral("ok")},
                             {QStringLiteral("peers"), m_peers.size()},

@@ -36,6 +36,9 @@ public:
     int requests(const QString &path) const { return m_requests.value(path); }
     QString channelPush(const QString &peerId) const;
     QStringList peerIds() const;
+    // From now on, every request for path gets this answer (200) instead of the reference's: a
+    // broker that answers {"ok":false}, an older field type, or no JSON at all.
+    void answerWith(const QString &path, QByteArray body, QByteArray contentType = "application/json");
 
 private:
     struct Peer
@@ -73,5 +76,6 @@ private:
     QHash<QString, QJsonObject> m_peers;
     QList<Message> m_messages;
     QHash<QString, int> m_requests;
+    QHash<QString, Answer> m_overrides;
     qint64 m_nextId = 1;
 };

@@ -156,6 +156,49 @@ private Q_SLOTS:
         QVERIFY(a->nonJsonLines().isEmpty() && b->nonJsonLines().isEmpty());
     }
 
+    // Answers a 0.7 broker never gives, from brokers that are not 0.7 (docs/divergences.md):
+    // a refusal inside a 200 is an error for the model, not "updated"; a delivered flag stored
+    // as 0/1 still reads as delivered; a /health that is not JSON is a broker error, not
+    // "unreachable" (the port answers — something else may hold it).
+    void oddBrokerAnswersReachTheModelAsTheyAre()
+    {
+        TestHome home;
+        const QByteArray token = "00112233445566778899aabbccddeeff";
+        QVERIFY(writeToken(home, token));
+        ReferenceBroker ref(token);
+        QVERIFY(ref.listen());
+        auto a = helper(onPort(helperEnvironment(home, false, TtyA), ref.port()), TtyA);
+        QVERIFY(a);
+
+        ref.answerWith(QStringLiteral("/set-summary"), R"({"ok":false,"error":"database is full"})");
+        const QJsonObject summary = a->callTool(QStringLiteral("set_summary"),
+                                                toolArgs({{QStringLiteral("summary"), QStringLiteral("x")}}));
+        QVERIFY(McpClient::isError(summary));
+        QCOMPARE(McpClient::text(summary), QStringLiteral("Error setting summary: database is full"));
+
+        ref.answerWith(QStringLiteral("/set-name"), R"({"ok":false,"error":"database is full"})");
+        const QJsonObject name = a->callTool(QStringLiteral("set_name"),
+                                             toolArgs({{QStringLiteral("name"), QStringLiteral("n")}}));
+        QVERIFY(McpClient::isError(name));
+        QCOMPARE(McpClient::text(name), QStringLiteral("Error setting name: database is full"));
+
+        ref.answerWith(
+            QStringLiteral("/message-status"),
+            R"({"id":7,"from_id":"a","to_id":"b","delivered":1,"sent_at":"2026-11-30T10:00:00Z"})");
+        const QString status = McpClient::text(
+            a->callTool(QStringLiteral("message_status"), toolArgs({{QStringLiteral("message_id"), 7}})));
+        QVERIFY2(status.startsWith(QLatin1String("Message #7: confirmed")), qPrintable(status));
+        QVERIFY2(status.contains(QLatin1String("Delivered: true")), qPrintable(status));
+
+        ref.answerWith(QStringLiteral("/health"), "<html>a web server</html>", "text/html");
+        const QJsonObject health = a->callTool(QStringLiteral("channel_health"));
+        QVERIFY(!McpClient::isError(health));
+        const QString report = McpClient::text(health);
+        QVERIFY2(report.contains(QLatin1String("Broker: error (")), qPrintable(report));
+        QVERIFY2(!report.contains(QLatin1String("unreachable")), qPrintable(report));
+        QVERIFY(a->nonJsonLines().isEmpty());
+    }
+
     // Issue 7 §1.9: the 30 s safety net (here 1 s) delivers while the push stream hangs.
     void safetyNetDeliversWhileTheStreamHangs()
     {
