@@ -3,5 +3,6 @@
 namespace Federation {
 
 Q_LOGGING_CATEGORY(lcFederation, "peers.federation", QtInfoMsg)
+Q_LOGGING_CATEGORY(lcFederationTls, "peers.federation.tls", QtInfoMsg)
 
 } // namespace Federation

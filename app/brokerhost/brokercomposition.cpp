@@ -2,6 +2,7 @@
 
 #include "brokermodule.h"
 #include "brokerserver.h"
+#include "federationmodule.h"
 #include "keychainsecretstore.h"
 
 #include <memory>
@@ -10,10 +11,22 @@ namespace App {
 
 void composeBroker(Broker::BrokerServer &server)
 {
-    server.setSecretStore(std::make_shared<KeychainSecretStore>());
-    // No module exists yet; each one is added here, in the order its routes and tables
-    // depend on each other:
-    //   server.addModule(std::make_shared<Federation::FederationModule>(…));
+    auto keychain = std::make_shared<KeychainSecretStore>();
+    server.setSecretStore(keychain);
+    // Modules, in the order their routes and tables depend on each other.
+    Federation::FederationModule::Parts federationParts;
+    federationParts.keychain = keychain;
+    auto federation = std::make_shared<Federation::FederationModule>(
+        Federation::FederationSettings::load(server.settings().location), std::move(federationParts));
+    server.addModule(federation);
+    server.setFederationLink(federation);
+    if (federation->isEnabled()) {
+        std::weak_ptr<Federation::FederationModule> module = federation;
+        server.setFederationKey([module] {
+            const auto alive = module.lock();
+            return alive ? alive->psk() : QByteArray();
+        });
+    }
 }
 
 } // namespace App

@@ -1,0 +1,405 @@
+#include "federationmodule.h"
+
+#include "brokerserver.h"
+#include "clock.h"
+#include "config.h"
+#include "federationlogging.h"
+#include "filesecretstore.h"
+#include "http/httpserver.h"
+#include "pskkeeper.h"
+#include "relayenvelope.h"
+#include "replayguard.h"
+
+#include <QJsonArray>
+#include <QSqlQuery>
+
+using Broker::ErrorKind;
+using Broker::fail;
+
+namespace Federation {
+
+namespace {
+
+bool subnetAllowsDefault(const QHostAddress &address, const QString &subnet)
+{
+    if (subnet.isEmpty())
+        return true;
+    const auto parsed = QHostAddress::parseSubnet(subnet);
+    return parsed.first.isNull() ? false : address.isInSubnet(parsed);
+}
+
+} // namespace
+
+FederationModule::FederationModule(FederationSettings settings, Parts parts)
+    : m_settings(std::move(settings)), m_parts(std::move(parts))
+{
+    if (!m_parts.pskFile) {
+        m_parts.pskFile = std::make_shared<Broker::FileSecretStore>(
+            QHash<QString, QString> {{QString(Broker::SecretStore::federationPskKey),
+                                      m_settings.home + QStringLiteral("/.claude-peers-federation-psk")}});
+    }
+    if (!m_parts.transport)
+        m_parts.transport = std::make_shared<PlainHttpTransport>();
+    if (!m_parts.server) {
+        m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
+            return std::make_unique<Broker::Http::HttpServer>(handler, limits);
+        };
+    }
+    if (!m_parts.subnetAllows)
+        m_parts.subnetAllows = subnetAllowsDefault;
+}
+
+FederationModule::~FederationModule()
+{
+    stop();
+}
+
+QList<Broker::ModuleMigration> FederationModule::migrations() const
+{
+    return ReplayGuard::migrations();
+}
+
+QByteArray FederationModule::psk() const
+{
+    return m_psk ? m_psk->psk() : QByteArray();
+}
+
+quint16 FederationModule::listeningPort() const
+{
+    return m_server && m_server->isListening() ? m_server->serverPort() : 0;
+}
+
+Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
+{
+    m_context = &context;
+    m_started = true;
+    m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
+    m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
+    if (!m_settings.enabled)
+        return {};
+    if (!m_settings.hostnameError.isEmpty()) {
+        // 0.7: federation startup fails, the broker goes on without it.
+        qCWarning(lcFederation).noquote() << m_settings.hostnameError << "Federation stays off.";
+        m_settings.enabled = false;
+        return {};
+    }
+
+    InboundHandler::Context inbound;
+    inbound.hostname = m_settings.hostname;
+    inbound.acceptLegacy = m_settings.acceptLegacy;
+    inbound.psk = [this] { return psk(); };
+    inbound.subnetAllows = [this](const QHostAddress &address) {
+        return m_parts.subnetAllows(address, m_settings.subnet);
+    };
+    inbound.subnet = [this] { return m_settings.subnet; };
+    inbound.broker = &context.server();
+    inbound.clock = &context.clock();
+    inbound.guard = m_guard.get();
+    inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
+        inboundHandshake(from, hostname, port);
+    };
+    m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
+
+    Broker::Http::ServerLimits limits;
+    limits.maxBodyBytes = context.server().settings().maxBodyBytes; // the relay's limit = the local API's
+    limits.maxHeaderBytes = context.server().settings().maxHeaderBytes;
+    limits.maxConnections = 256;
+    m_server = m_parts.server(m_inbound.get(), limits);
+    if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
+        // 0.7 logs a failed federation start and serves the local API without it.
+        m_listenError = QStringLiteral("The federation port %1 cannot be opened: %2")
+                            .arg(m_settings.port)
+                            .arg(listening.error().message);
+        qCWarning(lcFederation).noquote() << m_listenError;
+    } else {
+        qCInfo(lcFederation).noquote()
+            << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
+    }
+
+    // The handshake tells the callee our port, so it can reach us back.
+    LinkIdentity identity {m_settings.hostname, listeningPort() ? listeningPort() : m_settings.port,
+                           [this] { return psk(); }};
+    const Broker::Clock &clock = context.clock();
+    auto sign = [this, &clock](const Broker::RemoteMessage &message, const QString &peerId,
+                               const QString &remoteHostname) {
+        RelayMessage relay;
+        relay.fromId = m_settings.hostname + QLatin1Char(':') + message.fromId;
+        relay.fromMachine = m_settings.hostname;
+        relay.toId = peerId;
+        relay.text = message.text;
+        relay.type = message.type.isEmpty() ? QStringLiteral("text") : message.type;
+        relay.metadata = message.metadata ? JsonValue::fromQJson(*message.metadata) : JsonValue::null();
+        relay.replyTo = message.replyTo;
+        return signRelay(relay, RelayReplay::fresh(clock.msecsSinceEpoch(), remoteHostname), psk());
+    };
+    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
+    m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
+
+    m_psk->load([this](Broker::Result<void> loaded) {
+        if (!loaded) {
+            m_pskError = loaded.error().message;
+            qCWarning(lcFederation).noquote() << m_pskError;
+            return;
+        }
+        pskLoaded();
+    });
+    return {};
+}
+
+void FederationModule::pskLoaded()
+{
+    if (!m_links)
+        return;
+    m_pskError.clear();
+    qCInfo(lcFederation).noquote() << "federation PSK kept in" << m_psk->where().describe();
+    if (m_psk->equalsLocalToken())
+        qCWarning(lcFederation).noquote() << "the federation PSK is a copy of the local token; run "
+                                             "`claude-peers federation rotate-psk` to separate them";
+    for (const auto &remote : m_settings.remotes)
+        m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
+    Q_EMIT ready();
+}
+
+QList<Broker::Route> FederationModule::routes()
+{
+    QList<Broker::Route> routes;
+    Broker::Route rotate;
+    rotate.path = "/federation/rotate-psk";
+    rotate.auth = Broker::RouteAuth::MainToken;
+    rotate.maxBodyBytes = 4096;
+    rotate.handler = [this](Broker::RouteCall &call) { rotatePsk(call); };
+    routes.append(rotate);
+    Broker::Route token;
+    token.path = "/federation/token";
+    token.auth = Broker::RouteAuth::MainToken;
+    token.maxBodyBytes = 4096;
+    token.handler = [this](Broker::RouteCall &call) { this->token(call); };
+    routes.append(token);
+    return routes;
+}
+
+QList<Broker::ModuleJob> FederationModule::jobs()
+{
+    QList<Broker::ModuleJob> jobs;
+    jobs.append({QStringLiteral("federation sync"), RemoteLinks::kSyncIntervalMs, [this] {
+                     if (m_links)
+                         m_links->syncRound();
+                 }});
+    jobs.append({QStringLiteral("federation reconnect"), 1000, [this] {
+                     if (m_links)
+                         m_links->reconnectDue();
+                 }});
+    jobs.append({QStringLiteral("federation nonce purge"), 60'000, [this] {
+                     if (m_guard)
+                         m_guard->purgeExpired();
+                 }});
+    return jobs;
+}
+
+void FederationModule::stop()
+{
+    if (!m_started)
+        return;
+    m_started = false;
+    if (m_server)
+        m_server->close();
+    m_server.reset();
+    m_inbound.reset();
+    if (m_links)
+        m_links->clear();
+    m_links.reset();
+    m_guard.reset(); // drops its database copies
+    m_psk.reset();
+    m_context = nullptr;
+}
+
+QJsonObject FederationModule::status() const
+{
+    if (!m_settings.enabled)
+        return Broker::DisabledFederationLink(m_settings.port).status();
+    QJsonObject status {{QStringLiteral("enabled"), true},
+                        {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
+                        {QStringLiteral("subnet"), m_settings.subnet},
+                        {QStringLiteral("hostname"), m_settings.hostname},
+                        {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
+    status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
+    status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
+    QJsonArray warnings;
+    if (m_psk && m_psk->isLoaded()) {
+        const bool copied = m_psk->equalsLocalToken();
+        status.insert(QStringLiteral("psk_source"),
+                      copied ? QStringLiteral("local-token-copy") : QStringLiteral("own"));
+        status.insert(QStringLiteral("psk_location"), m_psk->where().describe());
+        if (copied)
+            warnings.append(
+                QStringLiteral("The federation PSK is a copy of the local token (claude-peers 0.7's "
+                               "arrangement): run `claude-peers federation rotate-psk` and give the "
+                               "new key to your other machines."));
+    }
+    if (!m_pskError.isEmpty())
+        warnings.append(m_pskError);
+    if (!m_listenError.isEmpty())
+        warnings.append(m_listenError);
+    if (m_guard && m_context) {
+        const QJsonArray legacy = m_guard->legacyUses();
+        status.insert(QStringLiteral("legacy_uses"), legacy);
+        if (!legacy.isEmpty())
+            warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
+                                .arg(legacy.size()));
+    }
+    if (m_inbound) {
+        status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
+        status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
+    }
+    status.insert(QStringLiteral("warnings"), warnings);
+    return status;
+}
+
+QList<Broker::Peer> FederationModule::remotePeers() const
+{
+    return m_settings.enabled && m_links ? m_links->remotePeers() : QList<Broker::Peer> {};
+}
+
+void FederationModule::connectRemote(const QString &host, int port, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    if (!m_psk->isLoaded()) {
+        done(fail(ErrorKind::Unreachable,
+                  m_pskError.isEmpty()
+                      ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                      : m_pskError));
+        return;
+    }
+    if (host.isEmpty() || port <= 0 || port > 65535) {
+        done(fail(ErrorKind::BadRequest,
+                  QStringLiteral("Connect needs a host and a port between 1 and 65535")));
+        return;
+    }
+    m_links->connect({host, port}, RemoteOrigin::Manual, std::move(done));
+}
+
+void FederationModule::disconnectRemote(const QString &host, int port, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    const RemoteAddress address {host, port};
+    if (!m_links->disconnect(address)) {
+        done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
+        return;
+    }
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    if (config.removeRemote(host, port)) {
+        if (auto saved = config.save(m_settings.configPath); !saved)
+            qCWarning(lcFederation).noquote()
+                << "removing" << address.key() << "from the config:" << saved.error().message;
+    }
+    m_settings.remotes.removeIf(
+        [&](const Broker::ConfigFile::Remote &remote) { return remote.host == host && remote.port == port; });
+    done(QJsonObject {});
+}
+
+void FederationModule::sendToRemote(const Broker::RemoteMessage &message, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    m_links->send(message, std::move(done));
+}
+
+void FederationModule::remoteConnected(const Remote &remote)
+{
+    if (m_context) {
+        QSqlQuery query(m_context->database());
+        query.prepare(QStringLiteral("INSERT OR REPLACE INTO federation_remotes (host, port, hostname, "
+                                     "last_connected_at) VALUES (?, ?, ?, ?)"));
+        query.addBindValue(remote.address.host);
+        query.addBindValue(remote.address.port);
+        query.addBindValue(remote.hostname);
+        query.addBindValue(Broker::Clock::toIso(remote.connectedAt));
+        if (!query.exec())
+            qCWarning(lcFederation) << "recording the remote failed";
+    }
+    if (remote.origin == RemoteOrigin::Inbound)
+        return; // reached back because it called us: its own config keeps it, not ours
+    // §6.3 step 5: the remote goes into federation.remotes, labelled with its hostname.
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    const Broker::ConfigFile::Remote entry {remote.address.host, remote.address.port, remote.hostname};
+    if (config.remotes().contains(entry))
+        return;
+    config.upsertRemote(entry);
+    if (auto saved = config.save(m_settings.configPath); !saved)
+        qCWarning(lcFederation).noquote()
+            << "saving" << remote.address.key() << "to the config:" << saved.error().message;
+}
+
+void FederationModule::inboundHandshake(const QHostAddress &from, const QString &hostname,
+                                        std::optional<int> port)
+{
+    // Bidirectional links (0.7's are one-way, §6.9): a caller that says its port is reached back,
+    // unless we already have (or are making) a link to that machine.
+    if (!m_links || !port || hostname == m_settings.hostname || m_links->hasHostname(hostname))
+        return;
+    const RemoteAddress address {from.toString(), *port};
+    if (m_links->find(address))
+        return;
+    qCInfo(lcFederation).noquote() << hostname << "connected to us; reaching it back at" << address.key();
+    m_links->connect(address, RemoteOrigin::Inbound, nullptr);
+}
+
+void FederationModule::rotatePsk(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    if (!m_psk) {
+        Broker::RouteAnswer::json(responder,
+                                  {{QStringLiteral("ok"), false},
+                                   {QStringLiteral("error"), QStringLiteral("The broker is stopping")}});
+        return;
+    }
+    m_psk->rotate([this, responder](Broker::Result<void> rotated) {
+        if (!rotated) {
+            Broker::RouteAnswer::json(
+                responder,
+                {{QStringLiteral("ok"), false}, {QStringLiteral("error"), rotated.error().message}});
+            return;
+        }
+        qCInfo(lcFederation).noquote() << "federation PSK rotated; kept in" << m_psk->where().describe();
+        Broker::RouteAnswer::json(
+            responder,
+            {{QStringLiteral("ok"), true}, {QStringLiteral("location"), m_psk->where().describe()}});
+    });
+}
+
+void FederationModule::token(Broker::RouteCall &call)
+{
+    if (!m_settings.enabled) {
+        Broker::RouteAnswer::json(
+            call.responder,
+            {{QStringLiteral("ok"), false},
+             {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+        return;
+    }
+    if (!m_psk || !m_psk->isLoaded()) {
+        Broker::RouteAnswer::json(
+            call.responder,
+            {{QStringLiteral("ok"), false},
+             {QStringLiteral("error"),
+              m_pskError.isEmpty()
+                  ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                  : m_pskError}});
+        return;
+    }
+    Broker::RouteAnswer::json(
+        call.responder,
+        {{QStringLiteral("ok"), true},
+         {QStringLiteral("psk"), QString::fromLatin1(m_psk->psk())},
+         {QStringLiteral("hostname"), m_settings.hostname},
+         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)}});
+}
+
+} // namespace Federation
