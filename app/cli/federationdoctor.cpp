@@ -165,8 +165,7 @@ private:
     void brokerChecks(const std::shared_ptr<Doctor> &self, const Broker::Result<Broker::HealthAnswer> &health)
     {
         if (!health) {
-            add(Level::Fail,
-                QStringLiteral("Broker: not reachable at %1 (%2)").arg(m_ctx.url(), health.error().message),
+            add(Level::Fail, QStringLiteral("Broker: not reachable at %1").arg(m_ctx.url()),
                 QStringLiteral("claude-peers restart"));
             int error = 0;
             if (portFree(m_port, &error))
