@@ -1,6 +1,7 @@
 #include "federationmodule.h"
 
 #include "brokerserver.h"
+#include "certificate.h"
 #include "clock.h"
 #include "config.h"
 #include "federationlogging.h"
@@ -9,6 +10,7 @@
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
+#include "tlsserver.h"
 
 #include <QJsonArray>
 #include <QSqlQuery>
@@ -20,19 +22,6 @@ namespace Federation {
 
 namespace {
 
-// Until fedcore's SubnetFilter lands: Qt's CIDR parsing, any listed subnet admits.
-bool subnetAllowsDefault(const QHostAddress &address, const QStringList &subnets)
-{
-    if (subnets.isEmpty())
-        return true;
-    for (const QString &subnet : subnets) {
-        const auto parsed = QHostAddress::parseSubnet(subnet);
-        if (!parsed.first.isNull() && address.isInSubnet(parsed))
-            return true;
-    }
-    return false;
-}
-
 } // namespace
 
 FederationModule::FederationModule(FederationSettings settings, Parts parts)
@@ -43,15 +32,18 @@ FederationModule::FederationModule(FederationSettings settings, Parts parts)
             QHash<QString, QString> {{QString(Broker::SecretStore::federationPskKey),
                                       m_settings.home + QStringLiteral("/.claude-peers-federation-psk")}});
     }
-    if (!m_parts.transport)
+    if (!m_parts.transport && m_parts.plainHttp)
         m_parts.transport = std::make_shared<PlainHttpTransport>();
-    if (!m_parts.server) {
+    if (!m_parts.transport) {
+        m_parts.transport = std::make_shared<TlsLinkTransport>(
+            [this](const RemoteAddress &address) { return pinFor(address); },
+            [this](const RemoteAddress &address, const QString &pin) { keepFirstUsePin(address, pin); });
+    }
+    if (!m_parts.server && m_parts.plainHttp) {
         m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
             return std::make_unique<Broker::Http::HttpServer>(handler, limits);
         };
     }
-    if (!m_parts.subnetAllows)
-        m_parts.subnetAllows = subnetAllowsDefault;
 }
 
 FederationModule::~FederationModule()
@@ -93,10 +85,17 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.hostname = m_settings.hostname;
     inbound.acceptLegacy = m_settings.acceptLegacy;
     inbound.psk = [this] { return psk(); };
-    inbound.subnetAllows = [this](const QHostAddress &address) {
-        return m_parts.subnetAllows(address, m_settings.subnets);
-    };
-    inbound.subnet = [this] { return m_settings.subnet(); };
+    if (m_settings.subnets.isEmpty()) {
+        m_subnets = SubnetFilter::detectLocal(m_parts.environment);
+    } else if (auto parsed = SubnetFilter::parse(m_settings.subnets)) {
+        m_subnets = *parsed;
+    } else {
+        // 0.7 refuses everyone on a bad subnet; we do too, and say why in status.
+        m_subnets = SubnetFilter();
+        m_subnetError = parsed.error().message;
+        qCWarning(lcFederation).noquote() << m_subnetError << "The federation port refuses every source.";
+    }
+    inbound.subnets = &m_subnets;
     inbound.broker = &context.server();
     inbound.clock = &context.clock();
     inbound.guard = m_guard.get();
@@ -109,8 +108,25 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     limits.maxBodyBytes = context.server().settings().maxBodyBytes; // the relay's limit = the local API's
     limits.maxHeaderBytes = context.server().settings().maxHeaderBytes;
     limits.maxConnections = 256;
-    m_server = m_parts.server(m_inbound.get(), limits);
-    if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
+    if (m_parts.server) {
+        m_server = m_parts.server(m_inbound.get(), limits);
+    } else {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            m_certificateError =
+                QStringLiteral("The federation certificate is not usable: %1").arg(identity.error().message);
+            qCWarning(lcFederation).noquote() << m_certificateError;
+        } else {
+            m_ownPin = identity->identity.pin;
+            TlsServerOptions options;
+            options.limits = limits;
+            m_server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+        }
+    }
+    if (!m_server) {
+        // No certificate, no port; outbound links still work.
+    } else if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
         // 0.7 logs a failed federation start and serves the local API without it.
         m_listenError = QStringLiteral("The federation port %1 cannot be opened: %2")
                             .arg(m_settings.port)
@@ -224,7 +240,7 @@ QJsonObject FederationModule::status() const
         return Broker::DisabledFederationLink(m_settings.port).status();
     QJsonObject status {{QStringLiteral("enabled"), true},
                         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
-                        {QStringLiteral("subnet"), m_settings.subnet()},
+                        {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
                         {QStringLiteral("hostname"), m_settings.hostname},
                         {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
     status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
@@ -243,8 +259,11 @@ QJsonObject FederationModule::status() const
     }
     if (!m_pskError.isEmpty())
         warnings.append(m_pskError);
-    if (!m_listenError.isEmpty())
-        warnings.append(m_listenError);
+    for (const QString &problem : {m_listenError, m_certificateError, m_subnetError})
+        if (!problem.isEmpty())
+            warnings.append(problem);
+    if (!m_ownPin.isEmpty())
+        status.insert(QStringLiteral("fingerprint"), m_ownPin);
     if (m_guard && m_context) {
         const QJsonArray legacy = m_guard->legacyUses();
         status.insert(QStringLiteral("legacy_uses"), legacy);
@@ -355,6 +374,20 @@ void FederationModule::inboundHandshake(const QHostAddress &from, const QString 
         return;
     qCInfo(lcFederation).noquote() << hostname << "connected to us; reaching it back at" << address.key();
     m_links->connect(address, RemoteOrigin::Inbound, nullptr);
+}
+
+QString FederationModule::pinFor(const RemoteAddress &address) const
+{
+    return Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+}
+
+void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QString &pin)
+{
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setPin(address.host, address.port, pin);
+    if (auto saved = config.save(m_settings.configPath); !saved)
+        qCWarning(lcFederation).noquote()
+            << "keeping the pin of" << address.key() << ":" << saved.error().message;
 }
 
 void FederationModule::rotatePsk(Broker::RouteCall &call)

@@ -54,11 +54,12 @@ FederationSettings settingsFor(BrokerHarness &broker, const QString &hostname)
     settings.home = broker.home().path();
     settings.configPath = broker.home().configPath();
     settings.tokenPath = broker.home().tokenPath();
+    settings.subnets = {QStringLiteral("127.0.0.0/8")};
     return settings;
 }
 
 Node makeNode(const QString &hostname, const std::function<void(FederationSettings &)> &tweak = {},
-              const QByteArray &psk = kSharedPsk)
+              const QByteArray &psk = kSharedPsk, bool tls = false)
 {
     Node node;
     node.broker = std::make_unique<BrokerHarness>();
@@ -73,6 +74,8 @@ Node makeNode(const QString &hostname, const std::function<void(FederationSettin
     }
     FederationModule::Parts parts;
     parts.listenAddress = QHostAddress::LocalHost;
+    parts.plainHttp = !tls;
+    parts.environment = node.broker->home().environment(); // certificates in the test's HOME
     node.module = std::make_shared<FederationModule>(settings, std::move(parts));
     node.broker->server().addModule(node.module);
     node.broker->server().setFederationLink(node.module);
@@ -426,6 +429,54 @@ private Q_SLOTS:
             health.object().value(u"error").toString(),
             QStringLiteral("Connection rejected: 127.0.0.1 is outside allowed subnet 10.9.0.0/16. Update "
                            "CLAUDE_PEERS_FEDERATION_SUBNET or config file."));
+    }
+
+    void tlsLinkPinsOnFirstUseAndRefusesAChangedKey()
+    {
+        Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
+        Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
+        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
+        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
+        QVERIFY(a.broker->start());
+        QVERIFY(b.broker->start());
+        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
+        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(b.federation().ownPin().startsWith(QStringLiteral("sha256-")));
+        QVERIFY(QFile::exists(b.broker->home().path() + QStringLiteral("/.claude-peers-federation.key")));
+        const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
+        const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
+
+        const QJsonObject target {{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                                  {QStringLiteral("port"), b.fedPort()}};
+        HttpResult connected = a.broker->post(QStringLiteral("/federation/connect"), target);
+        QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
+        const QString key = QStringLiteral("127.0.0.1:%1").arg(b.fedPort());
+        QCOMPARE(Broker::ConfigFile::load(a.broker->home().configPath()).pins().value(key),
+                 b.federation().ownPin());
+        HttpResult sent =
+            a.broker->post(QStringLiteral("/federation/send-to-remote"),
+                           {{QStringLiteral("from_id"), peerA.id},
+                            {QStringLiteral("to_id"), QString(QStringLiteral("beta:") + peerB.id)},
+                            {QStringLiteral("text"), QStringLiteral("over TLS")}});
+        QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
+        QCOMPARE(b.broker->poll(peerB.id).size(), 1);
+
+        // Another key on the pinned address: refused before the PSK is written.
+        Broker::ConfigFile config = Broker::ConfigFile::load(a.broker->home().configPath());
+        config.setPin(QStringLiteral("127.0.0.1"), b.fedPort(),
+                      QStringLiteral("sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+        QVERIFY(config.save(a.broker->home().configPath()));
+        QVERIFY(
+            a.broker->post(QStringLiteral("/federation/disconnect"), target).object().value(u"ok").toBool());
+        config = Broker::ConfigFile::load(a.broker->home().configPath());
+        config.setPin(QStringLiteral("127.0.0.1"), b.fedPort(),
+                      QStringLiteral("sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+        QVERIFY(config.save(a.broker->home().configPath()));
+        HttpResult refused = a.broker->post(QStringLiteral("/federation/connect"), target);
+        QCOMPARE(refused.object().value(u"ok").toBool(), false);
+        QVERIFY2(
+            refused.object().value(u"error").toString().startsWith(QStringLiteral("Handshake failed (0)")),
+            refused.body.constData());
     }
 
     void disabledFederationAnswersAsZeroSeven()

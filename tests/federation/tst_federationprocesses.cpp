@@ -1,6 +1,7 @@
 // Two real claude-peers-broker processes (their own HOMEs, databases and hostnames, ports on
 // 127.0.0.1 picked by the OS) federated through the composition the hosts use: connect, both
 // lan lists, relays both ways, and refused relays (wrong PSK, bad HMAC, replay) storing nothing.
+#include "pinnedtlsclient.h"
 #include "testsupport.h"
 
 #include <QElapsedTimer>
@@ -95,26 +96,26 @@ QJsonArray poll(Machine &machine, const QString &id)
 
 HttpResult postToFederation(quint16 port, const QByteArray &body, const QByteArray &psk)
 {
-    // Plain HTTP: the brokers serve their federation port without TLS until the TLS transport
-    // is composed in; TestSupport sends the PSK only as a bearer, so this goes by hand.
-    QTcpSocket socket;
-    socket.connectToHost(QHostAddress::LocalHost, port);
-    if (!socket.waitForConnected(TestSupport::scaled(5000)))
+    // Over TLS, as the brokers serve it; any key is accepted (this side plays the attacker).
+    Federation::PinnedTlsClient client;
+    Federation::TlsRequest request;
+    request.host = QStringLiteral("127.0.0.1");
+    request.port = port;
+    request.path = "/federation/relay";
+    request.body = body;
+    request.headers = {{QByteArrayLiteral("X-Claude-Peers-PSK"), psk}};
+    request.acceptPin = [](const QString &, const QSslCertificate &) { return true; };
+    request.timeoutMs = TestSupport::scaled(5000);
+    std::optional<HttpResult> answer;
+    client.send(request, [&](const Federation::TlsRequestResult &result) {
+        if (result)
+            answer = HttpResult {result->status, result->body};
+        else
+            answer = HttpResult {result.error().httpStatus, result.error().body};
+    });
+    if (!QTest::qWaitFor([&] { return answer.has_value(); }, TestSupport::scaled(10000)))
         return {};
-    socket.write("POST /federation/relay HTTP/1.1\r\nHost: 127.0.0.1\r\nContent-Type: application/json\r\n"
-                 "Connection: close\r\nX-Claude-Peers-PSK: " +
-                 psk + "\r\nContent-Length: " + QByteArray::number(body.size()) + "\r\n\r\n" + body);
-    QByteArray raw;
-    while (socket.state() == QAbstractSocket::ConnectedState &&
-           socket.waitForReadyRead(TestSupport::scaled(5000)))
-        raw += socket.readAll();
-    raw += socket.readAll();
-    HttpResult result;
-    const qsizetype split = raw.indexOf("\r\n\r\n");
-    const QList<QByteArray> statusLine = raw.left(raw.indexOf("\r\n")).split(' ');
-    result.status = statusLine.size() > 1 ? statusLine.at(1).toInt() : 0;
-    result.body = split < 0 ? QByteArray() : raw.mid(split + 4);
-    return result;
+    return *answer;
 }
 
 QByteArray signedRelay(const QString &toId, const QByteArray &key, qint64 ts, const QString &nonce)
@@ -179,7 +180,7 @@ private Q_SLOTS:
             QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
         }
         std::sort(roundTripsMs.begin(), roundTripsMs.end());
-        qInfo("relay round trip alpha→beta over loopback (local API + federation port, plain HTTP), 30 "
+        qInfo("relay round trip alpha→beta over loopback (local API + federation port over TLS), 30 "
               "relays: p50 %.2f ms, max %.2f ms",
               roundTripsMs.at(roundTripsMs.size() / 2), roundTripsMs.last());
         const QJsonArray atBeta = poll(beta, peerB);
