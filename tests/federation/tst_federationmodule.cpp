@@ -462,13 +462,9 @@ private Q_SLOTS:
         QCOMPARE(b.broker->poll(peerB.id).size(), 1);
 
         // Another key on the pinned address: refused before the PSK is written.
-        Broker::ConfigFile config = Broker::ConfigFile::load(a.broker->home().configPath());
-        config.setPin(QStringLiteral("127.0.0.1"), b.fedPort(),
-                      QStringLiteral("sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
-        QVERIFY(config.save(a.broker->home().configPath()));
         QVERIFY(
             a.broker->post(QStringLiteral("/federation/disconnect"), target).object().value(u"ok").toBool());
-        config = Broker::ConfigFile::load(a.broker->home().configPath());
+        Broker::ConfigFile config = Broker::ConfigFile::load(a.broker->home().configPath());
         config.setPin(QStringLiteral("127.0.0.1"), b.fedPort(),
                       QStringLiteral("sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
         QVERIFY(config.save(a.broker->home().configPath()));
