@@ -7,12 +7,14 @@
 #include "federationlogging.h"
 #include "filesecretstore.h"
 #include "http/httpserver.h"
+#include "joinurl.h"
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
 #include "tlsserver.h"
 
 #include <QJsonArray>
+#include <QNetworkInterface>
 #include <QSqlQuery>
 
 using Broker::ErrorKind;
@@ -196,6 +198,18 @@ QList<Broker::Route> FederationModule::routes()
     token.maxBodyBytes = 4096;
     token.handler = [this](Broker::RouteCall &call) { this->token(call); };
     routes.append(token);
+    Broker::Route join;
+    join.path = "/federation/join";
+    join.auth = Broker::RouteAuth::MainToken;
+    join.maxBodyBytes = 8192;
+    join.handler = [this](Broker::RouteCall &call) { this->join(call); };
+    routes.append(join);
+    Broker::Route init;
+    init.path = "/federation/init";
+    init.auth = Broker::RouteAuth::MainToken;
+    init.maxBodyBytes = 8192;
+    init.handler = [this](Broker::RouteCall &call) { this->init(call); };
+    routes.append(init);
     return routes;
 }
 
@@ -413,31 +427,180 @@ void FederationModule::rotatePsk(Broker::RouteCall &call)
     });
 }
 
+namespace {
+
+void answerFailure(const Broker::Http::ResponderPtr &responder, const QString &message)
+{
+    Broker::RouteAnswer::json(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}});
+}
+
+// The address another machine should dial: the first up, non-loopback IPv4 address (0.7 picks a
+// LAN IPv4 the same way); loopback when there is none.
+QString lanAddress()
+{
+    for (const QNetworkInterface &interface : QNetworkInterface::allInterfaces()) {
+        const auto flags = interface.flags();
+        if (!flags.testFlag(QNetworkInterface::IsUp) || !flags.testFlag(QNetworkInterface::IsRunning) ||
+            flags.testFlag(QNetworkInterface::IsLoopBack))
+            continue;
+        for (const QNetworkAddressEntry &entry : interface.addressEntries()) {
+            if (entry.ip().protocol() == QAbstractSocket::IPv4Protocol)
+                return entry.ip().toString();
+        }
+    }
+    return QStringLiteral("127.0.0.1");
+}
+
+} // namespace
+
+QString FederationModule::joinUrl(const QString &host, bool legacy) const
+{
+    JoinUrl url;
+    url.host = host.isEmpty() ? lanAddress() : host;
+    url.port = listeningPort() ? listeningPort() : m_settings.port;
+    url.token = m_psk->psk();
+    if (!legacy)
+        url.fingerprint = m_ownPin;
+    return formatJoinUrl(url);
+}
+
 void FederationModule::token(Broker::RouteCall &call)
 {
     if (!m_settings.enabled) {
-        Broker::RouteAnswer::json(
-            call.responder,
-            {{QStringLiteral("ok"), false},
-             {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+        answerFailure(call.responder, Broker::DisabledFederationLink::disabledMessage());
         return;
     }
     if (!m_psk || !m_psk->isLoaded()) {
-        Broker::RouteAnswer::json(
-            call.responder,
-            {{QStringLiteral("ok"), false},
-             {QStringLiteral("error"),
-              m_pskError.isEmpty()
-                  ? QStringLiteral("The federation PSK is still being read; try again shortly")
-                  : m_pskError}});
+        answerFailure(call.responder,
+                      m_pskError.isEmpty()
+                          ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                          : m_pskError);
         return;
     }
-    Broker::RouteAnswer::json(
-        call.responder,
-        {{QStringLiteral("ok"), true},
-         {QStringLiteral("psk"), QString::fromLatin1(m_psk->psk())},
-         {QStringLiteral("hostname"), m_settings.hostname},
-         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)}});
+    auto request = Broker::FederationTokenRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(call.responder, request.error().message);
+        return;
+    }
+    const QString url = joinUrl(request->host, request->legacy);
+    const JoinUrl parsed = parseJoinUrl(url).value_or(JoinUrl {});
+    Broker::RouteAnswer::json(call.responder,
+                              {{QStringLiteral("ok"), true},
+                               {QStringLiteral("url"), url},
+                               {QStringLiteral("host"), parsed.host},
+                               {QStringLiteral("port"), int(parsed.port)},
+                               {QStringLiteral("hostname"), m_settings.hostname},
+                               {QStringLiteral("fingerprint"), request->legacy ? QString() : m_ownPin}});
+}
+
+void FederationModule::join(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    if (!m_settings.enabled || !m_links) {
+        answerFailure(responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    auto request = Broker::FederationJoinRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    auto url = parseJoinUrl(request->url);
+    if (!url) {
+        answerFailure(responder, QStringLiteral("Not a usable join URL: %1").arg(url.error().message));
+        return;
+    }
+    const JoinUrl target = *url;
+    if (!target.fingerprint.isEmpty()) {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(target.host, target.port, target.fingerprint);
+        if (auto saved = config.save(m_settings.configPath); !saved) {
+            answerFailure(responder, saved.error().message);
+            return;
+        }
+    }
+    // The mesh's PSK becomes ours (0.7's join overwrites the token file with it).
+    m_psk->replace(target.token, [this, responder, target](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        if (!m_links) {
+            answerFailure(responder, QStringLiteral("The broker is stopping"));
+            return;
+        }
+        m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
+                         [responder, target](Broker::Result<QJsonObject> connected) {
+                             if (!connected) {
+                                 answerFailure(responder, connected.error().message);
+                                 return;
+                             }
+                             Broker::RouteAnswer::json(
+                                 responder,
+                                 {{QStringLiteral("ok"), true},
+                                  {QStringLiteral("hostname"), connected->value(u"hostname").toString()},
+                                  {QStringLiteral("host"), target.host},
+                                  {QStringLiteral("port"), int(target.port)},
+                                  {QStringLiteral("fingerprint"), target.fingerprint}});
+                         });
+    });
+}
+
+void FederationModule::init(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    auto request = Broker::FederationInitRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    if (!request->subnets.isEmpty()) {
+        if (auto parsed = SubnetFilter::parse(request->subnets); !parsed) {
+            answerFailure(responder, parsed.error().message);
+            return;
+        }
+    }
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setFederationEnabled(true);
+    if (request->port)
+        config.setFederationPort(int(*request->port));
+    if (!request->subnets.isEmpty())
+        config.setFederationSubnets(request->subnets);
+    if (auto saved = config.save(m_settings.configPath); !saved) {
+        answerFailure(responder, saved.error().message);
+        return;
+    }
+    // Our certificate (made now if missing), for the fingerprint in the join URL.
+    if (m_ownPin.isEmpty() && !m_parts.plainHttp) {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            answerFailure(responder, identity.error().message);
+            return;
+        }
+        m_ownPin = identity->identity.pin;
+    }
+    const bool restartNeeded = !m_settings.enabled || (request->port && *request->port != m_settings.port);
+    auto finish = [this, responder, restartNeeded](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        QJsonObject answer {{QStringLiteral("ok"), true},
+                            {QStringLiteral("fingerprint"), m_ownPin},
+                            {QStringLiteral("psk_location"), m_psk->where().describe()},
+                            {QStringLiteral("restart_needed"), restartNeeded}};
+        if (!restartNeeded)
+            answer.insert(QStringLiteral("url"), joinUrl({}, false));
+        Broker::RouteAnswer::json(responder, answer);
+    };
+    // Our own PSK: a fresh one when there is none yet or only the token's copy.
+    m_psk->load([this, finish](Broker::Result<void> loaded) {
+        if (!loaded || m_psk->equalsLocalToken())
+            m_psk->rotate(finish);
+        else
+            finish({});
+    });
 }
 
 } // namespace Federation

@@ -90,6 +90,9 @@ private:
     void inboundHandshake(const QHostAddress &from, const QString &hostname, std::optional<int> port);
     void rotatePsk(Broker::RouteCall &call);
     void token(Broker::RouteCall &call);
+    void join(Broker::RouteCall &call);
+    void init(Broker::RouteCall &call);
+    QString joinUrl(const QString &host, bool legacy) const;
 
     FederationSettings m_settings;
     Parts m_parts;

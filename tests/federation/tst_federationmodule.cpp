@@ -4,6 +4,7 @@
 // storing nothing.
 #include "brokerharness.h"
 #include "federationmodule.h"
+#include "joinurl.h"
 #include "linktransport.h"
 
 #include <QCryptographicHash>
@@ -145,10 +146,15 @@ private Q_SLOTS:
         QCOMPARE(status.value(u"psk_source").toString(), QStringLiteral("local-token-copy"));
         QVERIFY(
             QJsonDocument(status.value(u"warnings").toArray()).toJson().contains("federation rotate-psk"));
-        HttpResult token = node.broker->post(QStringLiteral("/federation/token"), {});
-        QCOMPARE(token.object().value(u"psk").toString().toLatin1(), node.broker->token());
+        HttpResult token = node.broker->post(QStringLiteral("/federation/token"),
+                                             {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        const auto url = parseJoinUrl(token.object().value(u"url").toString());
+        QVERIFY2(url.has_value(), token.body.constData());
+        QCOMPARE(url->token, node.broker->token());
+        QCOMPARE(url->host, QStringLiteral("127.0.0.1"));
+        QCOMPARE(url->port, node.fedPort());
+        QVERIFY(!token.object().contains(u"psk")); // the secret travels in the URL only
         QCOMPARE(token.object().value(u"hostname").toString(), QStringLiteral("alpha"));
-        QCOMPARE(token.object().value(u"port").toInt(), int(node.fedPort()));
         QCOMPARE(node.broker->post(QStringLiteral("/federation/token"), {}, "wrong").status, 401);
 
         HttpResult rotated = node.broker->post(QStringLiteral("/federation/rotate-psk"), {});
@@ -433,7 +439,7 @@ private Q_SLOTS:
 
     void tlsLinkPinsOnFirstUseAndRefusesAChangedKey()
     {
-        Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
+        Node a = makeNode(QStringLiteral("alpha"), {}, QByteArray("a").repeated(64), true);
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
         QSignalSpy readyA(a.module.get(), &FederationModule::ready);
         QSignalSpy readyB(b.module.get(), &FederationModule::ready);
@@ -448,8 +454,16 @@ private Q_SLOTS:
 
         const QJsonObject target {{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
                                   {QStringLiteral("port"), b.fedPort()}};
-        HttpResult connected = a.broker->post(QStringLiteral("/federation/connect"), target);
-        QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
+        // alpha joins with beta's URL: beta's PSK becomes alpha's, beta's pin is kept.
+        HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
+                                               {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        QVERIFY(invitation.object().value(u"url").toString().contains(QStringLiteral(";fp=sha256-")));
+        QCOMPARE(invitation.object().value(u"fingerprint").toString(), b.federation().ownPin());
+        HttpResult joined = a.broker->post(QStringLiteral("/federation/join"),
+                                           {{QStringLiteral("url"), invitation.object().value(u"url")}});
+        QVERIFY2(joined.object().value(u"ok").toBool(), joined.body.constData());
+        QCOMPARE(joined.object().value(u"hostname").toString(), QStringLiteral("beta"));
+        QCOMPARE(a.federation().psk(), kSharedPsk);
         const QString key = QStringLiteral("127.0.0.1:%1").arg(b.fedPort());
         QCOMPARE(Broker::ConfigFile::load(a.broker->home().configPath()).pins().value(key),
                  b.federation().ownPin());
@@ -477,7 +491,7 @@ private Q_SLOTS:
 
     void disabledFederationAnswersAsZeroSeven()
     {
-        Node node = makeNode(QStringLiteral("alpha"), [](FederationSettings &s) { s.enabled = false; });
+        Node node = makeNode(QStringLiteral("alpha"), [](FederationSettings &s) { s.enabled = false; }, {});
         QVERIFY(node.broker->start());
         QCOMPARE(node.fedPort(), 0);
         const QJsonObject status = node.broker->get(QStringLiteral("/federation/status")).object();
@@ -487,6 +501,25 @@ private Q_SLOTS:
             {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), 1}});
         QVERIFY(connect.object().value(u"error").toString().startsWith(
             QStringLiteral("Federation is not enabled")));
+
+        // init turns it on for the next start: own PSK (not the token), subnets saved.
+        HttpResult init =
+            node.broker->post(QStringLiteral("/federation/init"),
+                              {{QStringLiteral("subnets"), QJsonArray {QStringLiteral("127.0.0.0/8")}}});
+        QVERIFY2(init.object().value(u"ok").toBool(), init.body.constData());
+        QCOMPARE(init.object().value(u"restart_needed").toBool(), true);
+        const Broker::ConfigFile config = Broker::ConfigFile::load(node.broker->home().configPath());
+        QCOMPARE(config.federationEnabled(), std::optional<bool>(true));
+        QCOMPARE(config.federationSubnets(), QStringList {QStringLiteral("127.0.0.0/8")});
+        QFile psk(node.broker->home().path() + QStringLiteral("/.claude-peers-federation-psk"));
+        QVERIFY(psk.open(QIODevice::ReadOnly));
+        const QByteArray own = psk.readAll().trimmed();
+        QCOMPARE(own.size(), 64);
+        QVERIFY(own != node.broker->token());
+        HttpResult badSubnet =
+            node.broker->post(QStringLiteral("/federation/init"),
+                              {{QStringLiteral("subnets"), QJsonArray {QStringLiteral("10.0.0.0/33")}}});
+        QCOMPARE(badSubnet.object().value(u"ok").toBool(), false);
     }
 };
 
