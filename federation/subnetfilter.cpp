@@ -37,6 +37,18 @@ bool isDottedQuad(QStringView text)
     return true;
 }
 
+// Hex digits, ':' and '.' (a zone such as %eth0 means nothing in a subnet).
+bool isIPv6Text(QStringView text)
+{
+    for (const QChar c : text) {
+        const char16_t u = c.unicode();
+        if (!((u >= u'0' && u <= u'9') || (u >= u'a' && u <= u'f') || (u >= u'A' && u <= u'F') || u == u':' ||
+              u == u'.'))
+            return false;
+    }
+    return true;
+}
+
 Subnet normalizedSubnet(const QHostAddress &address, int prefixLength)
 {
     QHostAddress network = address;
@@ -66,7 +78,8 @@ std::expected<Subnet, SubnetError> SubnetFilter::parseEntry(const QString &entry
 
     QHostAddress address;
     const bool looksIPv6 = addressText.contains(u':');
-    if ((!looksIPv6 && !isDottedQuad(addressText)) || !address.setAddress(addressText.toString()))
+    if (!(looksIPv6 ? isIPv6Text(addressText) : isDottedQuad(addressText)) ||
+        !address.setAddress(addressText.toString()))
         return fail(Kind::BadAddress, entry, QStringLiteral("does not start with an IPv4 or IPv6 address"));
 
     bool ok = !prefixText.isEmpty() && prefixText.size() <= 3;
@@ -78,10 +91,10 @@ std::expected<Subnet, SubnetError> SubnetFilter::parseEntry(const QString &entry
         return fail(Kind::BadPrefix, entry, QStringLiteral("needs a prefix from 0 to %1").arg(maxPrefix));
 
     // ::ffff:a.b.c.d/n (n ≥ 96) is the IPv4 net a.b.c.d/(n-96): sources are compared unmapped.
-    bool mapped = false;
-    const quint32 v4 = address.toIPv4Address(&mapped);
-    if (mapped && address.protocol() == QAbstractSocket::IPv6Protocol && prefixLength >= 96)
-        return normalizedSubnet(QHostAddress(v4), prefixLength - 96);
+    const QHostAddress v4 = unmapped(address);
+    if (v4.protocol() == QAbstractSocket::IPv4Protocol &&
+        address.protocol() == QAbstractSocket::IPv6Protocol && prefixLength >= 96)
+        return normalizedSubnet(v4, prefixLength - 96);
     return normalizedSubnet(address, prefixLength);
 }
 
@@ -154,11 +167,19 @@ SubnetFilter SubnetFilter::detectLocal(const QProcessEnvironment &environment)
 
 QHostAddress SubnetFilter::unmapped(const QHostAddress &address)
 {
+    // Only ::ffff:a.b.c.d. QHostAddress::toIPv4Address() would also turn ::1, :: and the
+    // deprecated ::a.b.c.d into IPv4 addresses, which are other sources.
     if (address.protocol() != QAbstractSocket::IPv6Protocol)
         return address;
-    bool mapped = false;
-    const quint32 v4 = address.toIPv4Address(&mapped);
-    return mapped ? QHostAddress(v4) : address;
+    const Q_IPV6ADDR bytes = address.toIPv6Address();
+    for (int i = 0; i < 10; ++i) {
+        if (bytes[i] != 0)
+            return address;
+    }
+    if (bytes[10] != 0xff || bytes[11] != 0xff)
+        return address;
+    return QHostAddress((quint32(bytes[12]) << 24) | (quint32(bytes[13]) << 16) | (quint32(bytes[14]) << 8) |
+                        bytes[15]);
 }
 
 bool SubnetFilter::allows(const QHostAddress &address) const

@@ -76,6 +76,14 @@ private Q_SLOTS:
         QTest::newRow("ipv6 loopback not in 0.0.0.0/0")
             << QStringLiteral("0.0.0.0/0") << QStringLiteral("::1") << false;
         QTest::newRow("no address") << QStringLiteral("0.0.0.0/0") << QString() << false;
+        // Only ::ffff: is mapped (fuzz finding): ::1, :: and the deprecated ::a.b.c.d are IPv6.
+        QTest::newRow("::1 is not 127.0.0.1")
+            << QStringLiteral("127.0.0.0/8") << QStringLiteral("::1") << false;
+        QTest::newRow(":: is not 0.0.0.0") << QStringLiteral("0.0.0.0/0") << QStringLiteral("::") << false;
+        QTest::newRow("compatible is not mapped")
+            << QStringLiteral("10.0.0.0/8") << QStringLiteral("::10.0.0.1") << false;
+        QTest::newRow("compatible subnet stays ipv6")
+            << QStringLiteral("::ff/104") << QStringLiteral("0.0.0.255") << false;
     }
 
     void allows()
@@ -104,6 +112,8 @@ private Q_SLOTS:
         QTest::newRow("word") << QStringLiteral("lan/24") << Kind::BadAddress;
         QTest::newRow("no address") << QStringLiteral("/24") << Kind::BadAddress;
         QTest::newRow("bad ipv6") << QStringLiteral("fd00:::1/64") << Kind::BadAddress;
+        QTest::newRow("zone") << QStringLiteral("fe80::%eth0/10") << Kind::BadAddress;
+        QTest::newRow("nul in address") << QString::fromLatin1("::ff\0\0/104", 10) << Kind::BadAddress;
         QTest::newRow("hex ipv4") << QStringLiteral("0xC0.168.1.0/24") << Kind::BadAddress;
         QTest::newRow("blank") << QStringLiteral("  ") << Kind::Empty;
     }
