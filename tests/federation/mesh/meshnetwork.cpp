@@ -278,10 +278,10 @@ Reply Broker::post(const QString &path, const QJsonObject &body) const
                    {u"Authorization: Bearer "_s + QString::fromLatin1(token())});
 }
 
-QString Broker::registerPeer(const QString &cwd, QString *error) const
+QString Broker::registerPeer(const QString &cwd, QString *error, qint64 pid) const
 {
     const Reply r = post(u"/register"_s,
-                         QJsonObject {{u"pid"_s, QCoreApplication::applicationPid()},
+                         QJsonObject {{u"pid"_s, pid ? pid : QCoreApplication::applicationPid()},
                                       {u"cwd"_s, cwd},
                                       {u"git_root"_s, QJsonValue::Null},
                                       {u"tty"_s, QJsonValue::Null},

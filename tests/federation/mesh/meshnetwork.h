@@ -114,8 +114,10 @@ public:
     // The local API, from inside the broker's namespace.
     Reply get(const QString &path) const;
     Reply post(const QString &path, const QJsonObject &body) const;
-    // POST /register for a session whose pid is this test's (alive as long as the test runs).
-    QString registerPeer(const QString &cwd, QString *error) const;
+    // POST /register for a session of process pid (default: this test's, alive as long as the
+    // test runs). One session per pid: a second registration with the same pid replaces the first.
+    QString registerPeer(const QString &cwd, QString *error, qint64 pid = 0) const;
+    qint64 pid() const { return m_process.pid(); }
     QStringList lanPeerIds() const; // POST /list-peers scope lan
     QJsonArray pendingMessages(const QString &peerId) const; // POST /poll-messages (no ack)
     QJsonObject federationStatus() const; // GET /federation/status
