@@ -1,16 +1,20 @@
 #include "federationmodule.h"
 
 #include "brokerserver.h"
+#include "certificate.h"
 #include "clock.h"
 #include "config.h"
 #include "federationlogging.h"
 #include "filesecretstore.h"
 #include "http/httpserver.h"
+#include "joinurl.h"
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
+#include "tlsserver.h"
 
 #include <QJsonArray>
+#include <QNetworkInterface>
 #include <QSqlQuery>
 
 using Broker::ErrorKind;
@@ -19,14 +23,6 @@ using Broker::fail;
 namespace Federation {
 
 namespace {
-
-bool subnetAllowsDefault(const QHostAddress &address, const QString &subnet)
-{
-    if (subnet.isEmpty())
-        return true;
-    const auto parsed = QHostAddress::parseSubnet(subnet);
-    return parsed.first.isNull() ? false : address.isInSubnet(parsed);
-}
 
 } // namespace
 
@@ -38,15 +34,18 @@ FederationModule::FederationModule(FederationSettings settings, Parts parts)
             QHash<QString, QString> {{QString(Broker::SecretStore::federationPskKey),
                                       m_settings.home + QStringLiteral("/.claude-peers-federation-psk")}});
     }
-    if (!m_parts.transport)
+    if (!m_parts.transport && m_parts.plainHttp)
         m_parts.transport = std::make_shared<PlainHttpTransport>();
-    if (!m_parts.server) {
+    if (!m_parts.transport) {
+        m_parts.transport = std::make_shared<TlsLinkTransport>(
+            [this](const RemoteAddress &address) { return pinFor(address); },
+            [this](const RemoteAddress &address, const QString &pin) { keepFirstUsePin(address, pin); });
+    }
+    if (!m_parts.server && m_parts.plainHttp) {
         m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
             return std::make_unique<Broker::Http::HttpServer>(handler, limits);
         };
     }
-    if (!m_parts.subnetAllows)
-        m_parts.subnetAllows = subnetAllowsDefault;
 }
 
 FederationModule::~FederationModule()
@@ -88,10 +87,17 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.hostname = m_settings.hostname;
     inbound.acceptLegacy = m_settings.acceptLegacy;
     inbound.psk = [this] { return psk(); };
-    inbound.subnetAllows = [this](const QHostAddress &address) {
-        return m_parts.subnetAllows(address, m_settings.subnet);
-    };
-    inbound.subnet = [this] { return m_settings.subnet; };
+    if (m_settings.subnets.isEmpty()) {
+        m_subnets = SubnetFilter::detectLocal(m_parts.environment);
+    } else if (auto parsed = SubnetFilter::parse(m_settings.subnets)) {
+        m_subnets = *parsed;
+    } else {
+        // 0.7 refuses everyone on a bad subnet; we do too, and say why in status.
+        m_subnets = SubnetFilter();
+        m_subnetError = parsed.error().message;
+        qCWarning(lcFederation).noquote() << m_subnetError << "The federation port refuses every source.";
+    }
+    inbound.subnets = &m_subnets;
     inbound.broker = &context.server();
     inbound.clock = &context.clock();
     inbound.guard = m_guard.get();
@@ -104,8 +110,25 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     limits.maxBodyBytes = context.server().settings().maxBodyBytes; // the relay's limit = the local API's
     limits.maxHeaderBytes = context.server().settings().maxHeaderBytes;
     limits.maxConnections = 256;
-    m_server = m_parts.server(m_inbound.get(), limits);
-    if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
+    if (m_parts.server) {
+        m_server = m_parts.server(m_inbound.get(), limits);
+    } else {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            m_certificateError =
+                QStringLiteral("The federation certificate is not usable: %1").arg(identity.error().message);
+            qCWarning(lcFederation).noquote() << m_certificateError;
+        } else {
+            m_ownPin = identity->identity.pin;
+            TlsServerOptions options;
+            options.limits = limits;
+            m_server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+        }
+    }
+    if (!m_server) {
+        // No certificate, no port; outbound links still work.
+    } else if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
         // 0.7 logs a failed federation start and serves the local API without it.
         m_listenError = QStringLiteral("The federation port %1 cannot be opened: %2")
                             .arg(m_settings.port)
@@ -175,6 +198,18 @@ QList<Broker::Route> FederationModule::routes()
     token.maxBodyBytes = 4096;
     token.handler = [this](Broker::RouteCall &call) { this->token(call); };
     routes.append(token);
+    Broker::Route join;
+    join.path = "/federation/join";
+    join.auth = Broker::RouteAuth::MainToken;
+    join.maxBodyBytes = 8192;
+    join.handler = [this](Broker::RouteCall &call) { this->join(call); };
+    routes.append(join);
+    Broker::Route init;
+    init.path = "/federation/init";
+    init.auth = Broker::RouteAuth::MainToken;
+    init.maxBodyBytes = 8192;
+    init.handler = [this](Broker::RouteCall &call) { this->init(call); };
+    routes.append(init);
     return routes;
 }
 
@@ -219,7 +254,7 @@ QJsonObject FederationModule::status() const
         return Broker::DisabledFederationLink(m_settings.port).status();
     QJsonObject status {{QStringLiteral("enabled"), true},
                         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
-                        {QStringLiteral("subnet"), m_settings.subnet},
+                        {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
                         {QStringLiteral("hostname"), m_settings.hostname},
                         {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
     status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
@@ -238,8 +273,11 @@ QJsonObject FederationModule::status() const
     }
     if (!m_pskError.isEmpty())
         warnings.append(m_pskError);
-    if (!m_listenError.isEmpty())
-        warnings.append(m_listenError);
+    for (const QString &problem : {m_listenError, m_certificateError, m_subnetError})
+        if (!problem.isEmpty())
+            warnings.append(problem);
+    if (!m_ownPin.isEmpty())
+        status.insert(QStringLiteral("fingerprint"), m_ownPin);
     if (m_guard && m_context) {
         const QJsonArray legacy = m_guard->legacyUses();
         status.insert(QStringLiteral("legacy_uses"), legacy);
@@ -352,6 +390,20 @@ void FederationModule::inboundHandshake(const QHostAddress &from, const QString 
     m_links->connect(address, RemoteOrigin::Inbound, nullptr);
 }
 
+QString FederationModule::pinFor(const RemoteAddress &address) const
+{
+    return Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+}
+
+void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QString &pin)
+{
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setPin(address.host, address.port, pin);
+    if (auto saved = config.save(m_settings.configPath); !saved)
+        qCWarning(lcFederation).noquote()
+            << "keeping the pin of" << address.key() << ":" << saved.error().message;
+}
+
 void FederationModule::rotatePsk(Broker::RouteCall &call)
 {
     auto responder = call.responder;
@@ -375,31 +427,180 @@ void FederationModule::rotatePsk(Broker::RouteCall &call)
     });
 }
 
+namespace {
+
+void answerFailure(const Broker::Http::ResponderPtr &responder, const QString &message)
+{
+    Broker::RouteAnswer::json(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}});
+}
+
+// The address another machine should dial: the first up, non-loopback IPv4 address (0.7 picks a
+// LAN IPv4 the same way); loopback when there is none.
+QString lanAddress()
+{
+    for (const QNetworkInterface &interface : QNetworkInterface::allInterfaces()) {
+        const auto flags = interface.flags();
+        if (!flags.testFlag(QNetworkInterface::IsUp) || !flags.testFlag(QNetworkInterface::IsRunning) ||
+            flags.testFlag(QNetworkInterface::IsLoopBack))
+            continue;
+        for (const QNetworkAddressEntry &entry : interface.addressEntries()) {
+            if (entry.ip().protocol() == QAbstractSocket::IPv4Protocol)
+                return entry.ip().toString();
+        }
+    }
+    return QStringLiteral("127.0.0.1");
+}
+
+} // namespace
+
+QString FederationModule::joinUrl(const QString &host, bool legacy) const
+{
+    JoinUrl url;
+    url.host = host.isEmpty() ? lanAddress() : host;
+    url.port = listeningPort() ? listeningPort() : m_settings.port;
+    url.token = m_psk->psk();
+    if (!legacy)
+        url.fingerprint = m_ownPin;
+    return formatJoinUrl(url);
+}
+
 void FederationModule::token(Broker::RouteCall &call)
 {
     if (!m_settings.enabled) {
-        Broker::RouteAnswer::json(
-            call.responder,
-            {{QStringLiteral("ok"), false},
-             {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+        answerFailure(call.responder, Broker::DisabledFederationLink::disabledMessage());
         return;
     }
     if (!m_psk || !m_psk->isLoaded()) {
-        Broker::RouteAnswer::json(
-            call.responder,
-            {{QStringLiteral("ok"), false},
-             {QStringLiteral("error"),
-              m_pskError.isEmpty()
-                  ? QStringLiteral("The federation PSK is still being read; try again shortly")
-                  : m_pskError}});
+        answerFailure(call.responder,
+                      m_pskError.isEmpty()
+                          ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                          : m_pskError);
         return;
     }
-    Broker::RouteAnswer::json(
-        call.responder,
-        {{QStringLiteral("ok"), true},
-         {QStringLiteral("psk"), QString::fromLatin1(m_psk->psk())},
-         {QStringLiteral("hostname"), m_settings.hostname},
-         {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)}});
+    auto request = Broker::FederationTokenRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(call.responder, request.error().message);
+        return;
+    }
+    const QString url = joinUrl(request->host, request->legacy);
+    const JoinUrl parsed = parseJoinUrl(url).value_or(JoinUrl {});
+    Broker::RouteAnswer::json(call.responder,
+                              {{QStringLiteral("ok"), true},
+                               {QStringLiteral("url"), url},
+                               {QStringLiteral("host"), parsed.host},
+                               {QStringLiteral("port"), int(parsed.port)},
+                               {QStringLiteral("hostname"), m_settings.hostname},
+                               {QStringLiteral("fingerprint"), request->legacy ? QString() : m_ownPin}});
+}
+
+void FederationModule::join(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    if (!m_settings.enabled || !m_links) {
+        answerFailure(responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    auto request = Broker::FederationJoinRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    auto url = parseJoinUrl(request->url);
+    if (!url) {
+        answerFailure(responder, QStringLiteral("Not a usable join URL: %1").arg(url.error().message));
+        return;
+    }
+    const JoinUrl target = *url;
+    if (!target.fingerprint.isEmpty()) {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(target.host, target.port, target.fingerprint);
+        if (auto saved = config.save(m_settings.configPath); !saved) {
+            answerFailure(responder, saved.error().message);
+            return;
+        }
+    }
+    // The mesh's PSK becomes ours (0.7's join overwrites the token file with it).
+    m_psk->replace(target.token, [this, responder, target](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        if (!m_links) {
+            answerFailure(responder, QStringLiteral("The broker is stopping"));
+            return;
+        }
+        m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
+                         [responder, target](Broker::Result<QJsonObject> connected) {
+                             if (!connected) {
+                                 answerFailure(responder, connected.error().message);
+                                 return;
+                             }
+                             Broker::RouteAnswer::json(
+                                 responder,
+                                 {{QStringLiteral("ok"), true},
+                                  {QStringLiteral("hostname"), connected->value(u"hostname").toString()},
+                                  {QStringLiteral("host"), target.host},
+                                  {QStringLiteral("port"), int(target.port)},
+                                  {QStringLiteral("fingerprint"), target.fingerprint}});
+                         });
+    });
+}
+
+void FederationModule::init(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    auto request = Broker::FederationInitRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    if (!request->subnets.isEmpty()) {
+        if (auto parsed = SubnetFilter::parse(request->subnets); !parsed) {
+            answerFailure(responder, parsed.error().message);
+            return;
+        }
+    }
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setFederationEnabled(true);
+    if (request->port)
+        config.setFederationPort(int(*request->port));
+    if (!request->subnets.isEmpty())
+        config.setFederationSubnets(request->subnets);
+    if (auto saved = config.save(m_settings.configPath); !saved) {
+        answerFailure(responder, saved.error().message);
+        return;
+    }
+    // Our certificate (made now if missing), for the fingerprint in the join URL.
+    if (m_ownPin.isEmpty() && !m_parts.plainHttp) {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            answerFailure(responder, identity.error().message);
+            return;
+        }
+        m_ownPin = identity->identity.pin;
+    }
+    const bool restartNeeded = !m_settings.enabled || (request->port && *request->port != m_settings.port);
+    auto finish = [this, responder, restartNeeded](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        QJsonObject answer {{QStringLiteral("ok"), true},
+                            {QStringLiteral("fingerprint"), m_ownPin},
+                            {QStringLiteral("psk_location"), m_psk->where().describe()},
+                            {QStringLiteral("restart_needed"), restartNeeded}};
+        if (!restartNeeded)
+            answer.insert(QStringLiteral("url"), joinUrl({}, false));
+        Broker::RouteAnswer::json(responder, answer);
+    };
+    // Our own PSK: a fresh one when there is none yet or only the token's copy.
+    m_psk->load([this, finish](Broker::Result<void> loaded) {
+        if (!loaded || m_psk->equalsLocalToken())
+            m_psk->rotate(finish);
+        else
+            finish({});
+    });
 }
 
 } // namespace Federation

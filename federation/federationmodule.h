@@ -6,6 +6,7 @@
 #include "inboundhandler.h"
 #include "linktransport.h"
 #include "remotelinks.h"
+#include "subnetfilter.h"
 
 #include <QHostAddress>
 #include <QObject>
@@ -44,12 +45,13 @@ public:
     {
         std::shared_ptr<Broker::SecretStore> keychain; // null: the PSK lives in its file only
         std::shared_ptr<Broker::SecretStore> pskFile; // default: FileSecretStore beside the config
-        std::shared_ptr<LinkTransport> transport; // default: plain HTTP
-        ServerFactory server; // default: plain HTTP on the federation port
+        // Plain HTTP on both sides: the loopback tests without certificates. Otherwise TLS (0.7's
+        // wire): our certificate on the port (generated or given), pinned TLS to remotes.
+        bool plainHttp = false;
+        std::shared_ptr<LinkTransport> transport; // default: by plainHttp
+        ServerFactory server; // default: by plainHttp
         QHostAddress listenAddress = QHostAddress::Any; // 0.7: all interfaces
-        // Whether a source address may use the federation port (§6.6); default: the configured
-        // subnet (empty: everyone).
-        std::function<bool(const QHostAddress &, const QString &subnet)> subnetAllows;
+        QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); // cert paths, WSL2
     };
 
     FederationModule(FederationSettings settings, Parts parts);
@@ -76,6 +78,8 @@ public:
     // The federation port actually bound (settings.port, or the OS's choice for 0); 0 when not
     // listening.
     quint16 listeningPort() const;
+    // Our certificate's pin, "sha256-<b64url>" (empty on plain HTTP or before start).
+    QString ownPin() const { return m_ownPin; }
     const FederationSettings &settings() const { return m_settings; }
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
@@ -86,6 +90,9 @@ private:
     void inboundHandshake(const QHostAddress &from, const QString &hostname, std::optional<int> port);
     void rotatePsk(Broker::RouteCall &call);
     void token(Broker::RouteCall &call);
+    void join(Broker::RouteCall &call);
+    void init(Broker::RouteCall &call);
+    QString joinUrl(const QString &host, bool legacy) const;
 
     FederationSettings m_settings;
     Parts m_parts;
@@ -95,6 +102,14 @@ private:
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
+    void setUpTls();
+    QString pinFor(const RemoteAddress &address) const;
+    void keepFirstUsePin(const RemoteAddress &address, const QString &pin);
+
+    SubnetFilter m_subnets;
+    QString m_subnetError;
+    QString m_certificateError;
+    QString m_ownPin; // our certificate's SPKI pin ("" on plain HTTP)
     QString m_listenError;
     QString m_pskError;
     bool m_started = false;

@@ -45,14 +45,13 @@ FederationSettings FederationSettings::load(const Broker::Location &location, co
     else if (const auto port = config.federationPort(); port && *port > 0 && *port <= 65535)
         s.port = quint16(*port);
 
-    s.subnet = env.value(QStringLiteral("CLAUDE_PEERS_FEDERATION_SUBNET"));
-    if (s.subnet.isEmpty())
-        s.subnet = config.federationSubnet().value_or(QString());
+    const QString envSubnet = env.value(QStringLiteral("CLAUDE_PEERS_FEDERATION_SUBNET"));
+    s.subnets = envSubnet.isEmpty() ? config.federationSubnets()
+                                    : envSubnet.split(QLatin1Char(','), Qt::SkipEmptyParts);
+    for (QString &subnet : s.subnets)
+        subnet = subnet.trimmed();
 
-    const QJsonValue legacy =
-        config.root().value(QStringLiteral("federation")).toObject().value(QStringLiteral("accept_legacy"));
-    if (legacy.isBool())
-        s.acceptLegacy = legacy.toBool();
+    s.acceptLegacy = config.acceptLegacy().value_or(true);
     if (const auto word = envSwitch(env, QStringLiteral("CLAUDE_PEERS_FEDERATION_ACCEPT_LEGACY")))
         s.acceptLegacy = *word;
 

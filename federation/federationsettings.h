@@ -6,6 +6,7 @@
 #include <QList>
 #include <QProcessEnvironment>
 #include <QString>
+#include <QStringList>
 
 namespace Federation {
 
@@ -15,7 +16,8 @@ struct FederationSettings
 {
     bool enabled = false;
     quint16 port = 7900;
-    QString subnet; // empty: auto-detect (the subnet filter decides)
+    QStringList subnets; // allowed sources (CIDR); empty: everyone (auto-detect is the subnet filter's)
+    QString subnet() const { return subnets.join(QLatin1Char(',')); } // as 0.7's status shows it
     bool acceptLegacy = true; // 0.7's PSK header and relays without ts/nonce are accepted
     QString hostname; // lower-cased, ≤ 63 characters, no ':'
     QString hostnameError; // why the machine hostname cannot be used (contains ':')

@@ -6,6 +6,7 @@
 #include "relayenvelope.h"
 #include "relaysignature.h"
 #include "replayguard.h"
+#include "subnetfilter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
@@ -36,24 +37,13 @@ QJsonObject refusal(const QString &message)
     return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
 }
 
-QHostAddress sourceAddress(const QHostAddress &address)
-{
-    // §4.1: a leading ::ffff: is dropped, so an IPv4 client over a dual-stack socket is IPv4.
-    bool isV4 = false;
-    const quint32 v4 = address.toIPv4Address(&isV4);
-    return isV4 ? QHostAddress(v4) : address;
-}
-
 } // namespace
 
 void InboundHandler::handle(const Request &request, const ResponderPtr &responder)
 {
-    const QHostAddress source = sourceAddress(request.peerAddress);
-    if (m_context.subnetAllows && !m_context.subnetAllows(source)) {
-        error(responder, 403,
-              QStringLiteral("Connection rejected: %1 is outside allowed subnet %2. Update "
-                             "CLAUDE_PEERS_FEDERATION_SUBNET or config file.")
-                  .arg(source.toString(), m_context.subnet ? m_context.subnet() : QString()));
+    const QHostAddress source = SubnetFilter::unmapped(request.peerAddress);
+    if (!m_context.subnets->allows(source)) {
+        error(responder, 403, m_context.subnets->rejectionMessage(source));
         return;
     }
     if (request.path == "/health") {
@@ -126,7 +116,7 @@ void InboundHandler::handshake(const Request &request, const QJsonObject &body, 
     }
     const QString hostname = body.value(QStringLiteral("hostname")).toString();
     qCInfo(lcFederation).noquote() << "handshake from" << hostname << "at"
-                                   << sourceAddress(request.peerAddress).toString();
+                                   << SubnetFilter::unmapped(request.peerAddress).toString();
     answer(responder, 200,
            {{QStringLiteral("hostname"), m_context.hostname},
             {QStringLiteral("version"), QStringLiteral("1.0.0")}});
@@ -136,7 +126,7 @@ void InboundHandler::handshake(const Request &request, const QJsonObject &body, 
         port = portValue.toInt();
     if (m_context.onHandshake && !hostname.isEmpty() && !hostname.contains(QLatin1Char(':')) &&
         hostname.size() <= 63)
-        m_context.onHandshake(sourceAddress(request.peerAddress), hostname, port);
+        m_context.onHandshake(SubnetFilter::unmapped(request.peerAddress), hostname, port);
 }
 
 void InboundHandler::peers(const ResponderPtr &responder)

@@ -19,6 +19,7 @@ class Clock;
 namespace Federation {
 
 class ReplayGuard;
+class SubnetFilter;
 
 // The requests on the federation port, in 0.7's order (reference §4.1): the subnet filter,
 // /health, the PSK header, then /federation/handshake, /federation/peers, /federation/relay,
@@ -35,8 +36,7 @@ public:
         QString hostname;
         bool acceptLegacy = true;
         std::function<QByteArray()> psk; // empty while it is being read: 503
-        std::function<bool(const QHostAddress &)> subnetAllows;
-        std::function<QString()> subnet; // for the refusal's text
+        const SubnetFilter *subnets = nullptr; // checked before anything else (§4.1 step 1)
         Broker::BrokerServer *broker = nullptr;
         const Broker::Clock *clock = nullptr;
         ReplayGuard *guard = nullptr;

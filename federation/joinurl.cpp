@@ -41,6 +41,31 @@ std::optional<QByteArray> decodeBase64Url(QStringView text)
     return decoded.decoded;
 }
 
+// Hex digits, ':' and '.', and an optional "%<interface>" zone.
+bool isIPv6Text(QStringView text)
+{
+    const qsizetype percent = text.indexOf(u'%');
+    const QStringView address = percent < 0 ? text : text.first(percent);
+    for (const QChar c : address) {
+        const char16_t u = c.unicode();
+        if (!((u >= u'0' && u <= u'9') || (u >= u'a' && u <= u'f') || (u >= u'A' && u <= u'F') || u == u':' ||
+              u == u'.'))
+            return false;
+    }
+    if (percent < 0)
+        return true;
+    const QStringView zone = text.sliced(percent + 1);
+    if (zone.isEmpty() || zone.size() > 32)
+        return false;
+    for (const QChar c : zone) {
+        const char16_t u = c.unicode();
+        if (!((u >= u'a' && u <= u'z') || (u >= u'A' && u <= u'Z') || (u >= u'0' && u <= u'9') || u == u'-' ||
+              u == u'_' || u == u'.'))
+            return false;
+    }
+    return true;
+}
+
 bool isHostname(QStringView host)
 {
     if (host.isEmpty() || host.size() > 253)
@@ -137,7 +162,7 @@ std::expected<JoinUrl, JoinUrlError> parseJoinUrl(QStringView url)
             return fail(Kind::BadHost, QStringLiteral("The join URL's IPv6 address has no closing ']'"));
         const QStringView inside = authority.sliced(1, close - 1);
         QHostAddress address;
-        if (!inside.contains(u':') || !address.setAddress(inside.toString()) ||
+        if (!inside.contains(u':') || !isIPv6Text(inside) || !address.setAddress(inside.toString()) ||
             address.protocol() != QAbstractSocket::IPv6Protocol)
             return fail(Kind::BadHost,
                         QStringLiteral("\"%1\" in brackets is not an IPv6 address").arg(inside.left(60)));

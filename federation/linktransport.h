@@ -67,4 +67,29 @@ private:
     int m_timeoutMs;
 };
 
+class PinnedTlsClient;
+
+// HTTPS through fedtls's PinnedTlsClient, as 0.7 speaks to remotes (§6.3) but with the server's
+// key checked before the PSK header is written: a pinned address must show its pin (a changed
+// certificate is refused until re-paired); an address without a pin is trusted on first use and
+// its pin handed to firstUse to keep.
+class TlsLinkTransport final : public LinkTransport
+{
+public:
+    using PinFor = std::function<QString(const RemoteAddress &)>; // "" when not pinned
+    using FirstUse = std::function<void(const RemoteAddress &, const QString &pin)>;
+
+    TlsLinkTransport(PinFor pinFor, FirstUse firstUse, int timeoutMs = kTimeoutMs);
+    ~TlsLinkTransport() override;
+
+    void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+              const QByteArray &psk, Done done) override;
+
+private:
+    std::unique_ptr<PinnedTlsClient> m_client;
+    PinFor m_pinFor;
+    FirstUse m_firstUse;
+    int m_timeoutMs;
+};
+
 } // namespace Federation

@@ -31,15 +31,16 @@ public:
     bool remove(QStringView key);
 
     const std::vector<JsonMember> &members() const { return m_members; }
-    qsizetype size() const { return qsizetype(m_members.size()); }
-    bool isEmpty() const { return m_members.empty(); }
+    qsizetype size() const;
+    bool isEmpty() const;
 
     // True for the keys JavaScript orders first (ECMAScript "array index").
     static bool isArrayIndex(QStringView key, quint32 *index = nullptr);
 
-    friend bool operator==(const JsonObject &, const JsonObject &) = default;
+    friend bool operator==(const JsonObject &, const JsonObject &);
 
 private:
+    // JsonMember is complete only below JsonValue: what needs its size is defined after it.
     std::vector<JsonMember> m_members;
 };
 
@@ -49,15 +50,15 @@ class JsonValue
 public:
     enum class Type { Null, Bool, Number, String, Array, Object };
 
-    JsonValue() = default; // null
-    static JsonValue null() { return {}; }
-    static JsonValue boolean(bool value) { return JsonValue(Data(value)); }
-    static JsonValue number(double value) { return JsonValue(Data(value)); }
-    static JsonValue string(QString value) { return JsonValue(Data(std::move(value))); }
-    static JsonValue array(JsonArray value) { return JsonValue(Data(std::move(value))); }
-    static JsonValue object(JsonObject value) { return JsonValue(Data(std::move(value))); }
+    JsonValue(); // null
+    static JsonValue null();
+    static JsonValue boolean(bool value);
+    static JsonValue number(double value);
+    static JsonValue string(QString value);
+    static JsonValue array(JsonArray value);
+    static JsonValue object(JsonObject value);
 
-    Type type() const { return Type(m_data.index()); }
+    Type type() const;
     bool isNull() const { return type() == Type::Null; }
     bool isBool() const { return type() == Type::Bool; }
     bool isNumber() const { return type() == Type::Number; }
@@ -77,11 +78,11 @@ public:
     static JsonValue fromQJson(const QJsonValue &value);
     QJsonValue toQJson() const;
 
-    friend bool operator==(const JsonValue &, const JsonValue &) = default;
+    friend bool operator==(const JsonValue &, const JsonValue &);
 
 private:
     using Data = std::variant<std::monostate, bool, double, QString, JsonArray, JsonObject>;
-    explicit JsonValue(Data data) : m_data(std::move(data)) { }
+    explicit JsonValue(Data data);
 
     Data m_data;
 };
@@ -93,5 +94,53 @@ struct JsonMember
 
     friend bool operator==(const JsonMember &, const JsonMember &) = default;
 };
+
+// Defined here, where JsonMember is complete (clang instantiates the variant's members eagerly).
+inline JsonValue::JsonValue() = default;
+inline JsonValue::JsonValue(Data data) : m_data(std::move(data)) { }
+inline JsonValue JsonValue::null()
+{
+    return {};
+}
+inline JsonValue JsonValue::boolean(bool value)
+{
+    return JsonValue(Data(value));
+}
+inline JsonValue JsonValue::number(double value)
+{
+    return JsonValue(Data(value));
+}
+inline JsonValue JsonValue::string(QString value)
+{
+    return JsonValue(Data(std::move(value)));
+}
+inline JsonValue JsonValue::array(JsonArray value)
+{
+    return JsonValue(Data(std::move(value)));
+}
+inline JsonValue JsonValue::object(JsonObject value)
+{
+    return JsonValue(Data(std::move(value)));
+}
+inline JsonValue::Type JsonValue::type() const
+{
+    return Type(m_data.index());
+}
+inline bool operator==(const JsonValue &a, const JsonValue &b)
+{
+    return a.m_data == b.m_data;
+}
+inline qsizetype JsonObject::size() const
+{
+    return qsizetype(m_members.size());
+}
+inline bool JsonObject::isEmpty() const
+{
+    return m_members.empty();
+}
+inline bool operator==(const JsonObject &a, const JsonObject &b)
+{
+    return a.m_members == b.m_members;
+}
 
 } // namespace Federation

@@ -31,6 +31,8 @@ public:
     void load(Done done);
     // A fresh random PSK (32 bytes, 64 hex characters, like the token) replaces the current one.
     void rotate(Done done);
+    // The PSK of a mesh we join (cpt:// URL) replaces ours.
+    void replace(const QByteArray &psk, Done done) { store(psk, std::move(done)); }
 
     QByteArray psk() const { return m_psk; }
     bool isLoaded() const { return !m_psk.isEmpty(); }

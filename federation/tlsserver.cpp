@@ -85,6 +85,7 @@ QSslConfiguration TlsHttpServer::sslConfiguration() const
     // Peers prove themselves with the PSK (and, between our brokers, the challenge exchange),
     // not with client certificates: asking for one would only slow the handshake.
     configuration.setPeerVerifyMode(QSslSocket::VerifyNone);
+    configuration.setCaCertificates({});
     return configuration;
 }
 

@@ -4,6 +4,7 @@
 // storing nothing.
 #include "brokerharness.h"
 #include "federationmodule.h"
+#include "joinurl.h"
 #include "linktransport.h"
 
 #include <QCryptographicHash>
@@ -54,11 +55,12 @@ FederationSettings settingsFor(BrokerHarness &broker, const QString &hostname)
     settings.home = broker.home().path();
     settings.configPath = broker.home().configPath();
     settings.tokenPath = broker.home().tokenPath();
+    settings.subnets = {QStringLiteral("127.0.0.0/8")};
     return settings;
 }
 
 Node makeNode(const QString &hostname, const std::function<void(FederationSettings &)> &tweak = {},
-              const QByteArray &psk = kSharedPsk)
+              const QByteArray &psk = kSharedPsk, bool tls = false)
 {
     Node node;
     node.broker = std::make_unique<BrokerHarness>();
@@ -73,6 +75,8 @@ Node makeNode(const QString &hostname, const std::function<void(FederationSettin
     }
     FederationModule::Parts parts;
     parts.listenAddress = QHostAddress::LocalHost;
+    parts.plainHttp = !tls;
+    parts.environment = node.broker->home().environment(); // certificates in the test's HOME
     node.module = std::make_shared<FederationModule>(settings, std::move(parts));
     node.broker->server().addModule(node.module);
     node.broker->server().setFederationLink(node.module);
@@ -142,10 +146,15 @@ private Q_SLOTS:
         QCOMPARE(status.value(u"psk_source").toString(), QStringLiteral("local-token-copy"));
         QVERIFY(
             QJsonDocument(status.value(u"warnings").toArray()).toJson().contains("federation rotate-psk"));
-        HttpResult token = node.broker->post(QStringLiteral("/federation/token"), {});
-        QCOMPARE(token.object().value(u"psk").toString().toLatin1(), node.broker->token());
+        HttpResult token = node.broker->post(QStringLiteral("/federation/token"),
+                                             {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        const auto url = parseJoinUrl(token.object().value(u"url").toString());
+        QVERIFY2(url.has_value(), token.body.constData());
+        QCOMPARE(url->token, node.broker->token());
+        QCOMPARE(url->host, QStringLiteral("127.0.0.1"));
+        QCOMPARE(url->port, node.fedPort());
+        QVERIFY(!token.object().contains(u"psk")); // the secret travels in the URL only
         QCOMPARE(token.object().value(u"hostname").toString(), QStringLiteral("alpha"));
-        QCOMPARE(token.object().value(u"port").toInt(), int(node.fedPort()));
         QCOMPARE(node.broker->post(QStringLiteral("/federation/token"), {}, "wrong").status, 401);
 
         HttpResult rotated = node.broker->post(QStringLiteral("/federation/rotate-psk"), {});
@@ -416,7 +425,7 @@ private Q_SLOTS:
     void subnetFilterComesFirst()
     {
         Node b = makeNode(QStringLiteral("beta"),
-                          [](FederationSettings &s) { s.subnet = QStringLiteral("10.9.0.0/16"); });
+                          [](FederationSettings &s) { s.subnets = {QStringLiteral("10.9.0.0/16")}; });
         QSignalSpy ready(b.module.get(), &FederationModule::ready);
         QVERIFY(b.broker->start());
         QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
@@ -428,9 +437,61 @@ private Q_SLOTS:
                            "CLAUDE_PEERS_FEDERATION_SUBNET or config file."));
     }
 
+    void tlsLinkPinsOnFirstUseAndRefusesAChangedKey()
+    {
+        Node a = makeNode(QStringLiteral("alpha"), {}, QByteArray("a").repeated(64), true);
+        Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
+        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
+        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
+        QVERIFY(a.broker->start());
+        QVERIFY(b.broker->start());
+        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
+        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(b.federation().ownPin().startsWith(QStringLiteral("sha256-")));
+        QVERIFY(QFile::exists(b.broker->home().path() + QStringLiteral("/.claude-peers-federation.key")));
+        const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
+        const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
+
+        const QJsonObject target {{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
+                                  {QStringLiteral("port"), b.fedPort()}};
+        // alpha joins with beta's URL: beta's PSK becomes alpha's, beta's pin is kept.
+        HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
+                                               {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        QVERIFY(invitation.object().value(u"url").toString().contains(QStringLiteral(";fp=sha256-")));
+        QCOMPARE(invitation.object().value(u"fingerprint").toString(), b.federation().ownPin());
+        HttpResult joined = a.broker->post(QStringLiteral("/federation/join"),
+                                           {{QStringLiteral("url"), invitation.object().value(u"url")}});
+        QVERIFY2(joined.object().value(u"ok").toBool(), joined.body.constData());
+        QCOMPARE(joined.object().value(u"hostname").toString(), QStringLiteral("beta"));
+        QCOMPARE(a.federation().psk(), kSharedPsk);
+        const QString key = QStringLiteral("127.0.0.1:%1").arg(b.fedPort());
+        QCOMPARE(Broker::ConfigFile::load(a.broker->home().configPath()).pins().value(key),
+                 b.federation().ownPin());
+        HttpResult sent =
+            a.broker->post(QStringLiteral("/federation/send-to-remote"),
+                           {{QStringLiteral("from_id"), peerA.id},
+                            {QStringLiteral("to_id"), QString(QStringLiteral("beta:") + peerB.id)},
+                            {QStringLiteral("text"), QStringLiteral("over TLS")}});
+        QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
+        QCOMPARE(b.broker->poll(peerB.id).size(), 1);
+
+        // Another key on the pinned address: refused before the PSK is written.
+        QVERIFY(
+            a.broker->post(QStringLiteral("/federation/disconnect"), target).object().value(u"ok").toBool());
+        Broker::ConfigFile config = Broker::ConfigFile::load(a.broker->home().configPath());
+        config.setPin(QStringLiteral("127.0.0.1"), b.fedPort(),
+                      QStringLiteral("sha256-AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA"));
+        QVERIFY(config.save(a.broker->home().configPath()));
+        HttpResult refused = a.broker->post(QStringLiteral("/federation/connect"), target);
+        QCOMPARE(refused.object().value(u"ok").toBool(), false);
+        QVERIFY2(
+            refused.object().value(u"error").toString().startsWith(QStringLiteral("Handshake failed (0)")),
+            refused.body.constData());
+    }
+
     void disabledFederationAnswersAsZeroSeven()
     {
-        Node node = makeNode(QStringLiteral("alpha"), [](FederationSettings &s) { s.enabled = false; });
+        Node node = makeNode(QStringLiteral("alpha"), [](FederationSettings &s) { s.enabled = false; }, {});
         QVERIFY(node.broker->start());
         QCOMPARE(node.fedPort(), 0);
         const QJsonObject status = node.broker->get(QStringLiteral("/federation/status")).object();
@@ -440,6 +501,25 @@ private Q_SLOTS:
             {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), 1}});
         QVERIFY(connect.object().value(u"error").toString().startsWith(
             QStringLiteral("Federation is not enabled")));
+
+        // init turns it on for the next start: own PSK (not the token), subnets saved.
+        HttpResult init =
+            node.broker->post(QStringLiteral("/federation/init"),
+                              {{QStringLiteral("subnets"), QJsonArray {QStringLiteral("127.0.0.0/8")}}});
+        QVERIFY2(init.object().value(u"ok").toBool(), init.body.constData());
+        QCOMPARE(init.object().value(u"restart_needed").toBool(), true);
+        const Broker::ConfigFile config = Broker::ConfigFile::load(node.broker->home().configPath());
+        QCOMPARE(config.federationEnabled(), std::optional<bool>(true));
+        QCOMPARE(config.federationSubnets(), QStringList {QStringLiteral("127.0.0.0/8")});
+        QFile psk(node.broker->home().path() + QStringLiteral("/.claude-peers-federation-psk"));
+        QVERIFY(psk.open(QIODevice::ReadOnly));
+        const QByteArray own = psk.readAll().trimmed();
+        QCOMPARE(own.size(), 64);
+        QVERIFY(own != node.broker->token());
+        HttpResult badSubnet =
+            node.broker->post(QStringLiteral("/federation/init"),
+                              {{QStringLiteral("subnets"), QJsonArray {QStringLiteral("10.0.0.0/33")}}});
+        QCOMPARE(badSubnet.object().value(u"ok").toBool(), false);
     }
 };
 

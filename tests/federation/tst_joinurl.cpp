@@ -234,6 +234,10 @@ private Q_SLOTS:
         QTest::newRow("unclosed bracket") << QStringLiteral("cpt://[fd00::5:7900") + t << Kind::BadHost;
         QTest::newRow("ipv4 in brackets") << QStringLiteral("cpt://[10.0.0.1]:7900") + t << Kind::BadHost;
         QTest::newRow("junk in brackets") << QStringLiteral("cpt://[zz::]:7900") + t << Kind::BadHost;
+        // A zone is an interface name: nothing that would change the URL's structure (fuzz finding).
+        QTest::newRow("zone with ?") << QStringLiteral("cpt://[fe80::1%eth?0]:1") + t << Kind::BadHost;
+        QTest::newRow("zone with #") << QStringLiteral("cpt://[fe80::1%e#0]:1") + t << Kind::BadHost;
+        QTest::newRow("empty zone") << QStringLiteral("cpt://[fe80::1%]:1") + t << Kind::BadHost;
         QTest::newRow("bracket without port") << QStringLiteral("cpt://[fd00::5]") + t << Kind::BadPort;
         QTest::newRow("no token") << QStringLiteral("cpt://h:7900") << Kind::BadToken;
         QTest::newRow("empty token") << QStringLiteral("cpt://h:7900/") << Kind::BadToken;
