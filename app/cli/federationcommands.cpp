@@ -27,10 +27,19 @@ template<typename Answer> bool failed(Context &ctx, const Broker::Result<Answer>
 {
     if (!answer) {
         if (answer.error().httpStatus == 404) {
-            ctx.err(QStringLiteral(
-                        "Failed: the broker at %1 has no %2 (it is older than this claude-peers, or 0.7). "
-                        "Update claude-peers-broker, then run: claude-peers restart")
-                        .arg(ctx.url(), QLatin1String(path)));
+            const QString route = QLatin1String(path);
+            const bool pairing = route == QLatin1String("/federation/pending") ||
+                route == QLatin1String("/federation/accept") || route == QLatin1String("/federation/reject");
+            ctx.err(pairing
+                        ? QStringLiteral("Failed: the broker at %1 does not take pairing requests (no %2: it "
+                                         "has no discovery yet). Pair by URL: `claude-peers federation "
+                                         "token` on one machine, `claude-peers federation join <url>` on "
+                                         "the other.")
+                              .arg(ctx.url(), route)
+                        : QStringLiteral("Failed: the broker at %1 has no %2 (it is older than this "
+                                         "claude-peers, or 0.7). Update claude-peers-broker, then run: "
+                                         "claude-peers restart")
+                              .arg(ctx.url(), route));
             ctx.finish(ExitFailed);
         } else {
             ctx.fail(answer.error());
@@ -60,6 +69,25 @@ std::optional<HostPort> target(Context &ctx, const QString &text)
     return hp;
 }
 
+// Loads the config, applies change, saves it; false (command finished) on a write failure.
+bool editConfig(Context &ctx, const std::function<void(Broker::ConfigFile &)> &change)
+{
+    const QString path = ctx.location().configPath;
+    Broker::ConfigFile config = Broker::ConfigFile::load(path);
+    if (!config.warning().isEmpty()) {
+        ctx.err(QStringLiteral("Error: %1\nFix or remove %2, then run this again (nothing was changed).")
+                    .arg(config.warning(), path));
+        ctx.finish(ExitFailed);
+        return false;
+    }
+    change(config);
+    if (auto saved = config.save(path); !saved) {
+        ctx.fail(saved.error());
+        return false;
+    }
+    return true;
+}
+
 void status(Context &ctx, const Invocation &inv, const QStringList &)
 {
     const bool json = inv.flag("json");
@@ -84,10 +112,22 @@ void connectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
     const auto hp = target(ctx, args.at(0));
     if (!hp)
         return;
+    // A pin the user gives goes where the broker reads pins on every outbound request.
+    if (const QString fingerprint = inv.value("fingerprint"); !fingerprint.isEmpty()) {
+        if (!fingerprint.startsWith(QLatin1String("sha256-")) || fingerprint.size() != 50) {
+            ctx.err(
+                QStringLiteral("Invalid fingerprint \"%1\". Expected sha256-<43 base64url characters>, as "
+                               "`claude-peers federation status` prints it on the other machine.")
+                    .arg(fingerprint));
+            ctx.finish(ExitUsage);
+            return;
+        }
+        if (!editConfig(ctx, [&](Broker::ConfigFile &c) { c.setPin(hp->host, hp->port, fingerprint); }))
+            return;
+    }
     Broker::FederationConnectRequest request;
     request.host = hp->host;
     request.port = hp->port;
-    request.fingerprint = inv.value("fingerprint");
     ctx.api().call(
         request,
         [&ctx, hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
@@ -229,25 +269,6 @@ void join(Context &ctx, const Invocation &, const QStringList &args)
     });
 }
 
-// Loads the config, applies change, saves it; false (command finished) on a write failure.
-bool editConfig(Context &ctx, const std::function<void(Broker::ConfigFile &)> &change)
-{
-    const QString path = ctx.location().configPath;
-    Broker::ConfigFile config = Broker::ConfigFile::load(path);
-    if (!config.warning().isEmpty()) {
-        ctx.err(QStringLiteral("Error: %1\nFix or remove %2, then run this again (nothing was changed).")
-                    .arg(config.warning(), path));
-        ctx.finish(ExitFailed);
-        return false;
-    }
-    change(config);
-    if (auto saved = config.save(path); !saved) {
-        ctx.fail(saved.error());
-        return false;
-    }
-    return true;
-}
-
 // POST /reload when a broker runs; tells whether the change is live.
 void applyConfig(Context &ctx, std::function<void()> next = {})
 {
@@ -344,6 +365,24 @@ void disable(Context &ctx, const Invocation &, const QStringList &)
     applyConfig(ctx);
 }
 
+// init's last lines: the port to open, and the URL for the other machine.
+void listeningAndUrl(Context &ctx, int port, const QString &url)
+{
+    ctx.out(QStringLiteral(
+                "  4. OK   Listening on TCP port %1 — if a firewall runs, open it (e.g. sudo ufw allow "
+                "%1/tcp)")
+                .arg(port));
+    if (!url.isEmpty()) {
+        ctx.out(QString());
+        ctx.out(QStringLiteral("On the other machine run:"));
+        ctx.out(QStringLiteral("  claude-peers federation join ") + url);
+        ctx.err(QStringLiteral(
+            "Warning: the join URL contains the federation secret; share it only with your own "
+            "machines."));
+    }
+    ctx.finish(ExitOk);
+}
+
 void init(Context &ctx, const Invocation &inv, const QStringList &)
 {
     std::optional<int> port;
@@ -382,20 +421,33 @@ void init(Context &ctx, const Invocation &inv, const QStringList &)
                             .arg(detail(*answer, "psk_location")));
                 ctx.out(QStringLiteral("  3. OK   Certificate fingerprint: %1")
                             .arg(detail(*answer, "fingerprint")));
-                ctx.out(QStringLiteral(
-                            "  4. OK   Listening on TCP port %1 — if a firewall runs, open it (e.g. sudo "
-                            "ufw allow %1/tcp)")
-                            .arg(effectivePort));
-                const QString url = detail(*answer, "url");
-                if (!url.isEmpty()) {
-                    ctx.out(QString());
-                    ctx.out(QStringLiteral("On the other machine run:"));
-                    ctx.out(QStringLiteral("  claude-peers federation join ") + url);
-                    ctx.err(QStringLiteral(
-                        "Warning: the join URL contains the federation secret; share it only with "
-                        "your own machines."));
+                const bool restart = answer->details.value(QLatin1String("restart_needed")).toBool();
+                if (!restart) {
+                    listeningAndUrl(ctx, effectivePort, detail(*answer, "url"));
+                    return;
                 }
-                ctx.finish(ExitOk);
+                // The federation port opens at the broker's start.
+                ctx.out(QStringLiteral("  ..   Restarting the broker to open the federation port"));
+                auto *control = new BrokerControl(ctx, &ctx);
+                control->stop([&ctx, control, effectivePort](int stopped) {
+                    if (stopped != ExitOk) {
+                        ctx.finish(stopped);
+                        return;
+                    }
+                    control->start([&ctx, effectivePort](int started) {
+                        if (started != ExitOk) {
+                            ctx.finish(started);
+                            return;
+                        }
+                        ctx.api().call(
+                            Broker::FederationTokenRequest {},
+                            [&ctx, effectivePort](Broker::Result<Broker::FederationTokenAnswer> token) {
+                                if (failed(ctx, token, Broker::FederationTokenRequest::path))
+                                    return;
+                                listeningAndUrl(ctx, effectivePort, token->url);
+                            });
+                    });
+                });
             },
             LinkTimeoutMs);
     };

@@ -628,9 +628,7 @@ Result<FederationAnswer> FederationAnswer::fromJson(const QJsonObject &o)
 
 QJsonObject FederationRemoteRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("host"), host}, {QStringLiteral("port"), port}};
-    insertIfSet(o, "fingerprint", fingerprint);
-    return o;
+    return {{QStringLiteral("host"), host}, {QStringLiteral("port"), port}};
 }
 
 Result<FederationRemoteRequest> FederationRemoteRequest::fromJson(const QJsonObject &o)
@@ -639,7 +637,6 @@ Result<FederationRemoteRequest> FederationRemoteRequest::fromJson(const QJsonObj
     FederationRemoteRequest r;
     r.host = fields.string("host");
     r.port = fields.integer("port", 1);
-    r.fingerprint = fields.optionalString("fingerprint");
     return checked(fields, std::move(r));
 }
 

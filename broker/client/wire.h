@@ -449,7 +449,6 @@ struct FederationRemoteRequest
 {
     QString host;
     qint64 port = 0;
-    QString fingerprint; // ours, connect only: "sha256-<b64url>" the user pins (absent when empty)
 
     QJsonObject toJson() const;
     static Result<FederationRemoteRequest> fromJson(const QJsonObject &object);

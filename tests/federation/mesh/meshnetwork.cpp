@@ -13,6 +13,7 @@
 
 #include <cerrno>
 #include <csignal>
+#include <sys/prctl.h>
 #include <unistd.h>
 
 using namespace Qt::StringLiterals;
@@ -179,6 +180,9 @@ bool Process::start(const QStringList &argv, const QProcessEnvironment &env, QSt
 {
     m_process = std::make_unique<QProcess>();
     m_process->setProcessEnvironment(env);
+    // Dies with the test, even when the test itself is killed (ctest's timeout, a crash) and no
+    // destructor runs; ip netns exec, unshare and sh exec, so the flag reaches the program.
+    m_process->setChildProcessModifier([] { ::prctl(PR_SET_PDEATHSIG, SIGKILL); });
     m_process->setProgram(argv.first());
     m_process->setArguments(argv.mid(1));
     QObject::connect(m_process.get(), &QProcess::readyReadStandardError, m_process.get(),
