@@ -88,7 +88,7 @@ private Q_SLOTS:
         history.search = QStringLiteral("x");
         history.limit = 5;
         roundTrips(history);
-        roundTrips(FederationRemoteRequest {QStringLiteral("host"), 7900, {}});
+        roundTrips(FederationRemoteRequest {QStringLiteral("host"), 7900});
         SendToRemoteRequest remote;
         remote.toId = QStringLiteral("box:a1");
         remote.fromId = QStringLiteral("b2");
