@@ -3,6 +3,7 @@
 #include "brokermodule.h"
 #include "brokerserver.h"
 #include "controlmodule.h"
+#include "federationmodule.h"
 #include "keychainsecretstore.h"
 
 #include <memory>
@@ -11,15 +12,26 @@ namespace App {
 
 void composeBroker(Broker::BrokerServer &server)
 {
-    auto secrets = std::make_shared<KeychainSecretStore>();
-    server.setSecretStore(secrets);
+    auto keychain = std::make_shared<KeychainSecretStore>();
+    server.setSecretStore(keychain);
+    // Modules, in the order their routes and tables depend on each other.
+    Federation::FederationModule::Parts federationParts;
+    federationParts.keychain = keychain;
+    auto federation = std::make_shared<Federation::FederationModule>(
+        Federation::FederationSettings::load(server.settings().location), std::move(federationParts));
+    server.addModule(federation);
+    server.setFederationLink(federation);
+    if (federation->isEnabled()) {
+        std::weak_ptr<Federation::FederationModule> module = federation;
+        server.setFederationKey([module] {
+            const auto alive = module.lock();
+            return alive ? alive->psk() : QByteArray();
+        });
+    }
     // The control service (POST /control for the CLI, /agent-tool for the helper's openchamber
     // tool, scheduled tasks): OpenCode's server password is in the same secret store.
     server.addModule(std::make_shared<OpenChamber::ControlModule>(
-        std::make_unique<OpenChamber::OpenCodeBackend>(secrets)));
-    // Each further module is added here, in the order its routes and tables depend on each
-    // other:
-    //   server.addModule(std::make_shared<Federation::FederationModule>(…));
+        std::make_unique<OpenChamber::OpenCodeBackend>(keychain)));
 }
 
 } // namespace App

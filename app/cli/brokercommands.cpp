@@ -1,4 +1,4 @@
-// rotate-token, reload-broker, kill-broker, restart, federation.
+// rotate-token, reload-broker, kill-broker, restart.
 #include "brokercontrol.h"
 #include "context.h"
 #include "handlers.h"
@@ -179,12 +179,6 @@ void restart(Context &ctx, const Invocation &)
         }
         control->start([&ctx](int startCode) { ctx.finish(startCode); });
     });
-}
-
-void federation(Context &ctx, const Invocation &)
-{
-    ctx.err(QStringLiteral("Federation arrives in a later version of claude-peers."));
-    ctx.finish(ExitUnavailable);
 }
 
 } // namespace Cli::Handlers

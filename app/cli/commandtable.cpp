@@ -26,6 +26,15 @@ constexpr OptionSpec kMessages[] = {
 constexpr OptionSpec kHook[] = {
     {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
+constexpr OptionSpec kFederation[] = {
+    {"json", nullptr, "status, pending, doctor: print JSON"},
+    {"host", "H", "token: the address the other machine dials (default: the broker's LAN address)"},
+    {"legacy", nullptr, "token: 0.7's URL form, without the certificate fingerprint"},
+    {"fingerprint", "FP", "connect: pin this certificate (sha256-<base64url>, from federation status there)"},
+    {"port", "P", "init: the federation port (default 7900)"},
+    {"subnet", "CIDR", "init: the subnets allowed to connect, comma-separated (default: detected)"},
+};
+
 const std::array kCommands {
     Command {"status", "[--json]", "Show broker status and all peers",
              "Asks GET /health, then lists the peers registered on this machine.", kJson, false, 0, 0,
@@ -127,16 +136,14 @@ const std::array kCommands {
              0,
              &Handlers::restart},
     Command {
-        "federation",
-        "<subcommand>",
-        "Connect brokers across machines (later version)",
-        "The reference's federation subcommands (init, join, token, doctor, connect, disconnect, status, "
-        "enable, disable, refresh-wsl2) arrive in a later version of claude-peers; they exit with code 3.",
-        {},
-        true,
-        0,
-        -1,
-        &Handlers::federation},
+        "federation", "<subcommand> [arguments] [options]", "Connect brokers across machines",
+        "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | token [--host H] "
+        "[--legacy] | doctor [--json] | connect <host>:<port> [--fingerprint sha256-...] | disconnect "
+        "<host>:<port> | status [--json] | enable [port] [subnet] | disable | rotate-psk | pending [--json] "
+        "| "
+        "accept <id> | reject <id>. The broker keeps the federation secret and the certificate; enable, "
+        "disable and init edit the config file and have a running broker re-read it.",
+        kFederation, false, 0, -1, &Handlers::federation},
     Command {
         "projects", "[--json|-q]", "List the configured OpenCode projects",
         "Asks the broker's control service (projects.list). Exit codes: 0 ok, 2 invalid request, 1 failed.",

@@ -25,6 +25,8 @@ void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);
 void killBroker(Context &ctx, const Invocation &inv);
 void restart(Context &ctx, const Invocation &inv);
+
+// federationcommands.cpp
 void federation(Context &ctx, const Invocation &inv);
 
 // controlcommands.cpp: the broker's control service (/control)

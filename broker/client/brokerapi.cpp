@@ -7,6 +7,12 @@ void BrokerApi::health(std::function<void(Result<HealthAnswer>)> done, int timeo
     get<HealthAnswer>(QLatin1String(HealthAnswer::path), {}, std::move(done), timeoutMs);
 }
 
+void BrokerApi::federationStatus(std::function<void(Result<FederationStatusAnswer>)> done,
+                                 int timeoutMs) const
+{
+    get<FederationStatusAnswer>(QStringLiteral("/federation/status"), QString(), std::move(done), timeoutMs);
+}
+
 void BrokerApi::metrics(bool detailed, std::function<void(Result<MetricsAnswer>)> done, int timeoutMs) const
 {
     get<MetricsAnswer>(QLatin1String(MetricsAnswer::path),

@@ -144,6 +144,77 @@ void ConfigFile::setFederationSubnet(const QString &subnet)
     setValue(kFederation, QStringLiteral("subnet"), subnet);
 }
 
+QStringList ConfigFile::federationSubnets() const
+{
+    const QJsonObject federation = m_root.value(kFederation).toObject();
+    QStringList list;
+    if (const QJsonValue subnets = federation.value(QStringLiteral("subnets")); subnets.isArray()) {
+        for (const QJsonValue &v : subnets.toArray()) {
+            if (v.isString() && !v.toString().trimmed().isEmpty())
+                list << v.toString().trimmed();
+        }
+        return list;
+    }
+    for (const QString &part :
+         federationSubnet().value_or(QString()).split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!part.trimmed().isEmpty())
+            list << part.trimmed();
+    }
+    return list;
+}
+
+void ConfigFile::setFederationSubnets(const QStringList &subnets)
+{
+    QJsonObject federation = m_root.value(kFederation).toObject();
+    if (subnets.isEmpty()) {
+        federation.remove(QStringLiteral("subnets"));
+        federation.remove(QStringLiteral("subnet"));
+    } else {
+        federation.insert(QStringLiteral("subnets"), QJsonArray::fromStringList(subnets));
+        federation.insert(QStringLiteral("subnet"), subnets.first());
+    }
+    m_root.insert(kFederation, federation);
+}
+
+std::optional<bool> ConfigFile::acceptLegacy() const
+{
+    return boolValue(kFederation, QStringLiteral("accept_legacy"));
+}
+
+void ConfigFile::setAcceptLegacy(bool accept)
+{
+    setValue(kFederation, QStringLiteral("accept_legacy"), accept);
+}
+
+QHash<QString, QString> ConfigFile::pins() const
+{
+    QHash<QString, QString> pins;
+    const QJsonObject object = m_root.value(kFederation).toObject().value(QStringLiteral("pins")).toObject();
+    for (auto it = object.begin(); it != object.end(); ++it) {
+        if (it.value().isString())
+            pins.insert(it.key(), it.value().toString());
+    }
+    return pins;
+}
+
+void ConfigFile::setPin(const QString &host, int port, const QString &fingerprint)
+{
+    QJsonObject pins = m_root.value(kFederation).toObject().value(QStringLiteral("pins")).toObject();
+    pins.insert(QStringLiteral("%1:%2").arg(host).arg(port), fingerprint);
+    setValue(kFederation, QStringLiteral("pins"), pins);
+}
+
+bool ConfigFile::removePin(const QString &host, int port)
+{
+    QJsonObject pins = m_root.value(kFederation).toObject().value(QStringLiteral("pins")).toObject();
+    const QString key = QStringLiteral("%1:%2").arg(host).arg(port);
+    if (!pins.contains(key))
+        return false;
+    pins.remove(key);
+    setValue(kFederation, QStringLiteral("pins"), pins);
+    return true;
+}
+
 QList<ConfigFile::Remote> ConfigFile::remotes() const
 {
     QList<Remote> list;

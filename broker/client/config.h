@@ -2,10 +2,12 @@
 
 #include "result.h"
 
+#include <QHash>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -53,6 +55,18 @@ public:
     bool removeRemote(const QString &host, int port);
     std::optional<bool> mdnsEnabled() const;
     void setMdnsEnabled(bool enabled);
+    // Ours: federation.subnets (a list); 0.7's single federation.subnet is read as a one-item
+    // list (or a comma-separated one). Setting writes both: subnets, and subnet = the first
+    // entry so a 0.7 broker reading the same file still filters on something.
+    QStringList federationSubnets() const;
+    void setFederationSubnets(const QStringList &subnets);
+    // federation.accept_legacy: 0.7 peers' PSK header and relays without ts/nonce (default true).
+    std::optional<bool> acceptLegacy() const;
+    void setAcceptLegacy(bool accept);
+    // federation.pins: {"<host>:<port>": "sha256-<base64url of the SPKI SHA-256>"}.
+    QHash<QString, QString> pins() const;
+    void setPin(const QString &host, int port, const QString &fingerprint);
+    bool removePin(const QString &host, int port);
 
     // server.startup_timeout_ms
     std::optional<int> startupTimeoutMs() const;

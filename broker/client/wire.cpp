@@ -692,4 +692,221 @@ Result<SendToRemoteRequest> SendToRemoteRequest::fromJson(const QJsonObject &o)
     return r;
 }
 
+namespace {
+
+QString text(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+QStringList strings(const QJsonValue &value)
+{
+    QStringList list;
+    for (const QJsonValue &v : value.toArray()) {
+        if (v.isString())
+            list << v.toString();
+    }
+    return list;
+}
+
+qint64 number(const QJsonObject &o, const char *key, qint64 fallback = 0)
+{
+    return integerValue(o.value(QLatin1String(key))).value_or(fallback);
+}
+
+} // namespace
+
+Result<FederationStatusAnswer> FederationStatusAnswer::fromJson(const QJsonObject &o)
+{
+    if (!o.value(QLatin1String("enabled")).isBool())
+        return std::unexpected(badAnswer(QStringLiteral("the answer has no boolean \"enabled\"")));
+    FederationStatusAnswer a;
+    a.raw = o;
+    a.enabled = o.value(QLatin1String("enabled")).toBool();
+    a.port = number(o, "port", 7900);
+    a.subnet = text(o, "subnet");
+    a.subnets = strings(o.value(QLatin1String("subnets")));
+    if (a.subnets.isEmpty() && !a.subnet.isEmpty())
+        a.subnets << a.subnet;
+    for (const QJsonValue &v : o.value(QLatin1String("remotes")).toArray()) {
+        const QJsonObject r = v.toObject();
+        a.remotes.append({text(r, "host"), number(r, "port"), text(r, "hostname"), number(r, "peer_count"),
+                          text(r, "connected_at"), text(r, "last_sync"), text(r, "state"),
+                          text(r, "fingerprint"), r.value(QLatin1String("legacy")).toBool()});
+    }
+    a.totalRemotePeers = number(o, "total_remote_peers");
+    a.hostname = text(o, "hostname");
+    a.fingerprint = text(o, "fingerprint");
+    a.pskSource = text(o, "psk_source");
+    if (const QJsonValue legacy = o.value(QLatin1String("accept_legacy")); legacy.isBool())
+        a.acceptLegacy = legacy.toBool();
+    a.warnings = strings(o.value(QLatin1String("warnings")));
+    a.pending = number(o, "pending");
+    return a;
+}
+
+QJsonObject FederationTokenAnswer::toJson() const
+{
+    if (!ok)
+        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+    QJsonObject o {
+        {QStringLiteral("ok"), true}, {QStringLiteral("url"), url}, {QStringLiteral("port"), port}};
+    insertIfSet(o, "host", host);
+    insertIfSet(o, "hostname", hostname);
+    insertIfSet(o, "fingerprint", fingerprint);
+    return o;
+}
+
+Result<FederationTokenAnswer> FederationTokenAnswer::fromJson(const QJsonObject &o)
+{
+    FederationTokenAnswer a;
+    a.ok = o.value(QLatin1String("ok")).toBool();
+    a.error = text(o, "error");
+    a.url = text(o, "url");
+    a.host = text(o, "host");
+    a.port = number(o, "port");
+    a.hostname = text(o, "hostname");
+    a.fingerprint = text(o, "fingerprint");
+    if (a.ok && !a.url.startsWith(QLatin1String("cpt://")))
+        return std::unexpected(badAnswer(QStringLiteral("the answer has no cpt:// \"url\"")));
+    return a;
+}
+
+QJsonObject FederationTokenRequest::toJson() const
+{
+    QJsonObject o;
+    insertIfSet(o, "host", host);
+    if (legacy)
+        o.insert(QStringLiteral("legacy"), true);
+    return o;
+}
+
+Result<FederationTokenRequest> FederationTokenRequest::fromJson(const QJsonObject &o)
+{
+    JsonFields fields(o);
+    FederationTokenRequest r;
+    r.host = fields.optionalString("host");
+    const QJsonValue legacy = fields.value("legacy");
+    if (!legacy.isUndefined() && !legacy.isNull() && !legacy.isBool())
+        return fail(ErrorKind::BadRequest, QStringLiteral("Field \"legacy\" must be a boolean"));
+    r.legacy = legacy.toBool();
+    return checked(fields, std::move(r));
+}
+
+QJsonObject FederationJoinRequest::toJson() const
+{
+    return {{QStringLiteral("url"), url}};
+}
+
+Result<FederationJoinRequest> FederationJoinRequest::fromJson(const QJsonObject &o)
+{
+    JsonFields fields(o);
+    FederationJoinRequest r;
+    r.url = fields.string("url");
+    fields.checkLength("url", r.url, 4096);
+    return checked(fields, std::move(r));
+}
+
+QJsonObject FederationInitRequest::toJson() const
+{
+    QJsonObject o;
+    insertIfSet(o, "port", port);
+    if (!subnets.isEmpty())
+        o.insert(QStringLiteral("subnets"), QJsonArray::fromStringList(subnets));
+    return o;
+}
+
+Result<FederationInitRequest> FederationInitRequest::fromJson(const QJsonObject &o)
+{
+    JsonFields fields(o);
+    FederationInitRequest r;
+    r.port = fields.optionalInteger("port", 1);
+    if (r.port && *r.port > 65535)
+        return fail(ErrorKind::BadRequest, QStringLiteral("Field \"port\" must be 1-65535"));
+    const QJsonValue subnets = fields.value("subnets");
+    if (!subnets.isUndefined() && !subnets.isNull()) {
+        if (!subnets.isArray() || strings(subnets).size() != subnets.toArray().size())
+            return fail(ErrorKind::BadRequest,
+                        QStringLiteral("Field \"subnets\" must be an array of strings"));
+        r.subnets = strings(subnets);
+    }
+    return checked(fields, std::move(r));
+}
+
+QJsonObject FederationPendingAnswer::toJson() const
+{
+    if (!ok)
+        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+    QJsonArray list;
+    for (const Request &r : requests) {
+        list.append(QJsonObject {{QStringLiteral("id"), r.id},
+                                 {QStringLiteral("host"), r.host},
+                                 {QStringLiteral("port"), r.port},
+                                 {QStringLiteral("hostname"), r.hostname},
+                                 {QStringLiteral("fingerprint"), r.fingerprint},
+                                 {QStringLiteral("sas"), r.sas},
+                                 {QStringLiteral("received_at"), r.receivedAt}});
+    }
+    return {{QStringLiteral("ok"), true}, {QStringLiteral("requests"), list}};
+}
+
+Result<FederationPendingAnswer> FederationPendingAnswer::fromJson(const QJsonObject &o)
+{
+    FederationPendingAnswer a;
+    a.raw = o;
+    a.ok = o.value(QLatin1String("ok")).toBool();
+    a.error = text(o, "error");
+    if (a.ok && !o.value(QLatin1String("requests")).isArray())
+        return std::unexpected(badAnswer(QStringLiteral("the answer has no \"requests\" array")));
+    for (const QJsonValue &v : o.value(QLatin1String("requests")).toArray()) {
+        const QJsonObject r = v.toObject();
+        a.requests.append({text(r, "id"), text(r, "host"), number(r, "port"), text(r, "hostname"),
+                           text(r, "fingerprint"), text(r, "sas"), text(r, "received_at")});
+    }
+    return a;
+}
+
+QJsonObject FederationPairingRequest::toJson() const
+{
+    return {{QStringLiteral("id"), id}};
+}
+
+Result<FederationPairingRequest> FederationPairingRequest::fromJson(const QJsonObject &o)
+{
+    JsonFields fields(o);
+    FederationPairingRequest r;
+    r.id = fields.string("id");
+    fields.checkLength("id", r.id, 128);
+    return checked(fields, std::move(r));
+}
+
+QJsonObject FederationDoctorAnswer::toJson() const
+{
+    if (!ok)
+        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+    QJsonArray list;
+    for (const Check &c : checks) {
+        QJsonObject o {{QStringLiteral("name"), c.name},
+                       {QStringLiteral("status"), c.status},
+                       {QStringLiteral("detail"), c.detail}};
+        insertIfSet(o, "fix", c.fix);
+        list.append(o);
+    }
+    return {{QStringLiteral("ok"), true}, {QStringLiteral("checks"), list}};
+}
+
+Result<FederationDoctorAnswer> FederationDoctorAnswer::fromJson(const QJsonObject &o)
+{
+    FederationDoctorAnswer a;
+    a.ok = o.value(QLatin1String("ok")).toBool();
+    a.error = text(o, "error");
+    if (a.ok && !o.value(QLatin1String("checks")).isArray())
+        return std::unexpected(badAnswer(QStringLiteral("the answer has no \"checks\" array")));
+    for (const QJsonValue &v : o.value(QLatin1String("checks")).toArray()) {
+        const QJsonObject c = v.toObject();
+        a.checks.append({text(c, "name"), text(c, "status"), text(c, "detail"), text(c, "fix")});
+    }
+    return a;
+}
+
 } // namespace Broker

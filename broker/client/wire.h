@@ -8,6 +8,7 @@
 #include <QJsonValue>
 #include <QList>
 #include <QString>
+#include <QStringList>
 
 #include <optional>
 
@@ -496,6 +497,186 @@ struct SendToRemoteRequest
     QJsonObject toJson() const;
     // A non-object metadata is a rule's refusal (ErrorKind::Rejected), as the reference's.
     static Result<SendToRemoteRequest> fromJson(const QJsonObject &object);
+};
+
+// GET /federation/status (reference §3.5) with our fields. Unknown fields are ignored; absent
+// ones read as their defaults, so a 0.7 broker's answer reads too.
+struct FederationStatusAnswer
+{
+    struct Remote
+    {
+        QString host;
+        qint64 port = 0;
+        QString hostname;
+        qint64 peerCount = 0;
+        QString connectedAt; // ISO-8601
+        QString lastSync;
+        QString state; // ours: "connected" | "reconnecting" | "evicted" (empty from 0.7)
+        QString fingerprint; // ours
+        bool legacy = false; // ours: speaks 0.7's PSK header
+    };
+
+    bool enabled = false;
+    qint64 port = 7900;
+    QString subnet;
+    QStringList subnets; // ours; [subnet] from 0.7
+    QList<Remote> remotes;
+    qint64 totalRemotePeers = 0;
+    QString hostname; // ours
+    QString fingerprint; // ours: this broker's pin
+    QString pskSource; // ours: "own" | "local-token-copy"
+    std::optional<bool> acceptLegacy; // ours
+    QStringList warnings; // ours, plain sentences
+    qint64 pending = 0; // ours: pairing requests waiting
+    QJsonObject raw; // the answer as received (--json prints it)
+
+    bool pskIsTokenCopy() const { return pskSource == QLatin1String("local-token-copy"); }
+    static Result<FederationStatusAnswer> fromJson(const QJsonObject &object);
+};
+
+// /federation/token: the join URL of this broker. The broker builds it (it holds the PSK and
+// the certificate); host is the address the other machine should dial (empty: the broker picks
+// its LAN address), legacy = 0.7's form without the fingerprint.
+struct FederationTokenAnswer
+{
+    bool ok = true;
+    QString error;
+    QString url; // cpt://host:port;fp=sha256-…/<token>
+    QString host;
+    qint64 port = 0;
+    QString hostname;
+    QString fingerprint;
+
+    QJsonObject toJson() const;
+    static Result<FederationTokenAnswer> fromJson(const QJsonObject &object);
+};
+
+struct FederationTokenRequest
+{
+    static constexpr const char *path = "/federation/token";
+    using Answer = FederationTokenAnswer;
+
+    QString host;
+    bool legacy = false;
+
+    QJsonObject toJson() const;
+    static Result<FederationTokenRequest> fromJson(const QJsonObject &object);
+};
+
+// /federation/join {url}: the broker reads the cpt:// URL, keeps its PSK, pins its fingerprint,
+// saves the remote and connects. Answer details: hostname, host, port, fingerprint, sas.
+struct FederationJoinRequest
+{
+    static constexpr const char *path = "/federation/join";
+    using Answer = FederationAnswer;
+
+    QString url;
+
+    QJsonObject toJson() const;
+    static Result<FederationJoinRequest> fromJson(const QJsonObject &object);
+};
+
+// /federation/init: own PSK when there is none or only the token's copy, certificate ensured,
+// federation enabled. Answer details: fingerprint, psk_location, url.
+struct FederationInitRequest
+{
+    static constexpr const char *path = "/federation/init";
+    using Answer = FederationAnswer;
+
+    std::optional<qint64> port;
+    QStringList subnets;
+
+    QJsonObject toJson() const;
+    static Result<FederationInitRequest> fromJson(const QJsonObject &object);
+};
+
+// /federation/rotate-psk {}: a new random PSK. Answer details: location.
+struct FederationRotatePskRequest
+{
+    static constexpr const char *path = "/federation/rotate-psk";
+    using Answer = FederationAnswer;
+
+    QJsonObject toJson() const { return {}; }
+};
+
+// /federation/pending {}: pairing requests from hosts that are not pinned yet.
+struct FederationPendingAnswer
+{
+    struct Request
+    {
+        QString id;
+        QString host;
+        qint64 port = 0;
+        QString hostname;
+        QString fingerprint;
+        QString sas; // the short code both sides show
+        QString receivedAt; // ISO-8601
+    };
+
+    bool ok = true;
+    QString error;
+    QList<Request> requests;
+    QJsonObject raw;
+
+    QJsonObject toJson() const;
+    static Result<FederationPendingAnswer> fromJson(const QJsonObject &object);
+};
+
+struct FederationPendingRequest
+{
+    static constexpr const char *path = "/federation/pending";
+    using Answer = FederationPendingAnswer;
+
+    QJsonObject toJson() const { return {}; }
+};
+
+// /federation/accept {id} and /federation/reject {id}. Answer details: hostname.
+struct FederationPairingRequest
+{
+    QString id;
+
+    QJsonObject toJson() const;
+    static Result<FederationPairingRequest> fromJson(const QJsonObject &object);
+};
+
+struct FederationAcceptRequest : FederationPairingRequest
+{
+    static constexpr const char *path = "/federation/accept";
+    using Answer = FederationAnswer;
+};
+
+struct FederationRejectRequest : FederationPairingRequest
+{
+    static constexpr const char *path = "/federation/reject";
+    using Answer = FederationAnswer;
+};
+
+// /federation/doctor {}: what only the broker can check (its port, certificate, PSK, subnet,
+// mDNS daemon, clock skew against each remote), each with a fix line.
+struct FederationDoctorAnswer
+{
+    struct Check
+    {
+        QString name;
+        QString status; // "ok" | "warn" | "fail"
+        QString detail;
+        QString fix;
+    };
+
+    bool ok = true;
+    QString error;
+    QList<Check> checks;
+
+    QJsonObject toJson() const;
+    static Result<FederationDoctorAnswer> fromJson(const QJsonObject &object);
+};
+
+struct FederationDoctorRequest
+{
+    static constexpr const char *path = "/federation/doctor";
+    using Answer = FederationDoctorAnswer;
+
+    QJsonObject toJson() const { return {}; }
 };
 
 } // namespace Broker

@@ -11,6 +11,7 @@
 #include <QJsonDocument>
 #include <QProcess>
 #include <QRegularExpression>
+#include <QTcpServer>
 #include <QTemporaryDir>
 #include <QTest>
 
@@ -277,21 +278,155 @@ private Q_SLOTS:
         QVERIFY2(r.out.isEmpty(), qPrintable(describe(r)));
     }
 
-    void federationIsNotAvailable_data()
+    // This broker runs without federation (no CLAUDE_PEERS_FEDERATION_ENABLED): the commands
+    // reach it and report its refusal, each with its exit code.
+    void federationAgainstBrokerWithoutIt_data()
     {
         QTest::addColumn<QStringList>("args");
-        QTest::newRow("bare") << QStringList {u"federation"_s};
-        for (const char *sub : {"init", "join", "token", "doctor", "connect", "disconnect", "status",
-                                "enable", "disable", "refresh-wsl2"})
-            QTest::newRow(sub) << QStringList {u"federation"_s, QLatin1String(sub)};
+        QTest::addColumn<int>("code");
+        QTest::addColumn<QString>("outStarts");
+        QTest::addColumn<QString>("errStarts");
+        QTest::newRow("status")
+            << QStringList {u"status"_s} << 0
+            << u"Federation is disabled. Set CLAUDE_PEERS_FEDERATION_ENABLED=true to enable.\n"_s
+            << QString();
+        QTest::newRow("connect") << QStringList {u"connect"_s, u"127.0.0.1:1"_s} << 2 << QString()
+                                 << u"Failed: Federation is not enabled."_s;
+        QTest::newRow("disconnect") << QStringList {u"disconnect"_s, u"127.0.0.1:1"_s} << 2 << QString()
+                                    << u"Failed: Federation is not enabled."_s;
+        for (const char *sub : {"token", "rotate-psk", "pending"})
+            QTest::newRow(sub) << QStringList {QLatin1String(sub)} << 2 << QString() << u"Failed: "_s;
+        QTest::newRow("accept") << QStringList {u"accept"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
+        QTest::newRow("reject") << QStringList {u"reject"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
     }
-    void federationIsNotAvailable()
+    void federationAgainstBrokerWithoutIt()
     {
         QFETCH(QStringList, args);
-        const CliRun r = runCli(env(), args);
-        QCOMPARE(r.code, 3);
-        QCOMPARE(r.err, u"Federation arrives in a later version of claude-peers.\n"_s);
-        QVERIFY(r.out.isEmpty());
+        QFETCH(int, code);
+        QFETCH(QString, outStarts);
+        QFETCH(QString, errStarts);
+        const CliRun r = runCli(env(), QStringList {u"federation"_s} + args);
+        QVERIFY2(r.code == code, qPrintable(describe(r)));
+        QVERIFY2(r.out.startsWith(outStarts), qPrintable(describe(r)));
+        QVERIFY2(r.err.startsWith(errStarts), qPrintable(describe(r)));
+        if (errStarts.isEmpty())
+            QVERIFY2(r.err.isEmpty(), qPrintable(describe(r)));
+    }
+
+    void federationStatusJson()
+    {
+        const CliRun r = runCli(env(), {u"federation"_s, u"status"_s, u"--json"_s});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        const QJsonObject status = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(status.value(u"enabled"_s), QJsonValue(false));
+        QVERIFY(status.value(u"remotes"_s).isArray());
+    }
+
+    void federationDoctorShowsEveryCheck()
+    {
+        QProcessEnvironment e = env();
+        e.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(TestSupport::freePort()));
+        const CliRun r = runCli(e, {u"federation"_s, u"doctor"_s});
+        QVERIFY2(r.code == 2, qPrintable(describe(r)));
+        QVERIFY2(r.out.startsWith(u"[Federation Doctor]\n"_s), qPrintable(describe(r)));
+        for (const QString &line :
+             {u"  FAIL Federation is not enabled\n       Fix: claude-peers federation init"_s,
+              u"  OK   Broker: running at http://127.0.0.1:"_s,
+              u"  FAIL The broker runs without federation\n       Fix: "_s})
+            QVERIFY2(r.out.contains(line), qPrintable(describe(r)));
+        static const QRegularExpression summary(uR"(\n\d+ passed, [1-9]\d* failed, \d+ warning\(s\)\n$)"_s);
+        QVERIFY2(summary.match(r.out).hasMatch(), qPrintable(describe(r)));
+
+        const CliRun json = runCli(e, {u"federation"_s, u"doctor"_s, u"--json"_s});
+        QCOMPARE(json.code, 2);
+        const QJsonArray checks = QJsonDocument::fromJson(json.out.toUtf8()).array();
+        QVERIFY2(!checks.isEmpty(), qPrintable(describe(json)));
+        bool sawFail = false;
+        for (const QJsonValue &c : checks)
+            sawFail = sawFail || c.toObject().value(u"status"_s) == u"fail"_s;
+        QVERIFY(sawFail);
+    }
+
+    void federationDoctorWithBrokerDownChecksThePort()
+    {
+        TestHome home;
+        QProcessEnvironment e = cliEnvironment(home);
+        // A port something listens on: the doctor must call it taken.
+        QTcpServer taken;
+        QVERIFY(taken.listen(QHostAddress::Any, 0));
+        e.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(taken.serverPort()));
+        const CliRun r = runCli(e, {u"federation"_s, u"doctor"_s});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.out.contains(u"  FAIL Broker: not reachable at http://127.0.0.1:%1\n"_s.arg(home.port())),
+                 qPrintable(describe(r)));
+        QVERIFY2(r.out.contains(u"  FAIL Port %1 is taken by another program"_s.arg(taken.serverPort())),
+                 qPrintable(describe(r)));
+        const quint16 port = taken.serverPort();
+        taken.close();
+        const CliRun free = runCli(e, {u"federation"_s, u"doctor"_s});
+        QVERIFY2(free.out.contains(u"  OK   Port %1 is free for the broker"_s.arg(port)),
+                 qPrintable(describe(free)));
+    }
+
+    // enable/disable edit the config (keeping remotes, pins and mdns, which 0.7's enable wiped)
+    // and have the running broker re-read it.
+    void federationEnableDisableKeepTheRest()
+    {
+        const QString path = m_home->configPath();
+        QFile::remove(path);
+        QFile file(path);
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write(R"({"federation":{"remotes":[{"host":"10.9.9.9","port":7900,"label":"far"}],
+                      "pins":{"10.9.9.9:7900":"sha256-AAAA"},"mdns":{"enabled":false}},"other":1})");
+        file.close();
+        const quint16 port = TestSupport::freePort();
+        const CliRun on =
+            runCli(env(), {u"federation"_s, u"enable"_s, QString::number(port), u"10.9.0.0/16"_s});
+        QVERIFY2(on.code == 0, qPrintable(describe(on)));
+        QCOMPARE(
+            on.out,
+            u"Federation enabled in %1 (port %2, subnet 10.9.0.0/16).\nThe broker re-read the config.\n"_s
+                .arg(path)
+                .arg(port));
+        auto config = [&path] {
+            QFile f(path);
+            return f.open(QIODevice::ReadOnly) ? QJsonDocument::fromJson(f.readAll()).object()
+                                               : QJsonObject();
+        };
+        QJsonObject federation = config().value(u"federation"_s).toObject();
+        QCOMPARE(federation.value(u"enabled"_s), QJsonValue(true));
+        QCOMPARE(federation.value(u"port"_s).toInt(), int(port));
+        QCOMPARE(federation.value(u"subnet"_s).toString(), u"10.9.0.0/16"_s);
+        QCOMPARE(federation.value(u"remotes"_s).toArray().size(), 1);
+        QCOMPARE(federation.value(u"pins"_s).toObject().value(u"10.9.9.9:7900"_s).toString(),
+                 u"sha256-AAAA"_s);
+        QCOMPARE(federation.value(u"mdns"_s).toObject().value(u"enabled"_s), QJsonValue(false));
+        QCOMPARE(config().value(u"other"_s).toInt(), 1);
+
+        const CliRun off = runCli(env(), {u"federation"_s, u"disable"_s});
+        QVERIFY2(off.code == 0, qPrintable(describe(off)));
+        QVERIFY2(off.out.startsWith(u"Federation disabled in %1 (remotes and pins are kept).\n"_s.arg(path)),
+                 qPrintable(describe(off)));
+        federation = config().value(u"federation"_s).toObject();
+        QCOMPARE(federation.value(u"enabled"_s), QJsonValue(false));
+        QCOMPARE(federation.value(u"remotes"_s).toArray().size(), 1);
+        QCOMPARE(federation.value(u"port"_s).toInt(), int(port));
+        QFile::remove(path);
+        QVERIFY(runCli(env(), {u"reload-broker"_s}).code == 0);
+    }
+
+    void federationEnableRefusesABrokenConfig()
+    {
+        TestHome home;
+        QFile file(home.configPath());
+        QVERIFY(file.open(QIODevice::WriteOnly));
+        file.write("{not json");
+        file.close();
+        const CliRun r = runCli(cliEnvironment(home), {u"federation"_s, u"enable"_s});
+        QCOMPARE(r.code, 2);
+        QVERIFY2(r.err.contains(u"nothing was changed"_s), qPrintable(describe(r)));
+        QVERIFY(file.open(QIODevice::ReadOnly));
+        QCOMPARE(file.readAll(), QByteArray("{not json"));
     }
 
     void statusAndPeersText()

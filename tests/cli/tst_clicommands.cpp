@@ -310,10 +310,42 @@ private Q_SLOTS:
                                    << u"--limit needs a whole number"_s;
         QTest::newRow("bad since") << QStringList {u"messages"_s, u"--since"_s, u"yesterday"_s} << 1 << u""_s
                                    << u"--since needs an ISO-8601 time"_s;
-        QTest::newRow("federation") << QStringList {u"federation"_s, u"status"_s} << 3 << u""_s
-                                    << u"Federation arrives in a later version of claude-peers."_s;
+        QTest::newRow("federation status, no broker")
+            << QStringList {u"federation"_s, u"status"_s} << 2 << u"Broker is not running."_s
+            << u"Error: Broker not reachable at http://127.0.0.1:"_s;
         QTest::newRow("federation help")
-            << QStringList {u"federation"_s, u"--help"_s} << 0 << u"later version"_s << u""_s;
+            << QStringList {u"federation"_s, u"--help"_s} << 0 << u"Subcommands: init"_s << u""_s;
+        QTest::newRow("federation bare") << QStringList {u"federation"_s} << 1 << u""_s
+                                         << u"  connect <host>:<port> [--fingerprint sha256-...]"_s;
+        QTest::newRow("federation unknown") << QStringList {u"federation"_s, u"frob"_s} << 1 << u""_s
+                                            << u"Unknown federation subcommand: frob"_s;
+        QTest::newRow("federation connect bad port")
+            << QStringList {u"federation"_s, u"connect"_s, u"host:99999"_s} << 1 << u""_s
+            << u"Invalid port in \"host:99999\". Expected <host>:<port>."_s;
+        QTest::newRow("federation connect no port")
+            << QStringList {u"federation"_s, u"connect"_s, u"host"_s} << 1 << u""_s << u"Invalid port in"_s;
+        QTest::newRow("federation connect two targets")
+            << QStringList {u"federation"_s, u"connect"_s, u"a:1"_s, u"b:2"_s} << 1 << u""_s
+            << u"Usage: claude-peers federation connect"_s;
+        QTest::newRow("federation join bad url")
+            << QStringList {u"federation"_s, u"join"_s, u"http://h:7900/x"_s} << 1 << u""_s
+            << u"Error: Invalid URL format. Expected cpt://<host>:<port>/<token>"_s;
+        QTest::newRow("federation join no token")
+            << QStringList {u"federation"_s, u"join"_s, u"cpt://h:7900/"_s} << 1 << u""_s
+            << u"Invalid URL format"_s;
+        QTest::newRow("federation enable bad port")
+            << QStringList {u"federation"_s, u"enable"_s, u"0"_s} << 1 << u""_s << u"Invalid port \"0\""_s;
+        QTest::newRow("federation enable bad subnet")
+            << QStringList {u"federation"_s, u"enable"_s, u"7901"_s, u"10.0.0.0/33"_s} << 1 << u""_s
+            << u"Invalid subnet \"10.0.0.0/33\""_s;
+        QTest::newRow("federation init bad subnet")
+            << QStringList {u"federation"_s, u"init"_s, u"--subnet"_s, u"10.0.0.0/8,nope"_s} << 1 << u""_s
+            << u"Invalid subnet \"nope\""_s;
+        QTest::newRow("federation option elsewhere")
+            << QStringList {u"federation"_s, u"status"_s, u"--legacy"_s} << 1 << u""_s
+            << u"Option --legacy does not apply to federation status"_s;
+        QTest::newRow("federation refresh-wsl2") << QStringList {u"federation"_s, u"refresh-wsl2"_s} << 3
+                                                 << u""_s << u"not part of this version"_s;
     }
     void dispatchUsageAndVersion()
     {

@@ -201,6 +201,52 @@ private Q_SLOTS:
         QCOMPARE(c.remotes().at(0).port, 7901);
     }
 
+    void subnetsAsListWithThe07SingleSubnetKept()
+    {
+        ConfigFile old(
+            QJsonDocument::fromJson(R"({"federation":{"subnet":"192.168.1.0/24, 10.0.0.0/8"}})").object());
+        QCOMPARE(old.federationSubnets(),
+                 QStringList({QStringLiteral("192.168.1.0/24"), QStringLiteral("10.0.0.0/8")}));
+        ConfigFile c(
+            QJsonDocument::fromJson(R"({"federation":{"subnet":"1.2.3.0/24","port":7901}})").object());
+        c.setFederationSubnets({QStringLiteral("10.1.0.0/16"), QStringLiteral("fd00::/8")});
+        QCOMPARE(c.federationSubnets(),
+                 QStringList({QStringLiteral("10.1.0.0/16"), QStringLiteral("fd00::/8")}));
+        QCOMPARE(c.federationSubnet(), QStringLiteral("10.1.0.0/16")); // what 0.7 reads
+        QCOMPARE(c.federationPort(), 7901);
+        // A subnets list wins over the single key; junk entries are skipped.
+        ConfigFile both(
+            QJsonDocument::fromJson(R"({"federation":{"subnet":"1.2.3.0/24","subnets":["5.6.0.0/16",3,""]}})")
+                .object());
+        QCOMPARE(both.federationSubnets(), QStringList({QStringLiteral("5.6.0.0/16")}));
+        c.setFederationSubnets({});
+        QVERIFY(c.federationSubnets().isEmpty());
+        QVERIFY(!c.federationSubnet());
+        QCOMPARE(ConfigFile().federationSubnets(), QStringList());
+    }
+
+    void acceptLegacyAndPins()
+    {
+        ConfigFile c;
+        QVERIFY(!c.acceptLegacy());
+        c.setAcceptLegacy(false);
+        QCOMPARE(c.acceptLegacy(), false);
+        c.upsertRemote({QStringLiteral("h"), 7900, QStringLiteral("one")});
+        c.setPin(QStringLiteral("h"), 7900, QStringLiteral("sha256-AAAA"));
+        c.setPin(QStringLiteral("h"), 7901, QStringLiteral("sha256-BBBB"));
+        c.setPin(QStringLiteral("h"), 7900, QStringLiteral("sha256-CCCC"));
+        QCOMPARE(c.pins().size(), 2);
+        QCOMPARE(c.pins().value(QStringLiteral("h:7900")), QStringLiteral("sha256-CCCC"));
+        QVERIFY(c.removePin(QStringLiteral("h"), 7901));
+        QVERIFY(!c.removePin(QStringLiteral("h"), 7901));
+        QCOMPARE(c.pins().size(), 1);
+        QCOMPARE(c.remotes().size(), 1); // pins live beside the remotes, not in them
+        ConfigFile typed(
+            QJsonDocument::fromJson(R"({"federation":{"accept_legacy":"no","pins":{"a:1":5}}})").object());
+        QVERIFY(!typed.acceptLegacy());
+        QVERIFY(typed.pins().isEmpty());
+    }
+
     void saveIntoMissingDirectoryFails()
     {
         QTemporaryDir dir;

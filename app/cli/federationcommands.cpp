@@ -1,0 +1,603 @@
+// claude-peers federation <subcommand>: reference §8 where 0.7 has the command, ours for
+// pairing. Everything that needs the broker's state (PSK, certificate, links) goes through its
+// authenticated routes; the CLI itself only edits the config file and asks the broker to
+// re-read it.
+#include "federationcommands.h"
+#include "brokercontrol.h"
+#include "config.h"
+#include "context.h"
+#include "federationformat.h"
+#include "formatting.h"
+#include "handlers.h"
+#include "jsonfields.h"
+
+#include <QDateTime>
+
+namespace Cli::Handlers {
+
+namespace {
+
+using FederationFormat::HostPort;
+
+// Connecting may wait for the remote's 5 s handshake timeout and a certificate check.
+constexpr int LinkTimeoutMs = 20000;
+
+// "Failed: …" for a refusal; for a route the broker does not have, what to do about it.
+template<typename Answer> bool failed(Context &ctx, const Broker::Result<Answer> &answer, const char *path)
+{
+    if (!answer) {
+        if (answer.error().httpStatus == 404) {
+            const QString route = QLatin1String(path);
+            const bool pairing = route == QLatin1String("/federation/pending") ||
+                route == QLatin1String("/federation/accept") || route == QLatin1String("/federation/reject");
+            ctx.err(pairing
+                        ? QStringLiteral("Failed: the broker at %1 does not take pairing requests (no %2: it "
+                                         "has no discovery yet). Pair by URL: `claude-peers federation "
+                                         "token` on one machine, `claude-peers federation join <url>` on "
+                                         "the other.")
+                              .arg(ctx.url(), route)
+                        : QStringLiteral("Failed: the broker at %1 has no %2 (it is older than this "
+                                         "claude-peers, or 0.7). Update claude-peers-broker, then run: "
+                                         "claude-peers restart")
+                              .arg(ctx.url(), route));
+            ctx.finish(ExitFailed);
+        } else {
+            ctx.fail(answer.error());
+        }
+        return true;
+    }
+    if (!answer->ok) {
+        ctx.err(QStringLiteral("Failed: ") + answer->error);
+        ctx.finish(ExitFailed);
+        return true;
+    }
+    return false;
+}
+
+QString detail(const Broker::FederationAnswer &answer, const char *key)
+{
+    return Format::scalar(answer.details.value(QLatin1String(key)));
+}
+
+std::optional<HostPort> target(Context &ctx, const QString &text)
+{
+    auto hp = FederationFormat::hostPort(text);
+    if (!hp) {
+        ctx.err(QStringLiteral("Invalid port in \"%1\". Expected <host>:<port>.").arg(text));
+        ctx.finish(ExitUsage);
+    }
+    return hp;
+}
+
+// Loads the config, applies change, saves it; false (command finished) on a write failure.
+bool editConfig(Context &ctx, const std::function<void(Broker::ConfigFile &)> &change)
+{
+    const QString path = ctx.location().configPath;
+    Broker::ConfigFile config = Broker::ConfigFile::load(path);
+    if (!config.warning().isEmpty()) {
+        ctx.err(QStringLiteral("Error: %1\nFix or remove %2, then run this again (nothing was changed).")
+                    .arg(config.warning(), path));
+        ctx.finish(ExitFailed);
+        return false;
+    }
+    change(config);
+    if (auto saved = config.save(path); !saved) {
+        ctx.fail(saved.error());
+        return false;
+    }
+    return true;
+}
+
+void status(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    const bool json = inv.flag("json");
+    ctx.api().federationStatus([&ctx, json](Broker::Result<Broker::FederationStatusAnswer> status) {
+        if (!status) {
+            if (status.error().kind == Broker::ErrorKind::Unreachable)
+                ctx.out(QStringLiteral("Broker is not running."));
+            ctx.fail(status.error());
+            return;
+        }
+        if (json)
+            ctx.outRaw(Format::prettyJson(status->raw));
+        else
+            ctx.out(
+                FederationFormat::status(*status, QDateTime::currentDateTimeUtc()).join(QLatin1Char('\n')));
+        ctx.finish(ExitOk);
+    });
+}
+
+void connectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
+{
+    const auto hp = target(ctx, args.at(0));
+    if (!hp)
+        return;
+    // A pin the user gives goes where the broker reads pins on every outbound request.
+    if (const QString fingerprint = inv.value("fingerprint"); !fingerprint.isEmpty()) {
+        if (!fingerprint.startsWith(QLatin1String("sha256-")) || fingerprint.size() != 50) {
+            ctx.err(
+                QStringLiteral("Invalid fingerprint \"%1\". Expected sha256-<43 base64url characters>, as "
+                               "`claude-peers federation status` prints it on the other machine.")
+                    .arg(fingerprint));
+            ctx.finish(ExitUsage);
+            return;
+        }
+        if (!editConfig(ctx, [&](Broker::ConfigFile &c) { c.setPin(hp->host, hp->port, fingerprint); }))
+            return;
+    }
+    Broker::FederationConnectRequest request;
+    request.host = hp->host;
+    request.port = hp->port;
+    ctx.api().call(
+        request,
+        [&ctx, hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationConnectRequest::path))
+                return;
+            const QString hostname = detail(*answer, "hostname");
+            auto done = [&ctx, hp, hostname, fingerprint = detail(*answer, "fingerprint")](qint64 peers) {
+                ctx.out(QStringLiteral("Connected to %1:%2 (%3). %4 remote peer(s) available.")
+                            .arg(hp.host)
+                            .arg(hp.port)
+                            .arg(hostname)
+                            .arg(peers));
+                if (!fingerprint.isEmpty())
+                    ctx.out(
+                        QStringLiteral("Its certificate: %1 (pinned; `claude-peers federation status` on %2 "
+                                       "shows the same)")
+                            .arg(fingerprint, hostname));
+                ctx.finish(ExitOk);
+            };
+            if (const auto count = Broker::integerValue(answer->details.value(QLatin1String("peer_count")))) {
+                done(*count);
+                return;
+            }
+            // 0.7's answer has no peer count (its CLI printed 0): the status has it.
+            ctx.api().federationStatus([hp, done](Broker::Result<Broker::FederationStatusAnswer> status) {
+                qint64 peers = 0;
+                for (const auto &r :
+                     status ? status->remotes : QList<Broker::FederationStatusAnswer::Remote> {}) {
+                    if (r.host == hp.host && r.port == hp.port)
+                        peers = r.peerCount;
+                }
+                done(peers);
+            });
+        },
+        LinkTimeoutMs);
+}
+
+void disconnectRemote(Context &ctx, const Invocation &, const QStringList &args)
+{
+    const auto hp = target(ctx, args.at(0));
+    if (!hp)
+        return;
+    Broker::FederationDisconnectRequest request;
+    request.host = hp->host;
+    request.port = hp->port;
+    ctx.api().call(request, [&ctx, hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+        if (failed(ctx, answer, Broker::FederationDisconnectRequest::path))
+            return;
+        ctx.out(QStringLiteral("Disconnected from %1:%2.").arg(hp.host).arg(hp.port));
+        ctx.finish(ExitOk);
+    });
+}
+
+void token(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    Broker::FederationTokenRequest request;
+    request.host = inv.value("host");
+    request.legacy = inv.flag("legacy");
+    ctx.api().call(request, [&ctx](Broker::Result<Broker::FederationTokenAnswer> answer) {
+        if (failed(ctx, answer, Broker::FederationTokenRequest::path))
+            return;
+        ctx.out(answer->url);
+        ctx.err(QStringLiteral("Warning: this URL contains the federation secret. Give it only to your own "
+                               "machines (claude-peers federation join <url> there); if it leaks, run: "
+                               "claude-peers federation rotate-psk"));
+        ctx.finish(ExitOk);
+    });
+}
+
+// Runs next once the broker answers, starting it first when it is not running.
+void withBroker(Context &ctx, std::function<void()> next)
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->probe([&ctx, control, next = std::move(next)](BrokerControl::Health health) {
+        if (health.up) {
+            next();
+            return;
+        }
+        ctx.out(QStringLiteral("  ..   The broker is not running; starting it."));
+        control->start([&ctx, next](int code) {
+            if (code != ExitOk) {
+                ctx.finish(code);
+                return;
+            }
+            next();
+        });
+    });
+}
+
+void join(Context &ctx, const Invocation &, const QStringList &args)
+{
+    const QString url = args.at(0).trimmed();
+    const auto hp = FederationFormat::joinTarget(url);
+    if (!hp) {
+        ctx.err(QStringLiteral(
+            "Error: Invalid URL format. Expected cpt://<host>:<port>/<token> (from `claude-peers "
+            "federation token` on the other machine)"));
+        ctx.finish(ExitUsage);
+        return;
+    }
+    ctx.out(QStringLiteral("[Federation Join]"));
+    ctx.out(QStringLiteral("  1. OK   Join URL for %1:%2%3")
+                .arg(hp->host)
+                .arg(hp->port)
+                .arg(url.contains(QLatin1String(";fp="))
+                         ? QStringLiteral(" (with its certificate fingerprint)")
+                         : QStringLiteral(" (no fingerprint: its certificate is trusted on first use)")));
+    withBroker(ctx, [&ctx, url, hp = *hp] {
+        ctx.out(
+            QStringLiteral("  2. ..   Pairing with %1:%2 through the broker...").arg(hp.host).arg(hp.port));
+        ctx.api().call(
+            Broker::FederationJoinRequest {url},
+            [&ctx, hp](Broker::Result<Broker::FederationAnswer> answer) {
+                if (answer && !answer->ok) {
+                    ctx.out(QStringLiteral("  2. FAIL ") + answer->error);
+                    ctx.err(QStringLiteral("Failed: %1\nThe remote is saved and the broker keeps retrying; "
+                                           "`claude-peers federation status` shows when it is connected, "
+                                           "`claude-peers federation doctor` checks this machine.")
+                                .arg(answer->error));
+                    ctx.finish(ExitFailed);
+                    return;
+                }
+                if (failed(ctx, answer, Broker::FederationJoinRequest::path))
+                    return;
+                const QString hostname = detail(*answer, "hostname");
+                ctx.out(
+                    QStringLiteral("  2. OK   Paired with %1 (%2:%3)").arg(hostname, hp.host).arg(hp.port));
+                if (const QString fp = detail(*answer, "fingerprint"); !fp.isEmpty())
+                    ctx.out(QStringLiteral("  3. OK   Its certificate is pinned: %1").arg(fp));
+                if (const QString sas = detail(*answer, "sas"); !sas.isEmpty())
+                    ctx.out(
+                        QStringLiteral("Verification code: %1 — %2 shows the same code. If it does not, run: "
+                                       "claude-peers federation disconnect %3:%4")
+                            .arg(sas, hostname, hp.host)
+                            .arg(hp.port));
+                ctx.finish(ExitOk);
+            },
+            LinkTimeoutMs);
+    });
+}
+
+// POST /reload when a broker runs; tells whether the change is live.
+void applyConfig(Context &ctx, std::function<void()> next = {})
+{
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->probe([&ctx, next = std::move(next)](BrokerControl::Health health) {
+        if (!health.up) {
+            ctx.out(QStringLiteral("The broker is not running; it applies this when it starts."));
+            if (next)
+                next();
+            else
+                ctx.finish(ExitOk);
+            return;
+        }
+        ctx.api().call(Broker::ReloadRequest {}, [&ctx, next](Broker::Result<Broker::ReloadAnswer> reloaded) {
+            if (reloaded)
+                ctx.out(QStringLiteral("The broker re-read the config."));
+            else
+                ctx.err(
+                    QStringLiteral("Warning: the broker did not re-read the config (%1); run: claude-peers "
+                                   "restart")
+                        .arg(reloaded.error().message));
+            if (next)
+                next();
+            else
+                ctx.finish(ExitOk);
+        });
+    });
+}
+
+std::optional<QStringList> subnetsOption(Context &ctx, const QString &text)
+{
+    QStringList subnets;
+    for (const QString &part : text.split(QLatin1Char(','), Qt::SkipEmptyParts)) {
+        if (!FederationFormat::isCidr(part.trimmed())) {
+            ctx.err(QStringLiteral("Invalid subnet \"%1\". Expected a CIDR such as 192.168.1.0/24 (several: "
+                                   "comma-separated).")
+                        .arg(part.trimmed()));
+            ctx.finish(ExitUsage);
+            return std::nullopt;
+        }
+        subnets << part.trimmed();
+    }
+    return subnets;
+}
+
+std::optional<int> portArgument(Context &ctx, const QString &text)
+{
+    bool ok = false;
+    const int port = text.toInt(&ok);
+    if (!ok || port < 1 || port > 65535) {
+        ctx.err(QStringLiteral("Invalid port \"%1\". Expected 1-65535.").arg(text));
+        ctx.finish(ExitUsage);
+        return std::nullopt;
+    }
+    return port;
+}
+
+void enable(Context &ctx, const Invocation &, const QStringList &args)
+{
+    std::optional<int> port;
+    if (args.size() > 0 && !(port = portArgument(ctx, args.at(0))))
+        return;
+    std::optional<QStringList> subnets = QStringList();
+    if (args.size() > 1 && !(subnets = subnetsOption(ctx, args.at(1))))
+        return;
+    int effectivePort = 7900;
+    QStringList effectiveSubnets;
+    // Unlike 0.7, the rest of the federation object (remotes, pins, mdns) is kept.
+    const bool saved = editConfig(ctx, [&](Broker::ConfigFile &c) {
+        c.setFederationEnabled(true);
+        if (port)
+            c.setFederationPort(*port);
+        if (!subnets->isEmpty())
+            c.setFederationSubnets(*subnets);
+        effectivePort = c.federationPort().value_or(7900);
+        effectiveSubnets = c.federationSubnets();
+    });
+    if (!saved)
+        return;
+    ctx.out(QStringLiteral("Federation enabled in %1 (port %2, subnet %3).")
+                .arg(ctx.location().configPath)
+                .arg(effectivePort)
+                .arg(effectiveSubnets.isEmpty() ? QStringLiteral("detected by the broker")
+                                                : effectiveSubnets.join(QStringLiteral(", "))));
+    applyConfig(ctx);
+}
+
+void disable(Context &ctx, const Invocation &, const QStringList &)
+{
+    if (!editConfig(ctx, [](Broker::ConfigFile &c) { c.setFederationEnabled(false); }))
+        return;
+    ctx.out(QStringLiteral("Federation disabled in %1 (remotes and pins are kept).")
+                .arg(ctx.location().configPath));
+    applyConfig(ctx);
+}
+
+// init's last lines: the port to open, and the URL for the other machine.
+void listeningAndUrl(Context &ctx, int port, const QString &url)
+{
+    ctx.out(QStringLiteral(
+                "  4. OK   Listening on TCP port %1 — if a firewall runs, open it (e.g. sudo ufw allow "
+                "%1/tcp)")
+                .arg(port));
+    if (!url.isEmpty()) {
+        ctx.out(QString());
+        ctx.out(QStringLiteral("On the other machine run:"));
+        ctx.out(QStringLiteral("  claude-peers federation join ") + url);
+        ctx.err(QStringLiteral(
+            "Warning: the join URL contains the federation secret; share it only with your own "
+            "machines."));
+    }
+    ctx.finish(ExitOk);
+}
+
+void init(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    std::optional<int> port;
+    if (inv.hasValue("port") && !(port = portArgument(ctx, inv.value("port"))))
+        return;
+    std::optional<QStringList> subnets = QStringList();
+    if (inv.hasValue("subnet") && !(subnets = subnetsOption(ctx, inv.value("subnet"))))
+        return;
+    const QString envPort = ctx.environment().value(QStringLiteral("CLAUDE_PEERS_FEDERATION_PORT"));
+    int effectivePort = 7900;
+    const bool saved = editConfig(ctx, [&](Broker::ConfigFile &c) {
+        c.setFederationEnabled(true);
+        if (port)
+            c.setFederationPort(*port);
+        else if (!c.federationPort() && envPort.toInt() > 0)
+            c.setFederationPort(envPort.toInt());
+        if (!subnets->isEmpty())
+            c.setFederationSubnets(*subnets);
+        effectivePort = c.federationPort().value_or(7900);
+    });
+    if (!saved)
+        return;
+    ctx.out(QStringLiteral("[Federation Init]"));
+    ctx.out(QStringLiteral("  1. OK   Config: federation enabled on port %1 in %2")
+                .arg(effectivePort)
+                .arg(ctx.location().configPath));
+    auto request =
+        Broker::FederationInitRequest {port ? std::optional<qint64>(*port) : std::nullopt, *subnets};
+    auto initInBroker = [&ctx, request, effectivePort] {
+        ctx.api().call(
+            request,
+            [&ctx, effectivePort](Broker::Result<Broker::FederationAnswer> answer) {
+                if (failed(ctx, answer, Broker::FederationInitRequest::path))
+                    return;
+                ctx.out(QStringLiteral("  2. OK   Federation secret: its own, kept in %1")
+                            .arg(detail(*answer, "psk_location")));
+                ctx.out(QStringLiteral("  3. OK   Certificate fingerprint: %1")
+                            .arg(detail(*answer, "fingerprint")));
+                const bool restart = answer->details.value(QLatin1String("restart_needed")).toBool();
+                if (!restart) {
+                    listeningAndUrl(ctx, effectivePort, detail(*answer, "url"));
+                    return;
+                }
+                // The federation port opens at the broker's start.
+                ctx.out(QStringLiteral("  ..   Restarting the broker to open the federation port"));
+                auto *control = new BrokerControl(ctx, &ctx);
+                control->stop([&ctx, control, effectivePort](int stopped) {
+                    if (stopped != ExitOk) {
+                        ctx.finish(stopped);
+                        return;
+                    }
+                    control->start([&ctx, effectivePort](int started) {
+                        if (started != ExitOk) {
+                            ctx.finish(started);
+                            return;
+                        }
+                        ctx.api().call(
+                            Broker::FederationTokenRequest {},
+                            [&ctx, effectivePort](Broker::Result<Broker::FederationTokenAnswer> token) {
+                                if (failed(ctx, token, Broker::FederationTokenRequest::path))
+                                    return;
+                                listeningAndUrl(ctx, effectivePort, token->url);
+                            });
+                    });
+                });
+            },
+            LinkTimeoutMs);
+    };
+    // A running broker re-reads the config first (enable applies without a restart).
+    auto *control = new BrokerControl(ctx, &ctx);
+    control->probe([&ctx, initInBroker](BrokerControl::Health health) {
+        if (health.up) {
+            ctx.api().call(Broker::ReloadRequest {},
+                           [initInBroker](Broker::Result<Broker::ReloadAnswer>) { initInBroker(); });
+            return;
+        }
+        withBroker(ctx, initInBroker);
+    });
+}
+
+void rotatePsk(Context &ctx, const Invocation &, const QStringList &)
+{
+    ctx.api().call(
+        Broker::FederationRotatePskRequest {}, [&ctx](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationRotatePskRequest::path))
+                return;
+            const QString where = detail(*answer, "location");
+            ctx.out(QStringLiteral("Federation secret rotated%1.")
+                        .arg(where.isEmpty() ? QString() : QStringLiteral(" (kept in %1)").arg(where)));
+            ctx.out(QStringLiteral(
+                "Paired machines need it: run `claude-peers federation token` here and `claude-peers "
+                "federation join <url>` on each of them."));
+            ctx.finish(ExitOk);
+        });
+}
+
+void pending(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    const bool json = inv.flag("json");
+    ctx.api().call(Broker::FederationPendingRequest {},
+                   [&ctx, json](Broker::Result<Broker::FederationPendingAnswer> answer) {
+                       if (failed(ctx, answer, Broker::FederationPendingRequest::path))
+                           return;
+                       if (json)
+                           ctx.outRaw(Format::prettyJson(answer->toJson().value(QLatin1String("requests"))));
+                       else
+                           ctx.out(FederationFormat::pending(*answer).join(QLatin1Char('\n')));
+                       ctx.finish(ExitOk);
+                   });
+}
+
+void accept(Context &ctx, const Invocation &, const QStringList &args)
+{
+    Broker::FederationAcceptRequest request;
+    request.id = args.at(0);
+    ctx.api().call(request, [&ctx, id = request.id](Broker::Result<Broker::FederationAnswer> answer) {
+        if (failed(ctx, answer, Broker::FederationAcceptRequest::path))
+            return;
+        const QString hostname = detail(*answer, "hostname");
+        ctx.out(QStringLiteral("Accepted %1: paired.").arg(hostname.isEmpty() ? id : hostname));
+        ctx.finish(ExitOk);
+    });
+}
+
+void reject(Context &ctx, const Invocation &, const QStringList &args)
+{
+    Broker::FederationRejectRequest request;
+    request.id = args.at(0);
+    ctx.api().call(request, [&ctx, id = request.id](Broker::Result<Broker::FederationAnswer> answer) {
+        if (failed(ctx, answer, Broker::FederationRejectRequest::path))
+            return;
+        ctx.out(QStringLiteral("Rejected pairing request %1.").arg(id));
+        ctx.finish(ExitOk);
+    });
+}
+
+void refreshWsl2(Context &ctx, const Invocation &, const QStringList &)
+{
+    ctx.err(
+        QStringLiteral("federation refresh-wsl2 is not part of this version (no WSL2 port-proxy steps)."));
+    ctx.finish(ExitUnavailable);
+}
+
+struct Subcommand
+{
+    const char *name;
+    const char *arguments;
+    int minArgs;
+    int maxArgs;
+    void (*run)(Context &, const Invocation &, const QStringList &);
+    const char *options = ""; // the options it takes, space-separated
+};
+
+const Subcommand kSubcommands[] = {
+    {"init", "[--port P] [--subnet CIDR[,CIDR...]]", 0, 0, &init, "port subnet"},
+    {"setup", "(same as init)", 0, 0, &init, "port subnet"},
+    {"join", "<cpt-url>", 1, 1, &join},
+    {"token", "[--host H] [--legacy]", 0, 0, &token, "host legacy"},
+    {"doctor", "[--json]", 0, 0, &federationDoctor, "json"},
+    {"connect", "<host>:<port> [--fingerprint sha256-...]", 1, 1, &connectRemote, "fingerprint"},
+    {"disconnect", "<host>:<port>", 1, 1, &disconnectRemote},
+    {"status", "[--json]", 0, 0, &status, "json"},
+    {"enable", "[port] [subnet]", 0, 2, &enable},
+    {"disable", "", 0, 0, &disable},
+    {"rotate-psk", "", 0, 0, &rotatePsk},
+    {"pending", "[--json]", 0, 0, &pending, "json"},
+    {"accept", "<id>", 1, 1, &accept},
+    {"reject", "<id>", 1, 1, &reject},
+    {"refresh-wsl2", "", 0, 0, &refreshWsl2},
+};
+
+void subcommandUsage(Context &ctx)
+{
+    ctx.err(QStringLiteral("Usage: claude-peers federation <subcommand>"));
+    for (const Subcommand &s : kSubcommands)
+        ctx.err(QStringLiteral("  %1 %2").arg(QLatin1String(s.name), QLatin1String(s.arguments)));
+    ctx.finish(ExitUsage);
+}
+
+} // namespace
+
+void federation(Context &ctx, const Invocation &inv)
+{
+    if (inv.positional.isEmpty()) {
+        subcommandUsage(ctx);
+        return;
+    }
+    const QString name = inv.positional.first();
+    const QStringList args = inv.positional.mid(1);
+    for (const Subcommand &s : kSubcommands) {
+        if (name != QLatin1String(s.name))
+            continue;
+        if (args.size() < s.minArgs || args.size() > s.maxArgs) {
+            ctx.err(QStringLiteral("Usage: claude-peers federation %1 %2")
+                        .arg(QLatin1String(s.name), QLatin1String(s.arguments))
+                        .trimmed());
+            ctx.finish(ExitUsage);
+            return;
+        }
+        const QStringList allowed = QString::fromUtf8(s.options).split(QLatin1Char(' '), Qt::SkipEmptyParts);
+        for (const QString &given : QStringList(inv.flags.values()) + inv.values.keys()) {
+            if (!allowed.contains(given)) {
+                ctx.err(QStringLiteral("Option --%1 does not apply to federation %2").arg(given, name));
+                ctx.err(QStringLiteral("Usage: claude-peers federation %1 %2")
+                            .arg(QLatin1String(s.name), QLatin1String(s.arguments))
+                            .trimmed());
+                ctx.finish(ExitUsage);
+                return;
+            }
+        }
+        s.run(ctx, inv, args);
+        return;
+    }
+    ctx.err(QStringLiteral("Unknown federation subcommand: %1").arg(name));
+    subcommandUsage(ctx);
+}
+
+} // namespace Cli::Handlers

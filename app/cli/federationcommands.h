@@ -1,0 +1,13 @@
+#pragma once
+
+#include "command.h"
+
+#include <QStringList>
+
+// The `federation` subcommands that live in their own file.
+namespace Cli::Handlers {
+
+// federationdoctor.cpp
+void federationDoctor(Context &ctx, const Invocation &inv, const QStringList &args);
+
+} // namespace Cli::Handlers

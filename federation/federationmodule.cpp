@@ -1,0 +1,602 @@
+#include "federationmodule.h"
+
+#include "brokerserver.h"
+#include "certificate.h"
+#include "clock.h"
+#include "config.h"
+#include "federationlogging.h"
+#include "filesecretstore.h"
+#include "http/httpserver.h"
+#include "joinurl.h"
+#include "pskkeeper.h"
+#include "relayenvelope.h"
+#include "replayguard.h"
+#include "tlsserver.h"
+
+#include <QJsonArray>
+#include <QNetworkInterface>
+#include <QSqlQuery>
+
+using Broker::ErrorKind;
+using Broker::fail;
+
+namespace Federation {
+
+namespace {
+
+} // namespace
+
+FederationModule::FederationModule(FederationSettings settings, Parts parts)
+    : m_settings(std::move(settings)), m_parts(std::move(parts))
+{
+    if (!m_parts.pskFile) {
+        m_parts.pskFile = std::make_shared<Broker::FileSecretStore>(
+            QHash<QString, QString> {{QString(Broker::SecretStore::federationPskKey),
+                                      m_settings.home + QStringLiteral("/.claude-peers-federation-psk")}});
+    }
+    if (!m_parts.transport && m_parts.plainHttp)
+        m_parts.transport = std::make_shared<PlainHttpTransport>();
+    if (!m_parts.transport) {
+        m_parts.transport = std::make_shared<TlsLinkTransport>(
+            [this](const RemoteAddress &address) { return pinFor(address); },
+            [this](const RemoteAddress &address, const QString &pin) { keepFirstUsePin(address, pin); });
+    }
+    if (!m_parts.server && m_parts.plainHttp) {
+        m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
+            return std::make_unique<Broker::Http::HttpServer>(handler, limits);
+        };
+    }
+}
+
+FederationModule::~FederationModule()
+{
+    stop();
+}
+
+QList<Broker::ModuleMigration> FederationModule::migrations() const
+{
+    return ReplayGuard::migrations();
+}
+
+QByteArray FederationModule::psk() const
+{
+    return m_psk ? m_psk->psk() : QByteArray();
+}
+
+quint16 FederationModule::listeningPort() const
+{
+    return m_server && m_server->isListening() ? m_server->serverPort() : 0;
+}
+
+Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
+{
+    m_context = &context;
+    m_started = true;
+    m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
+    m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
+    if (!m_settings.enabled)
+        return {};
+    if (!m_settings.hostnameError.isEmpty()) {
+        // 0.7: federation startup fails, the broker goes on without it.
+        qCWarning(lcFederation).noquote() << m_settings.hostnameError << "Federation stays off.";
+        m_settings.enabled = false;
+        return {};
+    }
+
+    InboundHandler::Context inbound;
+    inbound.hostname = m_settings.hostname;
+    inbound.acceptLegacy = m_settings.acceptLegacy;
+    inbound.psk = [this] { return psk(); };
+    if (m_settings.subnets.isEmpty()) {
+        m_subnets = SubnetFilter::detectLocal(m_parts.environment);
+    } else if (auto parsed = SubnetFilter::parse(m_settings.subnets)) {
+        m_subnets = *parsed;
+    } else {
+        // 0.7 refuses everyone on a bad subnet; we do too, and say why in status.
+        m_subnets = SubnetFilter();
+        m_subnetError = parsed.error().message;
+        qCWarning(lcFederation).noquote() << m_subnetError << "The federation port refuses every source.";
+    }
+    inbound.subnets = &m_subnets;
+    inbound.broker = &context.server();
+    inbound.clock = &context.clock();
+    inbound.guard = m_guard.get();
+    inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
+        inboundHandshake(from, hostname, port);
+    };
+    m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
+
+    Broker::Http::ServerLimits limits;
+    limits.maxBodyBytes = context.server().settings().maxBodyBytes; // the relay's limit = the local API's
+    limits.maxHeaderBytes = context.server().settings().maxHeaderBytes;
+    limits.maxConnections = 256;
+    if (m_parts.server) {
+        m_server = m_parts.server(m_inbound.get(), limits);
+    } else {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            m_certificateError =
+                QStringLiteral("The federation certificate is not usable: %1").arg(identity.error().message);
+            qCWarning(lcFederation).noquote() << m_certificateError;
+        } else {
+            m_ownPin = identity->identity.pin;
+            TlsServerOptions options;
+            options.limits = limits;
+            m_server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+        }
+    }
+    if (!m_server) {
+        // No certificate, no port; outbound links still work.
+    } else if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
+        // 0.7 logs a failed federation start and serves the local API without it.
+        m_listenError = QStringLiteral("The federation port %1 cannot be opened: %2")
+                            .arg(m_settings.port)
+                            .arg(listening.error().message);
+        qCWarning(lcFederation).noquote() << m_listenError;
+    } else {
+        qCInfo(lcFederation).noquote()
+            << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
+    }
+
+    // The handshake tells the callee our port, so it can reach us back.
+    LinkIdentity identity {m_settings.hostname, listeningPort() ? listeningPort() : m_settings.port,
+                           [this] { return psk(); }};
+    const Broker::Clock &clock = context.clock();
+    auto sign = [this, &clock](const Broker::RemoteMessage &message, const QString &peerId,
+                               const QString &remoteHostname) {
+        RelayMessage relay;
+        relay.fromId = m_settings.hostname + QLatin1Char(':') + message.fromId;
+        relay.fromMachine = m_settings.hostname;
+        relay.toId = peerId;
+        relay.text = message.text;
+        relay.type = message.type.isEmpty() ? QStringLiteral("text") : message.type;
+        relay.metadata = message.metadata ? JsonValue::fromQJson(*message.metadata) : JsonValue::null();
+        relay.replyTo = message.replyTo;
+        return signRelay(relay, RelayReplay::fresh(clock.msecsSinceEpoch(), remoteHostname), psk());
+    };
+    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
+    m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
+
+    m_psk->load([this](Broker::Result<void> loaded) {
+        if (!loaded) {
+            m_pskError = loaded.error().message;
+            qCWarning(lcFederation).noquote() << m_pskError;
+            return;
+        }
+        pskLoaded();
+    });
+    return {};
+}
+
+void FederationModule::pskLoaded()
+{
+    if (!m_links)
+        return;
+    m_pskError.clear();
+    qCInfo(lcFederation).noquote() << "federation PSK kept in" << m_psk->where().describe();
+    if (m_psk->equalsLocalToken())
+        qCWarning(lcFederation).noquote() << "the federation PSK is a copy of the local token; run "
+                                             "`claude-peers federation rotate-psk` to separate them";
+    for (const auto &remote : m_settings.remotes)
+        m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
+    Q_EMIT ready();
+}
+
+QList<Broker::Route> FederationModule::routes()
+{
+    // The CLI's federation commands: the user's own token only, small JSON bodies.
+    using Handler = void (FederationModule::*)(Broker::RouteCall &);
+    const auto route = [this](const char *path, Handler handler) {
+        Broker::Route route;
+        route.path = path;
+        route.auth = Broker::RouteAuth::MainToken;
+        route.maxBodyBytes = 8192;
+        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
+        return route;
+    };
+    return {route("/federation/rotate-psk", &FederationModule::rotatePsk),
+            route("/federation/token", &FederationModule::token),
+            route("/federation/join", &FederationModule::join),
+            route("/federation/init", &FederationModule::init)};
+}
+
+QList<Broker::ModuleJob> FederationModule::jobs()
+{
+    QList<Broker::ModuleJob> jobs;
+    jobs.append({QStringLiteral("federation sync"), RemoteLinks::kSyncIntervalMs, [this] {
+                     if (m_links)
+                         m_links->syncRound();
+                 }});
+    jobs.append({QStringLiteral("federation reconnect"), 1000, [this] {
+                     if (m_links)
+                         m_links->reconnectDue();
+                 }});
+    jobs.append({QStringLiteral("federation nonce purge"), 60'000, [this] {
+                     if (m_guard)
+                         m_guard->purgeExpired();
+                 }});
+    return jobs;
+}
+
+void FederationModule::stop()
+{
+    if (!m_started)
+        return;
+    m_started = false;
+    if (m_server)
+        m_server->close();
+    m_server.reset();
+    m_inbound.reset();
+    if (m_links)
+        m_links->clear();
+    m_links.reset();
+    m_guard.reset(); // drops its database copies
+    m_psk.reset();
+    m_context = nullptr;
+}
+
+QJsonObject FederationModule::status() const
+{
+    if (!m_settings.enabled)
+        return Broker::DisabledFederationLink(m_settings.port).status();
+    QJsonObject status {{QStringLiteral("enabled"), true},
+                        {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
+                        {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
+                        {QStringLiteral("hostname"), m_settings.hostname},
+                        {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
+    status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
+    status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
+    QJsonArray warnings;
+    if (m_psk && m_psk->isLoaded()) {
+        const bool copied = m_psk->equalsLocalToken();
+        status.insert(QStringLiteral("psk_source"),
+                      copied ? QStringLiteral("local-token-copy") : QStringLiteral("own"));
+        status.insert(QStringLiteral("psk_location"), m_psk->where().describe());
+        if (copied)
+            warnings.append(
+                QStringLiteral("The federation PSK is a copy of the local token (claude-peers 0.7's "
+                               "arrangement): run `claude-peers federation rotate-psk` and give the "
+                               "new key to your other machines."));
+    }
+    if (!m_pskError.isEmpty())
+        warnings.append(m_pskError);
+    for (const QString &problem : {m_listenError, m_certificateError, m_subnetError})
+        if (!problem.isEmpty())
+            warnings.append(problem);
+    if (!m_ownPin.isEmpty())
+        status.insert(QStringLiteral("fingerprint"), m_ownPin);
+    if (m_guard && m_context) {
+        const QJsonArray legacy = m_guard->legacyUses();
+        status.insert(QStringLiteral("legacy_uses"), legacy);
+        if (!legacy.isEmpty())
+            warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
+                                .arg(legacy.size()));
+    }
+    if (m_inbound) {
+        status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
+        status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
+    }
+    status.insert(QStringLiteral("warnings"), warnings);
+    return status;
+}
+
+QList<Broker::Peer> FederationModule::remotePeers() const
+{
+    return m_settings.enabled && m_links ? m_links->remotePeers() : QList<Broker::Peer> {};
+}
+
+void FederationModule::connectRemote(const QString &host, int port, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    if (!m_psk->isLoaded()) {
+        done(fail(ErrorKind::Unreachable,
+                  m_pskError.isEmpty()
+                      ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                      : m_pskError));
+        return;
+    }
+    if (host.isEmpty() || port <= 0 || port > 65535) {
+        done(fail(ErrorKind::BadRequest,
+                  QStringLiteral("Connect needs a host and a port between 1 and 65535")));
+        return;
+    }
+    m_links->connect({host, port}, RemoteOrigin::Manual, std::move(done));
+}
+
+void FederationModule::disconnectRemote(const QString &host, int port, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    const RemoteAddress address {host, port};
+    if (!m_links->disconnect(address)) {
+        done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
+        return;
+    }
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    if (config.removeRemote(host, port)) {
+        if (auto saved = config.save(m_settings.configPath); !saved)
+            qCWarning(lcFederation).noquote()
+                << "removing" << address.key() << "from the config:" << saved.error().message;
+    }
+    m_settings.remotes.removeIf(
+        [&](const Broker::ConfigFile::Remote &remote) { return remote.host == host && remote.port == port; });
+    done(QJsonObject {});
+}
+
+void FederationModule::sendToRemote(const Broker::RemoteMessage &message, Callback done)
+{
+    if (!m_settings.enabled || !m_links) {
+        done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+        return;
+    }
+    m_links->send(message, std::move(done));
+}
+
+void FederationModule::remoteConnected(const Remote &remote)
+{
+    if (m_context) {
+        QSqlQuery query(m_context->database());
+        query.prepare(QStringLiteral("INSERT OR REPLACE INTO federation_remotes (host, port, hostname, "
+                                     "last_connected_at) VALUES (?, ?, ?, ?)"));
+        query.addBindValue(remote.address.host);
+        query.addBindValue(remote.address.port);
+        query.addBindValue(remote.hostname);
+        query.addBindValue(Broker::Clock::toIso(remote.connectedAt));
+        if (!query.exec())
+            qCWarning(lcFederation) << "recording the remote failed";
+    }
+    if (remote.origin == RemoteOrigin::Inbound)
+        return; // reached back because it called us: its own config keeps it, not ours
+    // §6.3 step 5: the remote goes into federation.remotes, labelled with its hostname.
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    const Broker::ConfigFile::Remote entry {remote.address.host, remote.address.port, remote.hostname};
+    if (config.remotes().contains(entry))
+        return;
+    config.upsertRemote(entry);
+    if (auto saved = config.save(m_settings.configPath); !saved)
+        qCWarning(lcFederation).noquote()
+            << "saving" << remote.address.key() << "to the config:" << saved.error().message;
+}
+
+void FederationModule::inboundHandshake(const QHostAddress &from, const QString &hostname,
+                                        std::optional<int> port)
+{
+    // Bidirectional links (0.7's are one-way, §6.9): a caller that says its port is reached back,
+    // unless we already have (or are making) a link to that machine.
+    if (!m_links || !port || hostname == m_settings.hostname || m_links->hasHostname(hostname))
+        return;
+    const RemoteAddress address {from.toString(), *port};
+    if (m_links->find(address))
+        return;
+    qCInfo(lcFederation).noquote() << hostname << "connected to us; reaching it back at" << address.key();
+    m_links->connect(address, RemoteOrigin::Inbound, nullptr);
+}
+
+QString FederationModule::pinFor(const RemoteAddress &address) const
+{
+    return Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+}
+
+void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QString &pin)
+{
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setPin(address.host, address.port, pin);
+    if (auto saved = config.save(m_settings.configPath); !saved)
+        qCWarning(lcFederation).noquote()
+            << "keeping the pin of" << address.key() << ":" << saved.error().message;
+}
+
+namespace {
+void answerFailure(const Broker::Http::ResponderPtr &responder, const QString &message);
+} // namespace
+
+void FederationModule::rotatePsk(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    if (!m_settings.enabled) { // `federation init` makes the PSK when it turns federation on
+        answerFailure(responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    if (!m_psk) {
+        Broker::RouteAnswer::json(responder,
+                                  {{QStringLiteral("ok"), false},
+                                   {QStringLiteral("error"), QStringLiteral("The broker is stopping")}});
+        return;
+    }
+    m_psk->rotate([this, responder](Broker::Result<void> rotated) {
+        if (!rotated) {
+            Broker::RouteAnswer::json(
+                responder,
+                {{QStringLiteral("ok"), false}, {QStringLiteral("error"), rotated.error().message}});
+            return;
+        }
+        qCInfo(lcFederation).noquote() << "federation PSK rotated; kept in" << m_psk->where().describe();
+        Broker::RouteAnswer::json(
+            responder,
+            {{QStringLiteral("ok"), true}, {QStringLiteral("location"), m_psk->where().describe()}});
+    });
+}
+
+namespace {
+
+void answerFailure(const Broker::Http::ResponderPtr &responder, const QString &message)
+{
+    Broker::RouteAnswer::json(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}});
+}
+
+// The address another machine should dial: the first up, non-loopback IPv4 address (0.7 picks a
+// LAN IPv4 the same way); loopback when there is none.
+QString lanAddress()
+{
+    for (const QNetworkInterface &interface : QNetworkInterface::allInterfaces()) {
+        const auto flags = interface.flags();
+        if (!flags.testFlag(QNetworkInterface::IsUp) || !flags.testFlag(QNetworkInterface::IsRunning) ||
+            flags.testFlag(QNetworkInterface::IsLoopBack))
+            continue;
+        for (const QNetworkAddressEntry &entry : interface.addressEntries()) {
+            if (entry.ip().protocol() == QAbstractSocket::IPv4Protocol)
+                return entry.ip().toString();
+        }
+    }
+    return QStringLiteral("127.0.0.1");
+}
+
+} // namespace
+
+QString FederationModule::joinUrl(const QString &host, bool legacy) const
+{
+    JoinUrl url;
+    url.host = host.isEmpty() ? lanAddress() : host;
+    url.port = listeningPort() ? listeningPort() : m_settings.port;
+    url.token = m_psk->psk();
+    if (!legacy)
+        url.fingerprint = m_ownPin;
+    return formatJoinUrl(url);
+}
+
+void FederationModule::token(Broker::RouteCall &call)
+{
+    if (!m_settings.enabled) {
+        answerFailure(call.responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    if (!m_psk || !m_psk->isLoaded()) {
+        answerFailure(call.responder,
+                      m_pskError.isEmpty()
+                          ? QStringLiteral("The federation PSK is still being read; try again shortly")
+                          : m_pskError);
+        return;
+    }
+    auto request = Broker::FederationTokenRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(call.responder, request.error().message);
+        return;
+    }
+    const QString url = joinUrl(request->host, request->legacy);
+    const JoinUrl parsed = parseJoinUrl(url).value_or(JoinUrl {});
+    Broker::RouteAnswer::json(call.responder,
+                              {{QStringLiteral("ok"), true},
+                               {QStringLiteral("url"), url},
+                               {QStringLiteral("host"), parsed.host},
+                               {QStringLiteral("port"), int(parsed.port)},
+                               {QStringLiteral("hostname"), m_settings.hostname},
+                               {QStringLiteral("fingerprint"), request->legacy ? QString() : m_ownPin}});
+}
+
+void FederationModule::join(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    if (!m_settings.enabled || !m_links) {
+        answerFailure(responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    auto request = Broker::FederationJoinRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    auto url = parseJoinUrl(request->url);
+    if (!url) {
+        answerFailure(responder, QStringLiteral("Not a usable join URL: %1").arg(url.error().message));
+        return;
+    }
+    const JoinUrl target = *url;
+    if (!target.fingerprint.isEmpty()) {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(target.host, target.port, target.fingerprint);
+        if (auto saved = config.save(m_settings.configPath); !saved) {
+            answerFailure(responder, saved.error().message);
+            return;
+        }
+    }
+    // The mesh's PSK becomes ours (0.7's join overwrites the token file with it).
+    m_psk->replace(target.token, [this, responder, target](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        if (!m_links) {
+            answerFailure(responder, QStringLiteral("The broker is stopping"));
+            return;
+        }
+        m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
+                         [responder, target](Broker::Result<QJsonObject> connected) {
+                             if (!connected) {
+                                 answerFailure(responder, connected.error().message);
+                                 return;
+                             }
+                             Broker::RouteAnswer::json(
+                                 responder,
+                                 {{QStringLiteral("ok"), true},
+                                  {QStringLiteral("hostname"), connected->value(u"hostname").toString()},
+                                  {QStringLiteral("host"), target.host},
+                                  {QStringLiteral("port"), int(target.port)},
+                                  {QStringLiteral("fingerprint"), target.fingerprint}});
+                         });
+    });
+}
+
+void FederationModule::init(Broker::RouteCall &call)
+{
+    auto responder = call.responder;
+    auto request = Broker::FederationInitRequest::fromJson(call.body);
+    if (!request) {
+        answerFailure(responder, request.error().message);
+        return;
+    }
+    if (!request->subnets.isEmpty()) {
+        if (auto parsed = SubnetFilter::parse(request->subnets); !parsed) {
+            answerFailure(responder, parsed.error().message);
+            return;
+        }
+    }
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    config.setFederationEnabled(true);
+    if (request->port)
+        config.setFederationPort(int(*request->port));
+    if (!request->subnets.isEmpty())
+        config.setFederationSubnets(request->subnets);
+    if (auto saved = config.save(m_settings.configPath); !saved) {
+        answerFailure(responder, saved.error().message);
+        return;
+    }
+    // Our certificate (made now if missing), for the fingerprint in the join URL.
+    if (m_ownPin.isEmpty() && !m_parts.plainHttp) {
+        auto identity = ensureIdentity(
+            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        if (!identity) {
+            answerFailure(responder, identity.error().message);
+            return;
+        }
+        m_ownPin = identity->identity.pin;
+    }
+    const bool restartNeeded = !m_settings.enabled || (request->port && *request->port != m_settings.port);
+    auto finish = [this, responder, restartNeeded](Broker::Result<void> kept) {
+        if (!kept) {
+            answerFailure(responder, kept.error().message);
+            return;
+        }
+        QJsonObject answer {{QStringLiteral("ok"), true},
+                            {QStringLiteral("fingerprint"), m_ownPin},
+                            {QStringLiteral("psk_location"), m_psk->where().describe()},
+                            {QStringLiteral("restart_needed"), restartNeeded}};
+        if (!restartNeeded)
+            answer.insert(QStringLiteral("url"), joinUrl({}, false));
+        Broker::RouteAnswer::json(responder, answer);
+    };
+    // Our own PSK: a fresh one when there is none yet or only the token's copy.
+    m_psk->load([this, finish](Broker::Result<void> loaded) {
+        if (!loaded || m_psk->equalsLocalToken())
+            m_psk->rotate(finish);
+        else
+            finish({});
+    });
+}
+
+} // namespace Federation

@@ -1,0 +1,233 @@
+#include "inboundhandler.h"
+
+#include "brokerserver.h"
+#include "clock.h"
+#include "federationlogging.h"
+#include "relayenvelope.h"
+#include "relaysignature.h"
+#include "replayguard.h"
+#include "subnetfilter.h"
+
+#include <QJsonArray>
+#include <QJsonDocument>
+
+using Broker::Http::Request;
+using Broker::Http::ResponderPtr;
+using Broker::Http::Response;
+
+namespace Federation {
+
+namespace {
+
+const QString kPskMismatch =
+    QStringLiteral("PSK mismatch — ensure both machines share the same ~/.claude-peers-token file");
+
+void answer(const ResponderPtr &responder, int status, const QJsonObject &object)
+{
+    responder->respond(Response::json(status, QJsonDocument(object).toJson(QJsonDocument::Compact)));
+}
+
+void error(const ResponderPtr &responder, int status, const QString &message)
+{
+    answer(responder, status, {{QStringLiteral("error"), message}});
+}
+
+QJsonObject refusal(const QString &message)
+{
+    return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}};
+}
+
+} // namespace
+
+void InboundHandler::handle(const Request &request, const ResponderPtr &responder)
+{
+    const QHostAddress source = SubnetFilter::unmapped(request.peerAddress);
+    if (!m_context.subnets->allows(source)) {
+        error(responder, 403, m_context.subnets->rejectionMessage(source));
+        return;
+    }
+    if (request.path == "/health") {
+        answer(responder, 200,
+               {{QStringLiteral("status"), QStringLiteral("ok")},
+                {QStringLiteral("federation"), true},
+                {QStringLiteral("hostname"), m_context.hostname}});
+        return;
+    }
+    if (request.method != "POST") {
+        responder->respond(Response::text(200, QByteArrayLiteral("claude-peers federation agent")));
+        return;
+    }
+    const QByteArray psk = m_context.psk ? m_context.psk() : QByteArray();
+    if (psk.isEmpty()) {
+        error(responder, 503,
+              QStringLiteral("Federation is starting (its key is being read); try again shortly"));
+        return;
+    }
+    if (!RelaySignature::constantTimeEquals(request.header("x-claude-peers-psk"), psk)) {
+        error(responder, 403, kPskMismatch);
+        return;
+    }
+    // The PSK header is 0.7's only mechanism; the challenge exchange that replaces it between our
+    // brokers is not there yet, so every caller is logged as a legacy one.
+    const QString peer = source.toString();
+    if (!m_context.acceptLegacy) {
+        error(responder, 403,
+              QStringLiteral("The legacy PSK header is refused here (federation.accept_legacy is off)"));
+        return;
+    }
+    if (m_context.guard && m_context.guard->recordLegacyUse(peer, QStringLiteral("psk-header")))
+        qCInfo(lcFederation).noquote() << peer << "uses the legacy PSK header (claude-peers 0.7's protocol)";
+
+    if (request.path == "/federation/relay") {
+        relay(request, responder);
+        return;
+    }
+    if (request.body.size() > kMaxSmallBodyBytes) {
+        error(responder, 413,
+              QStringLiteral("Request body too large (limit %1 bytes)").arg(kMaxSmallBodyBytes));
+        return;
+    }
+    QJsonParseError parseError;
+    const QJsonDocument document = request.body.isEmpty()
+        ? QJsonDocument(QJsonObject())
+        : QJsonDocument::fromJson(request.body, &parseError);
+    if (!document.isObject()) {
+        error(responder, 400,
+              document.isNull() ? QStringLiteral("Invalid JSON body: %1 at offset %2")
+                                      .arg(parseError.errorString())
+                                      .arg(parseError.offset)
+                                : QStringLiteral("Invalid JSON body: expected a JSON object"));
+        return;
+    }
+    if (request.path == "/federation/handshake")
+        handshake(request, document.object(), responder);
+    else if (request.path == "/federation/peers")
+        peers(responder);
+    else
+        error(responder, 404, QStringLiteral("not found"));
+}
+
+void InboundHandler::handshake(const Request &request, const QJsonObject &body, const ResponderPtr &responder)
+{
+    const QByteArray psk = m_context.psk();
+    if (!RelaySignature::constantTimeEquals(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
+        error(responder, 403, kPskMismatch);
+        return;
+    }
+    const QString hostname = body.value(QStringLiteral("hostname")).toString();
+    qCInfo(lcFederation).noquote() << "handshake from" << hostname << "at"
+                                   << SubnetFilter::unmapped(request.peerAddress).toString();
+    answer(responder, 200,
+           {{QStringLiteral("hostname"), m_context.hostname},
+            {QStringLiteral("version"), QStringLiteral("1.0.0")}});
+    std::optional<int> port;
+    const QJsonValue portValue = body.value(QStringLiteral("port"));
+    if (portValue.isDouble() && portValue.toInt() > 0 && portValue.toInt() <= 65535)
+        port = portValue.toInt();
+    if (m_context.onHandshake && !hostname.isEmpty() && !hostname.contains(QLatin1Char(':')) &&
+        hostname.size() <= 63)
+        m_context.onHandshake(SubnetFilter::unmapped(request.peerAddress), hostname, port);
+}
+
+void InboundHandler::peers(const ResponderPtr &responder)
+{
+    auto local = m_context.broker->localPeers();
+    if (!local) {
+        error(responder, 500, local.error().message);
+        return;
+    }
+    QJsonArray rows;
+    for (const Broker::Peer &peer : *local)
+        rows.append(peer.toJson());
+    answer(responder, 200,
+           {{QStringLiteral("hostname"), m_context.hostname}, {QStringLiteral("peers"), rows}});
+}
+
+void InboundHandler::refuseRelay(const ResponderPtr &responder, int status, const QJsonObject &object)
+{
+    ++m_relaysRefused;
+    qCInfo(lcFederation).noquote() << "relay refused" << status
+                                   << object.value(QStringLiteral("error")).toString();
+    answer(responder, status, object);
+}
+
+void InboundHandler::relay(const Request &request, const ResponderPtr &responder)
+{
+    RelayVerifyOptions options;
+    options.key = m_context.psk();
+    options.nowMs = m_context.clock->msecsSinceEpoch();
+    options.localMachine = m_context.hostname;
+    options.acceptLegacy = m_context.acceptLegacy;
+    auto verified = verifyRelay(request.body, options);
+    if (!verified) {
+        const RelayError &failure = verified.error();
+        qCDebug(lcFederation).noquote() << "relay refused before storing:" << failure.message;
+        switch (failure.kind) {
+        case RelayError::Kind::TooLarge:
+            refuseRelay(responder, 413, {{QStringLiteral("error"), failure.message}});
+            return;
+        case RelayError::Kind::Malformed:
+            refuseRelay(
+                responder, 400,
+                {{QStringLiteral("error"), QStringLiteral("Invalid JSON body: %1").arg(failure.message)}});
+            return;
+        case RelayError::Kind::BadSignature:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), QStringLiteral("Invalid HMAC signature")}});
+            return;
+        case RelayError::Kind::StaleTimestamp:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Stale)}});
+            return;
+        case RelayError::Kind::WrongMachine:
+            refuseRelay(
+                responder, 403,
+                {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::WrongMachine)}});
+            return;
+        case RelayError::Kind::LegacyRefused:
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Required)}});
+            return;
+        case RelayError::Kind::MissingField:
+        case RelayError::Kind::BadField:
+        case RelayError::Kind::MetadataNotObject:
+        case RelayError::Kind::ContentTooLarge:
+            refuseRelay(responder, 400, refusal(failure.message));
+            return;
+        }
+        return;
+    }
+    const RelayMessage &message = verified->message;
+    const QString &sender = message.fromMachine;
+    if (verified->isLegacy()) {
+        // A sender that once sent replay fields is never taken back to 0.7's relays.
+        if (m_context.guard->sendsReplayFields(sender)) {
+            refuseRelay(responder, 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(ReplayRefusal::Required)}});
+            return;
+        }
+        if (m_context.guard->recordLegacyUse(sender, QStringLiteral("relay-without-replay-fields")))
+            qCInfo(lcFederation).noquote()
+                << sender << "relays without ts/nonce (claude-peers 0.7's protocol)";
+    } else {
+        auto admitted = m_context.guard->admit(sender, verified->replay->nonce, verified->replay->tsMs);
+        if (!admitted) {
+            refuseRelay(responder, admitted.error() == ReplayRefusal::Database ? 500 : 403,
+                        {{QStringLiteral("error"), ReplayGuard::refusalMessage(admitted.error())}});
+            return;
+        }
+    }
+    // The broker checks the target (404, 410) and then the content (400), in 0.7's order.
+    auto stored =
+        m_context.broker->storeRelayedMessage(message.fromId, message.toId, message.text, message.type,
+                                              message.metadata.toQJson(), message.replyTo);
+    if (!stored) {
+        const int status = stored.error().httpStatus ? stored.error().httpStatus : 500;
+        refuseRelay(responder, status, refusal(stored.error().message));
+        return;
+    }
+    ++m_relaysAccepted;
+    answer(responder, 200, {{QStringLiteral("ok"), true}, {QStringLiteral("message_id"), *stored}});
+}
+
+} // namespace Federation

@@ -1,0 +1,68 @@
+#pragma once
+
+#include "http/httptypes.h"
+#include "result.h"
+
+#include <QHostAddress>
+#include <QJsonObject>
+#include <QString>
+
+#include <expected>
+#include <functional>
+#include <optional>
+
+namespace Broker {
+class BrokerServer;
+class Clock;
+} // namespace Broker
+
+namespace Federation {
+
+class ReplayGuard;
+class SubnetFilter;
+
+// The requests on the federation port, in 0.7's order (reference §4.1): the subnet filter,
+// /health, the PSK header, then /federation/handshake, /federation/peers, /federation/relay,
+// with 0.7's bodies, status codes and error texts. A relay is stored through the broker's
+// public BrokerServer::storeRelayedMessage, as a local send would be; nothing is stored when
+// any check fails.
+class InboundHandler final : public Broker::Http::RequestHandler
+{
+public:
+    static constexpr qsizetype kMaxSmallBodyBytes = 64 * 1024; // handshake and peers
+
+    struct Context
+    {
+        QString hostname;
+        bool acceptLegacy = true;
+        std::function<QByteArray()> psk; // empty while it is being read: 503
+        const SubnetFilter *subnets = nullptr; // checked before anything else (§4.1 step 1)
+        Broker::BrokerServer *broker = nullptr;
+        const Broker::Clock *clock = nullptr;
+        ReplayGuard *guard = nullptr;
+        // After a successful handshake (bidirectional links): who called, and their port if said.
+        std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
+            onHandshake;
+    };
+
+    explicit InboundHandler(Context context) : m_context(std::move(context)) { }
+
+    void handle(const Broker::Http::Request &request, const Broker::Http::ResponderPtr &responder) override;
+
+    // Relays accepted since start (status figures).
+    qint64 relaysAccepted() const { return m_relaysAccepted; }
+    qint64 relaysRefused() const { return m_relaysRefused; }
+
+private:
+    void handshake(const Broker::Http::Request &request, const QJsonObject &body,
+                   const Broker::Http::ResponderPtr &responder);
+    void peers(const Broker::Http::ResponderPtr &responder);
+    void relay(const Broker::Http::Request &request, const Broker::Http::ResponderPtr &responder);
+    void refuseRelay(const Broker::Http::ResponderPtr &responder, int status, const QJsonObject &answer);
+
+    Context m_context;
+    qint64 m_relaysAccepted = 0;
+    qint64 m_relaysRefused = 0;
+};
+
+} // namespace Federation

@@ -1,0 +1,106 @@
+#include "linktransport.h"
+
+#include "federationlogging.h"
+#include "pinnedtlsclient.h"
+
+#include <QJsonDocument>
+#include <QNetworkAccessManager>
+#include <QNetworkReply>
+#include <QNetworkRequest>
+#include <QUrl>
+
+namespace Federation {
+
+PlainHttpTransport::PlainHttpTransport(int timeoutMs)
+    : m_network(std::make_unique<QNetworkAccessManager>()), m_timeoutMs(timeoutMs)
+{
+}
+
+PlainHttpTransport::~PlainHttpTransport() = default;
+
+void PlainHttpTransport::post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+                              const QByteArray &psk, Done done)
+{
+    QUrl url;
+    url.setScheme(QStringLiteral("http"));
+    url.setHost(to.host);
+    url.setPort(to.port);
+    url.setPath(QString::fromLatin1(path));
+    QNetworkRequest request(url);
+    request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
+    request.setRawHeader("X-Claude-Peers-PSK", psk);
+    request.setTransferTimeout(m_timeoutMs);
+    QNetworkReply *reply = m_network->post(request, jsonBody);
+    auto answered = std::make_shared<bool>(false);
+    QObject::connect(reply, &QNetworkReply::readyRead, reply, [reply, answered, done] {
+        if (reply->bytesAvailable() <= kMaxReplyBytes || *answered)
+            return;
+        *answered = true;
+        reply->abort();
+        done(LinkReply {0, {}, QStringLiteral("the answer is larger than %1 bytes").arg(kMaxReplyBytes)});
+    });
+    QObject::connect(reply, &QNetworkReply::finished, reply, [reply, answered, done] {
+        reply->deleteLater();
+        if (*answered)
+            return;
+        *answered = true;
+        LinkReply answer;
+        answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        const QJsonDocument document = QJsonDocument::fromJson(reply->readAll());
+        answer.body = document.object();
+        if (answer.status == 0)
+            answer.error = reply->errorString();
+        else if (!answer.ok())
+            answer.error = answer.body.value(QStringLiteral("error")).toString();
+        done(answer);
+    });
+}
+
+TlsLinkTransport::TlsLinkTransport(PinFor pinFor, FirstUse firstUse, int timeoutMs)
+    : m_client(std::make_unique<PinnedTlsClient>()),
+      m_pinFor(std::move(pinFor)),
+      m_firstUse(std::move(firstUse)),
+      m_timeoutMs(timeoutMs)
+{
+}
+
+TlsLinkTransport::~TlsLinkTransport() = default;
+
+void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+                            const QByteArray &psk, Done done)
+{
+    TlsRequest request;
+    request.host = to.host;
+    request.port = quint16(to.port);
+    request.path = path;
+    request.body = jsonBody;
+    request.headers = {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")},
+                       {QByteArrayLiteral("X-Claude-Peers-PSK"), psk}};
+    request.timeoutMs = m_timeoutMs;
+    request.maxResponseBytes = kMaxReplyBytes;
+    request.expectedPin = m_pinFor ? m_pinFor(to) : QString();
+    if (request.expectedPin.isEmpty()) {
+        request.acceptPin = [this, to](const QString &seenPin, const QSslCertificate &) {
+            qCInfo(lcFederation).noquote() << "trusting" << to.key() << "on first use, pin" << seenPin;
+            if (m_firstUse)
+                m_firstUse(to, seenPin);
+            return true;
+        };
+    }
+    m_client->send(std::move(request), [done](const TlsRequestResult &result) {
+        LinkReply reply;
+        if (result) {
+            reply.status = result->status;
+            reply.body = QJsonDocument::fromJson(result->body).object();
+        } else if (result.error().kind == TlsRequestErrorKind::HttpStatus) {
+            reply.status = result.error().httpStatus;
+            reply.body = QJsonDocument::fromJson(result.error().body).object();
+            reply.error = reply.body.value(QStringLiteral("error")).toString();
+        } else {
+            reply.error = result.error().message;
+        }
+        done(reply);
+    });
+}
+
+} // namespace Federation

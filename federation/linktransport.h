@@ -1,0 +1,95 @@
+#pragma once
+
+#include <QByteArray>
+#include <QJsonObject>
+#include <QObject>
+#include <QString>
+
+#include <functional>
+#include <memory>
+
+class QNetworkAccessManager;
+
+namespace Federation {
+
+// Where a remote broker's federation port is, as the user or the config gave it.
+struct RemoteAddress
+{
+    QString host;
+    int port = 7900;
+
+    QString key() const { return host + QLatin1Char(':') + QString::number(port); } // 0.7's map key
+    bool operator==(const RemoteAddress &) const = default;
+};
+
+// One answer of a remote federation port. status 0: nothing answered (refused, reset, timed
+// out, a certificate that does not match its pin); error then says why in plain words.
+struct LinkReply
+{
+    int status = 0;
+    QJsonObject body; // {} when the answer is not a JSON object
+    QString error; // transport failure, or the remote's {"error":…}
+
+    bool ok() const { return status >= 200 && status < 300; }
+    // "<remote error or unknown>" as 0.7 words its failures.
+    QString remoteError() const { return error.isEmpty() ? QStringLiteral("unknown") : error; }
+};
+
+// Outbound requests to remote federation ports (reference §6.3: POST, JSON, the PSK header,
+// 5 s in total). The module talks only to this, so its state machines run against a fake in
+// unit tests; the TLS client with pinning is one implementation, plain HTTP another (tests).
+class LinkTransport
+{
+public:
+    using Done = std::function<void(LinkReply)>;
+    static constexpr int kTimeoutMs = 5000;
+    static constexpr qint64 kMaxReplyBytes = 1024 * 1024; // a larger answer is a failure
+
+    virtual ~LinkTransport() = default;
+    // Answers through `done` later, on the caller's thread, exactly once (also on timeout).
+    virtual void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+                      const QByteArray &psk, Done done) = 0;
+};
+
+// Plain HTTP (no TLS) through QNetworkAccessManager: the loopback tests' transport, and the
+// shape the TLS one follows.
+class PlainHttpTransport final : public LinkTransport
+{
+public:
+    explicit PlainHttpTransport(int timeoutMs = kTimeoutMs);
+    ~PlainHttpTransport() override;
+
+    void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+              const QByteArray &psk, Done done) override;
+
+private:
+    std::unique_ptr<QNetworkAccessManager> m_network;
+    int m_timeoutMs;
+};
+
+class PinnedTlsClient;
+
+// HTTPS through fedtls's PinnedTlsClient, as 0.7 speaks to remotes (§6.3) but with the server's
+// key checked before the PSK header is written: a pinned address must show its pin (a changed
+// certificate is refused until re-paired); an address without a pin is trusted on first use and
+// its pin handed to firstUse to keep.
+class TlsLinkTransport final : public LinkTransport
+{
+public:
+    using PinFor = std::function<QString(const RemoteAddress &)>; // "" when not pinned
+    using FirstUse = std::function<void(const RemoteAddress &, const QString &pin)>;
+
+    TlsLinkTransport(PinFor pinFor, FirstUse firstUse, int timeoutMs = kTimeoutMs);
+    ~TlsLinkTransport() override;
+
+    void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
+              const QByteArray &psk, Done done) override;
+
+private:
+    std::unique_ptr<PinnedTlsClient> m_client;
+    PinFor m_pinFor;
+    FirstUse m_firstUse;
+    int m_timeoutMs;
+};
+
+} // namespace Federation
