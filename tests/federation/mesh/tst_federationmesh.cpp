@@ -276,7 +276,17 @@ void tst_FederationMesh::pairAll()
 {
     if (m_paired)
         return;
-    const QList<std::pair<int, int>> links {{0, 1}, {0, 2}, {1, 2}};
+    // a pairs with b as a user would: `federation token` on b, `federation join <url>` on a.
+    const TestSupport::RunResult token =
+        m_brokers.at(1)->cli({u"federation"_s, u"token"_s, u"--host"_s, address(2)});
+    QVERIFY2(token.exitCode == 0, token.err.constData());
+    const QString url = QString::fromUtf8(token.out).trimmed();
+    QVERIFY2(url.startsWith(u"cpt://10.77.0.2:17900;fp=sha256-"_s), qPrintable(url));
+    QVERIFY2(token.err.contains("federation secret"), token.err.constData());
+    const TestSupport::RunResult joined = m_brokers.at(0)->cli({u"federation"_s, u"join"_s, url});
+    QVERIFY2(joined.exitCode == 0, QByteArray(joined.out + joined.err).constData());
+    QVERIFY2(joined.out.contains("  2. OK   Paired with mesh-b (10.77.0.2:17900)"), joined.out.constData());
+    const QList<std::pair<int, int>> links {{0, 2}, {1, 2}};
     for (const auto &[from, to] : links) {
         const Mesh::Reply r = m_brokers.at(from)->post(
             u"/federation/connect"_s, {{u"host"_s, address(to + 1)}, {u"port"_s, kFederationPort}});
@@ -303,6 +313,12 @@ void tst_FederationMesh::pairAndListLan()
         }
     }
     qInfo("pair + every peer in every lan list: %lld ms", qint64(clock.elapsed()));
+    const TestSupport::RunResult status = m_brokers.at(0)->cli({u"federation"_s, u"status"_s});
+    QVERIFY2(status.exitCode == 0, status.err.constData());
+    for (const char *line : {"Federation enabled on port 17900 (subnet: 10.77.0.0/25)",
+                             "  10.77.0.2:17900  hostname=mesh-b  peers=1",
+                             "  10.77.0.3:17900  hostname=mesh-c  peers=1", "This machine: mesh-a"})
+        QVERIFY2(status.out.contains(line), status.out.constData());
 
     // A session that appears after the links are up: how long until both others list it.
     QString error;
@@ -545,12 +561,13 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     QVERIFY2(d.start(&error), qPrintable(error));
     QCOMPARE(d.control(u"POST"_s, u"/control/register"_s, {{u"id"_s, u"d0000007"_s}}).status, 200);
 
-    // Ours → 0.7: the legacy header goes only to a pinned peer, so the pin is given.
-    const Mesh::Reply connected = m_brokers.at(0)->post(
-        u"/federation/connect"_s,
-        {{u"host"_s, address(4)}, {u"port"_s, kFederationPort}, {u"fingerprint"_s, d.fingerprint()}});
-    QVERIFY2(connected.object().value(u"ok"_s).toBool(), connected.body.constData());
-    QCOMPARE(connected.object().value(u"hostname"_s).toString(), u"mesh-07"_s);
+    // Ours → 0.7: the legacy header goes only to a pinned peer; the user pins it with the CLI.
+    const TestSupport::RunResult connected =
+        m_brokers.at(0)->cli({u"federation"_s, u"connect"_s, u"%1:%2"_s.arg(address(4)).arg(kFederationPort),
+                              u"--fingerprint"_s, d.fingerprint()});
+    QVERIFY2(connected.exitCode == 0, QByteArray(connected.out + connected.err).constData());
+    QVERIFY2(connected.out.startsWith("Connected to 10.77.0.4:17900 (mesh-07). 1 remote peer(s) available."),
+             connected.out.constData());
     QTRY_VERIFY_WITH_TIMEOUT(m_brokers.at(0)->lanPeerIds().contains(u"mesh-07:d0000007"_s),
                              TestSupport::scaled(40000));
     const QString toStandIn = u"to 0.7 "_s + newNonce();
