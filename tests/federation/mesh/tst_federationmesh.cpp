@@ -119,6 +119,10 @@ private:
     Mesh::Reply federationPost(const QString &fromNs, int toOctet, const QString &path,
                                const QJsonObject &body, const QByteArray &psk);
     void pairAll();
+    // A relay from <fromMachine>:<fromPeer> to b's session, signed with the mesh's PSK; with
+    // replay fields (ts, a fresh nonce, to_machine mesh-b) when tsMs is given, else 0.7's body.
+    QJsonObject relayToB(const QString &fromMachine, const QString &fromPeer, const QString &text,
+                         std::optional<qint64> tsMs) const;
 
     std::unique_ptr<Mesh::Network> m_network;
     QString m_outsiderNs;
@@ -231,6 +235,24 @@ Mesh::Reply tst_FederationMesh::federationPost(const QString &fromNs, int toOcte
         u"%1://%2:%3%4"_s.arg(federationScheme(), address(toOctet)).arg(kFederationPort).arg(path),
         QJsonDocument(body).toJson(QJsonDocument::Compact),
         {u"X-Claude-Peers-PSK: "_s + QString::fromLatin1(psk)});
+}
+
+QJsonObject tst_FederationMesh::relayToB(const QString &fromMachine, const QString &fromPeer,
+                                         const QString &text, std::optional<qint64> tsMs) const
+{
+    QJsonObject body {{u"from_id"_s, QString(fromMachine + u':' + fromPeer)},
+                      {u"from_machine"_s, fromMachine},
+                      {u"to_id"_s, m_peerIds.at(1)},
+                      {u"text"_s, text},
+                      {u"type"_s, u"text"_s},
+                      {u"metadata"_s, QJsonValue::Null},
+                      {u"reply_to"_s, QJsonValue::Null}};
+    if (tsMs) {
+        body.insert(u"to_machine"_s, u"mesh-b"_s);
+        body.insert(u"ts"_s, QJsonValue(*tsMs));
+        body.insert(u"nonce"_s, newNonce());
+    }
+    return signedRelay(body, m_token);
 }
 
 void tst_FederationMesh::harnessStandInsAcrossNamespaces()
@@ -403,14 +425,7 @@ void tst_FederationMesh::badHmacRefused()
 {
     REQUIRE_MODULE();
     const QString text = u"bad hmac "_s + newNonce();
-    QJsonObject body = signedRelay({{u"from_id"_s, u"mesh-c:cccc0000"_s},
-                                    {u"from_machine"_s, u"mesh-c"_s},
-                                    {u"to_id"_s, m_peerIds.at(1)},
-                                    {u"text"_s, text},
-                                    {u"type"_s, u"text"_s},
-                                    {u"metadata"_s, QJsonValue::Null},
-                                    {u"reply_to"_s, QJsonValue::Null}},
-                                   m_token);
+    QJsonObject body = relayToB(u"mesh-c"_s, u"cccc0000"_s, text, std::nullopt);
     body.insert(u"text"_s, QString(text + u" (changed after signing)"_s));
     const Mesh::Reply r =
         federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
@@ -429,17 +444,8 @@ void tst_FederationMesh::replayedRelayRefused()
 {
     REQUIRE_MODULE();
     const QString text = u"replayed "_s + newNonce();
-    const QJsonObject body = signedRelay({{u"from_id"_s, QString(u"mesh-c:"_s + m_peerIds.at(2))},
-                                          {u"from_machine"_s, u"mesh-c"_s},
-                                          {u"to_id"_s, m_peerIds.at(1)},
-                                          {u"to_machine"_s, u"mesh-b"_s},
-                                          {u"text"_s, text},
-                                          {u"type"_s, u"text"_s},
-                                          {u"metadata"_s, QJsonValue::Null},
-                                          {u"reply_to"_s, QJsonValue::Null},
-                                          {u"ts"_s, QJsonValue(QDateTime::currentMSecsSinceEpoch())},
-                                          {u"nonce"_s, newNonce()}},
-                                         m_token);
+    const QJsonObject body =
+        relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch());
     const Mesh::Reply first =
         federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(first.status, 200);
@@ -452,14 +458,7 @@ void tst_FederationMesh::replayedRelayRefused()
 
     // mesh-c has spoken the replay fields: a relay from it without them is a downgrade.
     const QString legacyText = u"downgraded "_s + newNonce();
-    const QJsonObject legacy = signedRelay({{u"from_id"_s, QString(u"mesh-c:"_s + m_peerIds.at(2))},
-                                            {u"from_machine"_s, u"mesh-c"_s},
-                                            {u"to_id"_s, m_peerIds.at(1)},
-                                            {u"text"_s, legacyText},
-                                            {u"type"_s, u"text"_s},
-                                            {u"metadata"_s, QJsonValue::Null},
-                                            {u"reply_to"_s, QJsonValue::Null}},
-                                           m_token);
+    const QJsonObject legacy = relayToB(u"mesh-c"_s, m_peerIds.at(2), legacyText, std::nullopt);
     const Mesh::Reply downgraded =
         federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, legacy, m_token);
     QVERIFY2(downgraded.status == 403, downgraded.body.constData());
@@ -471,17 +470,7 @@ void tst_FederationMesh::staleTimestampRefused()
     REQUIRE_MODULE();
     const QString text = u"stale "_s + newNonce();
     const QJsonObject body =
-        signedRelay({{u"from_id"_s, QString(u"mesh-c:"_s + m_peerIds.at(2))},
-                     {u"from_machine"_s, u"mesh-c"_s},
-                     {u"to_id"_s, m_peerIds.at(1)},
-                     {u"to_machine"_s, u"mesh-b"_s},
-                     {u"text"_s, text},
-                     {u"type"_s, u"text"_s},
-                     {u"metadata"_s, QJsonValue::Null},
-                     {u"reply_to"_s, QJsonValue::Null},
-                     {u"ts"_s, QJsonValue(QDateTime::currentMSecsSinceEpoch() - 301 * 1000)},
-                     {u"nonce"_s, newNonce()}},
-                    m_token);
+        relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch() - 301 * 1000);
     const Mesh::Reply r =
         federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(r.status, 403);
@@ -492,14 +481,7 @@ void tst_FederationMesh::outsideSubnetRefused()
 {
     REQUIRE_MODULE();
     const QString text = u"from outside "_s + newNonce();
-    const QJsonObject body = signedRelay({{u"from_id"_s, u"mesh-x:xxxx0000"_s},
-                                          {u"from_machine"_s, u"mesh-x"_s},
-                                          {u"to_id"_s, m_peerIds.at(1)},
-                                          {u"text"_s, text},
-                                          {u"type"_s, u"text"_s},
-                                          {u"metadata"_s, QJsonValue::Null},
-                                          {u"reply_to"_s, QJsonValue::Null}},
-                                         m_token);
+    const QJsonObject body = relayToB(u"mesh-x"_s, u"xxxx0000"_s, text, std::nullopt);
     const QString outsider = m_namespaces.value(u"out"_s);
     const Mesh::Reply health = Mesh::request(
         outsider, u"GET"_s, u"%1://%2:%3/health"_s.arg(federationScheme(), address(2)).arg(kFederationPort));
@@ -519,17 +501,8 @@ void tst_FederationMesh::oversizedRelayRefused()
     REQUIRE_MODULE();
     const QString marker = u"big-"_s + newNonce();
     const QString text = marker + QString(10241, u'x');
-    const QJsonObject body = signedRelay({{u"from_id"_s, QString(u"mesh-c:"_s + m_peerIds.at(2))},
-                                          {u"from_machine"_s, u"mesh-c"_s},
-                                          {u"to_id"_s, m_peerIds.at(1)},
-                                          {u"to_machine"_s, u"mesh-b"_s},
-                                          {u"text"_s, text},
-                                          {u"type"_s, u"text"_s},
-                                          {u"metadata"_s, QJsonValue::Null},
-                                          {u"reply_to"_s, QJsonValue::Null},
-                                          {u"ts"_s, QJsonValue(QDateTime::currentMSecsSinceEpoch())},
-                                          {u"nonce"_s, newNonce()}},
-                                         m_token);
+    const QJsonObject body =
+        relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch());
     // With replay fields: mesh-c spoke them before (replayedRelayRefused), and a peer that did is
     // never accepted without them again.
     const Mesh::Reply r =
