@@ -37,36 +37,38 @@ void appendUnicodeEscape(QByteArray &out, char16_t unit)
     out.append(hex[unit & 0xF]);
 }
 
+// JSON.stringify's two-character escapes (QuoteJSONString), or nullptr.
+const char *shortEscape(char16_t unit)
+{
+    switch (unit) {
+    case u'"':
+        return "\\\"";
+    case u'\\':
+        return "\\\\";
+    case u'\b':
+        return "\\b";
+    case u'\f':
+        return "\\f";
+    case u'\n':
+        return "\\n";
+    case u'\r':
+        return "\\r";
+    case u'\t':
+        return "\\t";
+    default:
+        return nullptr;
+    }
+}
+
 void appendString(QByteArray &out, const QString &string)
 {
     out.append('"');
     const qsizetype n = string.size();
     for (qsizetype i = 0; i < n; ++i) {
         const char16_t unit = string.at(i).unicode();
-        switch (unit) {
-        case u'"':
-            out.append("\\\"");
+        if (const char *escape = shortEscape(unit)) {
+            out.append(escape);
             continue;
-        case u'\\':
-            out.append("\\\\");
-            continue;
-        case u'\b':
-            out.append("\\b");
-            continue;
-        case u'\f':
-            out.append("\\f");
-            continue;
-        case u'\n':
-            out.append("\\n");
-            continue;
-        case u'\r':
-            out.append("\\r");
-            continue;
-        case u'\t':
-            out.append("\\t");
-            continue;
-        default:
-            break;
         }
         if (unit < 0x20) {
             appendUnicodeEscape(out, unit);

@@ -270,17 +270,6 @@ CertificateResult<TlsIdentity> loadIdentity(const CertificateFiles &files)
     auto certificatePem = readCertificateFile(files.certificatePath);
     if (!certificatePem)
         return std::unexpected(certificatePem.error());
-    std::vector<X509Ptr> certificates;
-    {
-        BioPtr bio = memoryBio(*certificatePem);
-        while (X509 *certificate = PEM_read_bio_X509(bio.get(), nullptr, refusePassphrase, nullptr))
-            certificates.emplace_back(certificate);
-        ERR_clear_error(); // the loop ends on "no start line"
-    }
-    if (certificates.empty())
-        return fail(CertificateErrorKind::BadFormat,
-                    QStringLiteral("%1 holds no PEM certificate (-----BEGIN CERTIFICATE-----). %2")
-                        .arg(files.certificatePath, removeBothHint(files)));
     auto keyPem = readKeyFile(files.keyPath);
     if (!keyPem) {
         CertificateError error = keyPem.error();
@@ -291,8 +280,25 @@ CertificateResult<TlsIdentity> loadIdentity(const CertificateFiles &files)
                                 .arg(files.keyPath, files.certificatePath);
         return std::unexpected(error);
     }
-    auto key = parseKey(*keyPem, files.keyPath);
-    keyPem->fill('\0');
+    return identityFromPem(*certificatePem, std::move(*keyPem), files);
+}
+
+CertificateResult<TlsIdentity> identityFromPem(const QByteArray &certificatePem, QByteArray keyPem,
+                                               const CertificateFiles &files)
+{
+    std::vector<X509Ptr> certificates;
+    {
+        BioPtr bio = memoryBio(certificatePem);
+        while (X509 *certificate = PEM_read_bio_X509(bio.get(), nullptr, refusePassphrase, nullptr))
+            certificates.emplace_back(certificate);
+        ERR_clear_error(); // the loop ends on "no start line"
+    }
+    if (certificates.empty())
+        return fail(CertificateErrorKind::BadFormat,
+                    QStringLiteral("%1 holds no PEM certificate (-----BEGIN CERTIFICATE-----). %2")
+                        .arg(files.certificatePath, removeBothHint(files)));
+    auto key = parseKey(keyPem, files.keyPath);
+    keyPem.fill('\0');
     if (!key)
         return std::unexpected(key.error());
     X509 *leaf = certificates.front().get();

@@ -68,6 +68,9 @@ struct GenerateOptions
 // encrypted, and must belong to the first certificate of the file. A key file open to others
 // is used but warned about.
 CertificateResult<TlsIdentity> loadIdentity(const CertificateFiles &files);
+// The same on contents already read (fuzzing, tests); `files` only names them in messages.
+CertificateResult<TlsIdentity> identityFromPem(const QByteArray &certificatePem, QByteArray keyPem,
+                                               const CertificateFiles &files);
 
 // A new key and a self-signed certificate for `hostname` (CN, and SAN DNS:<host>,
 // DNS:<host>.local when it is a DNS name). The key file is written owner-only from its

@@ -1,5 +1,7 @@
 #include "joinurl.h"
 
+#include "certificatepin.h"
+
 #include <QHostAddress>
 
 namespace Federation {
@@ -82,7 +84,7 @@ bool isHostname(QStringView host)
 
 std::expected<QString, JoinUrlError> checkedFingerprint(QStringView value)
 {
-    if (!isWellFormedFingerprint(value))
+    if (!isWellFormedPin(value))
         return fail(
             Kind::BadFingerprint,
             QStringLiteral("The fingerprint \"%1\" is not of the form sha256-<43 base64url characters> "
@@ -108,15 +110,6 @@ std::expected<quint16, JoinUrlError> checkedPort(QStringView text)
 }
 
 } // namespace
-
-bool isWellFormedFingerprint(QStringView fingerprint)
-{
-    const QStringView prefix = u"sha256-";
-    if (!fingerprint.startsWith(prefix) || fingerprint.size() != prefix.size() + 43)
-        return false;
-    const auto digest = decodeBase64Url(fingerprint.sliced(prefix.size()));
-    return digest && digest->size() == 32;
-}
 
 std::expected<JoinUrl, JoinUrlError> parseJoinUrl(QStringView url)
 {
@@ -236,7 +229,7 @@ std::expected<JoinUrl, JoinUrlError> parseJoinUrl(QStringView url)
 QString formatJoinUrl(const JoinUrl &url)
 {
     Q_ASSERT(!url.host.isEmpty() && url.port > 0 && !url.token.isEmpty());
-    Q_ASSERT(url.fingerprint.isEmpty() || isWellFormedFingerprint(url.fingerprint));
+    Q_ASSERT(url.fingerprint.isEmpty() || isWellFormedPin(url.fingerprint));
     QString out = QStringLiteral("cpt://");
     if (url.host.contains(u':'))
         out += u'[' + url.host + u']';

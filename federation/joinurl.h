@@ -44,10 +44,8 @@ inline constexpr qsizetype maxJoinUrlLength = 4096;
 std::expected<JoinUrl, JoinUrlError> parseJoinUrl(QStringView url);
 
 // Our form (";fp=" when fingerprint is set, 0.7's form otherwise). The fields must be valid
-// (what parseJoinUrl returns, or a host, a port > 0, a printable token and a well-formed pin).
+// (what parseJoinUrl returns, or a host, a port > 0, a printable token and a pin that
+// isWellFormedPin accepts, certificatepin.h).
 QString formatJoinUrl(const JoinUrl &url);
-
-// "sha256-" followed by the unpadded base64url of 32 bytes.
-bool isWellFormedFingerprint(QStringView fingerprint);
 
 } // namespace Federation

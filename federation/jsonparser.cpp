@@ -105,20 +105,41 @@ private:
         }
     }
 
-    std::expected<JsonValue, JsonParseError> parseObject(int depth)
+    // The frame objects and arrays share: the depth limit, the opening byte, then elements
+    // separated by ',' up to `close`.
+    template<typename ParseElement>
+    std::expected<void, JsonParseError> parseElements(int depth, char close, ParseElement parseElement)
     {
         if (depth > m_limits.maxDepth)
             return fail(Kind::TooDeep,
                         QStringLiteral("nesting deeper than %1 levels").arg(m_limits.maxDepth));
-        ++m_pos; // '{'
-        std::vector<JsonMember> members;
+        ++m_pos; // '{' or '['
         skipWhitespace();
-        if (!atEnd() && peek() == '}') {
+        if (!atEnd() && peek() == close) {
             ++m_pos;
-            return JsonValue::object({});
+            return {};
         }
         while (true) {
             skipWhitespace();
+            if (auto element = parseElement(); !element)
+                return element;
+            skipWhitespace();
+            if (atEnd())
+                return unexpected();
+            if (peek() == close) {
+                ++m_pos;
+                return {};
+            }
+            if (peek() != ',')
+                return unexpected();
+            ++m_pos;
+        }
+    }
+
+    std::expected<JsonValue, JsonParseError> parseObject(int depth)
+    {
+        std::vector<JsonMember> members;
+        auto parsed = parseElements(depth, '}', [&]() -> std::expected<void, JsonParseError> {
             if (atEnd() || peek() != '"')
                 return unexpected();
             auto key = parseString();
@@ -131,54 +152,28 @@ private:
             skipWhitespace();
             auto value = parseValue(depth + 1);
             if (!value)
-                return value;
+                return std::unexpected(value.error());
             members.push_back({std::move(*key), std::move(*value)});
-            skipWhitespace();
-            if (atEnd())
-                return unexpected();
-            if (peek() == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (peek() == '}') {
-                ++m_pos;
-                return JsonValue::object(JsonObject::fromMembers(std::move(members)));
-            }
-            return unexpected();
-        }
+            return {};
+        });
+        if (!parsed)
+            return std::unexpected(parsed.error());
+        return JsonValue::object(JsonObject::fromMembers(std::move(members)));
     }
 
     std::expected<JsonValue, JsonParseError> parseArray(int depth)
     {
-        if (depth > m_limits.maxDepth)
-            return fail(Kind::TooDeep,
-                        QStringLiteral("nesting deeper than %1 levels").arg(m_limits.maxDepth));
-        ++m_pos; // '['
         JsonArray elements;
-        skipWhitespace();
-        if (!atEnd() && peek() == ']') {
-            ++m_pos;
-            return JsonValue::array({});
-        }
-        while (true) {
-            skipWhitespace();
+        auto parsed = parseElements(depth, ']', [&]() -> std::expected<void, JsonParseError> {
             auto value = parseValue(depth + 1);
             if (!value)
-                return value;
+                return std::unexpected(value.error());
             elements.push_back(std::move(*value));
-            skipWhitespace();
-            if (atEnd())
-                return unexpected();
-            if (peek() == ',') {
-                ++m_pos;
-                continue;
-            }
-            if (peek() == ']') {
-                ++m_pos;
-                return JsonValue::array(std::move(elements));
-            }
-            return unexpected();
-        }
+            return {};
+        });
+        if (!parsed)
+            return std::unexpected(parsed.error());
+        return JsonValue::array(std::move(elements));
     }
 
     int hexDigit(char c) const
@@ -270,31 +265,17 @@ private:
             return fail(Kind::UnexpectedEnd, QStringLiteral("the text ends inside an escape"));
         const char c = peek();
         ++m_pos;
+        // The two-character escapes of RFC 8259 §7, and what they stand for.
+        static constexpr std::pair<char, char16_t> shortEscapes[] = {
+            {'"', u'"'},  {'\\', u'\\'}, {'/', u'/'},  {'b', u'\b'},
+            {'f', u'\f'}, {'n', u'\n'},  {'r', u'\r'}, {'t', u'\t'}};
+        for (const auto &[escape, unit] : shortEscapes) {
+            if (c == escape) {
+                out.append(QChar(unit));
+                return {};
+            }
+        }
         switch (c) {
-        case '"':
-            out.append(u'"');
-            return {};
-        case '\\':
-            out.append(u'\\');
-            return {};
-        case '/':
-            out.append(u'/');
-            return {};
-        case 'b':
-            out.append(u'\b');
-            return {};
-        case 'f':
-            out.append(u'\f');
-            return {};
-        case 'n':
-            out.append(u'\n');
-            return {};
-        case 'r':
-            out.append(u'\r');
-            return {};
-        case 't':
-            out.append(u'\t');
-            return {};
         case 'u': {
             if (m_bytes.size() - m_pos < 4)
                 return fail(Kind::BadString, QStringLiteral("\\u needs four hex digits"));

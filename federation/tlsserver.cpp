@@ -120,6 +120,9 @@ QTcpServer *TlsHttpServer::createTcpServer()
                 Q_EMIT handshakeFailed(socket->peerAddress(), reason);
             });
     m_sslServer = server;
+    // Which TLS backend serves decides which errors peers see; the pin logic does not depend on it.
+    qCInfo(lcFederationTls).noquote() << "federation TLS through" << QSslSocket::activeBackend() << "with a"
+                                      << m_identity.keyDescription << "certificate, pin" << m_identity.pin;
     return server;
 }
 

@@ -3,6 +3,7 @@
 #include "pinnedtlsclient.h"
 #include "testsupport.h"
 #include "tlsserver.h"
+#include "tlstestsupport.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>
@@ -26,6 +27,7 @@ using Broker::Http::RequestHandler;
 using Broker::Http::ResponderPtr;
 using Broker::Http::Response;
 using TestSupport::scaled;
+using TlsTestSupport::makeIdentity;
 
 namespace {
 
@@ -53,16 +55,6 @@ public:
     QList<Request> requests;
     QList<ResponderPtr> held;
 };
-
-TlsIdentity makeIdentity(const QTemporaryDir &dir, const QString &stem, GenerateOptions options = {})
-{
-    const auto identity = generateIdentity(
-        {dir.filePath(stem + QStringLiteral(".crt")), dir.filePath(stem + QStringLiteral(".key"))},
-        QStringLiteral("brokerhost"), options);
-    if (!identity)
-        qFatal("%s", qPrintable(identity.error().message));
-    return *identity;
-}
 
 // A TLS server that records every decrypted byte a client sends: proves what never arrived.
 class RecordingTlsServer : public QObject
@@ -434,8 +426,16 @@ private Q_SLOTS:
     }
 
     // Figures, not asserts: a fresh TLS connection per request on loopback.
+    void roundTripFigures_data()
+    {
+        QTest::addColumn<bool>("handshakeOnly");
+        QTest::newRow("request") << false;
+        QTest::newRow("handshake only (probe)") << true;
+    }
+
     void roundTripFigures()
     {
+        QFETCH(bool, handshakeOnly);
         TestHandler handler;
         TlsHttpServer server(&handler, m_identity);
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
@@ -448,23 +448,26 @@ private Q_SLOTS:
             QEventLoop loop;
             QTimer::singleShot(scaled(10000), &loop, &QEventLoop::quit);
             Outcome outcome;
-            QElapsedTimer clock;
-            clock.start();
-            client.send(requestTo(server.serverPort(), m_identity.pin), [&](const TlsRequestResult &result) {
+            const auto done = [&](const TlsRequestResult &result) {
                 outcome.result = result;
                 loop.quit();
-            });
+            };
+            QElapsedTimer clock;
+            clock.start();
+            if (handshakeOnly)
+                client.probe(QStringLiteral("127.0.0.1"), server.serverPort(), done, scaled(10000));
+            else
+                client.send(requestTo(server.serverPort(), m_identity.pin), done);
             loop.exec();
             micros.append(clock.nsecsElapsed() / 1000);
             QVERIFY2(outcome.result && *outcome.result, qPrintable(describe(outcome)));
         }
-        const qint64 cpuPerRequest = (cpuMicros() - cpuBefore) / rounds;
+        const qint64 cpuPerRound = (cpuMicros() - cpuBefore) / rounds;
         std::sort(micros.begin(), micros.end());
-        qInfo("CPU (client + server, one process) per pinned request: %lld us", cpuPerRequest);
-        qInfo("pinned request round trip (new TLS connection each, ECDSA P-256, loopback): p50 %lld us, p90 "
-              "%lld "
-              "us, min %lld us",
-              micros.at(rounds / 2), micros.at(rounds * 9 / 10), micros.first());
+        qInfo("%s, new TLS connection each (ECDSA P-256, loopback): p50 %lld us, p90 %lld us, min %lld us; "
+              "CPU of client + server (one process) %lld us each",
+              handshakeOnly ? "handshake" : "pinned request", micros.at(rounds / 2),
+              micros.at(rounds * 9 / 10), micros.first(), cpuPerRound);
     }
 
 private:

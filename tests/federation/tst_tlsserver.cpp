@@ -2,6 +2,7 @@
 #include "certificatepin.h"
 #include "testsupport.h"
 #include "tlsserver.h"
+#include "tlstestsupport.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>
@@ -17,6 +18,7 @@ using Broker::Http::RequestHandler;
 using Broker::Http::ResponderPtr;
 using Broker::Http::Response;
 using TestSupport::scaled;
+using TlsTestSupport::makeIdentity;
 
 namespace {
 
@@ -60,18 +62,6 @@ struct RawTlsClient
                      QByteArray::number(body.size()) + "\r\nConnection: close\r\n\r\n" + body);
     }
 };
-
-TlsIdentity makeIdentity(const QTemporaryDir &dir, KeyType type, const QString &stem = QStringLiteral("fed"))
-{
-    GenerateOptions options;
-    options.keyType = type;
-    const auto identity = generateIdentity(
-        {dir.filePath(stem + QStringLiteral(".crt")), dir.filePath(stem + QStringLiteral(".key"))},
-        QStringLiteral("brokerhost"), options);
-    if (!identity)
-        qFatal("%s", qPrintable(identity.error().message));
-    return *identity;
-}
 
 } // namespace
 

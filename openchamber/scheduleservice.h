@@ -1,0 +1,44 @@
+#pragma once
+
+#include "controlservice.h"
+#include "schedulerun.h"
+
+namespace Broker {
+class Clock;
+}
+
+namespace OpenChamber {
+
+class ScheduleStore;
+class Scheduler;
+
+// The schedule.* actions of the control service (reference openchamber-control.md §4.9–4.14)
+// with §3's scope rules for schedules: status, list, create, run, delete, toggle. The main
+// control service forwards every schedule.* action here.
+class ScheduleService final : public ControlService
+{
+public:
+    ScheduleService(ScheduleStore &store, Scheduler &scheduler, const Broker::Clock &clock,
+                    ScheduleProjects projects);
+
+    QList<ActionInfo> catalog() const override;
+    void execute(const QString &action, const QJsonObject &input, const QString &contextDirectory,
+                 CancelToken cancel, ControlCallback done) override;
+
+private:
+    std::expected<ScheduleProject, ControlError> resolveProject(const QJsonObject &input,
+                                                                const QString &contextDirectory) const;
+    ControlResult status() const;
+    ControlResult list(const QJsonObject &input, const QString &contextDirectory);
+    ControlResult create(const QJsonObject &input, const QString &contextDirectory);
+    void run(const QJsonObject &input, const QString &contextDirectory, ControlCallback done);
+    ControlResult remove(const QJsonObject &input, const QString &contextDirectory);
+    ControlResult toggle(const QJsonObject &input, const QString &contextDirectory);
+
+    ScheduleStore &m_store;
+    Scheduler &m_scheduler;
+    const Broker::Clock &m_clock;
+    ScheduleProjects m_projects;
+};
+
+} // namespace OpenChamber
