@@ -185,32 +185,20 @@ void FederationModule::pskLoaded()
 
 QList<Broker::Route> FederationModule::routes()
 {
-    QList<Broker::Route> routes;
-    Broker::Route rotate;
-    rotate.path = "/federation/rotate-psk";
-    rotate.auth = Broker::RouteAuth::MainToken;
-    rotate.maxBodyBytes = 4096;
-    rotate.handler = [this](Broker::RouteCall &call) { rotatePsk(call); };
-    routes.append(rotate);
-    Broker::Route token;
-    token.path = "/federation/token";
-    token.auth = Broker::RouteAuth::MainToken;
-    token.maxBodyBytes = 4096;
-    token.handler = [this](Broker::RouteCall &call) { this->token(call); };
-    routes.append(token);
-    Broker::Route join;
-    join.path = "/federation/join";
-    join.auth = Broker::RouteAuth::MainToken;
-    join.maxBodyBytes = 8192;
-    join.handler = [this](Broker::RouteCall &call) { this->join(call); };
-    routes.append(join);
-    Broker::Route init;
-    init.path = "/federation/init";
-    init.auth = Broker::RouteAuth::MainToken;
-    init.maxBodyBytes = 8192;
-    init.handler = [this](Broker::RouteCall &call) { this->init(call); };
-    routes.append(init);
-    return routes;
+    // The CLI's federation commands: the user's own token only, small JSON bodies.
+    using Handler = void (FederationModule::*)(Broker::RouteCall &);
+    const auto route = [this](const char *path, Handler handler) {
+        Broker::Route route;
+        route.path = path;
+        route.auth = Broker::RouteAuth::MainToken;
+        route.maxBodyBytes = 8192;
+        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
+        return route;
+    };
+    return {route("/federation/rotate-psk", &FederationModule::rotatePsk),
+            route("/federation/token", &FederationModule::token),
+            route("/federation/join", &FederationModule::join),
+            route("/federation/init", &FederationModule::init)};
 }
 
 QList<Broker::ModuleJob> FederationModule::jobs()
