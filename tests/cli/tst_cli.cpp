@@ -294,12 +294,9 @@ private Q_SLOTS:
                                  << u"Failed: Federation is not enabled."_s;
         QTest::newRow("disconnect") << QStringList {u"disconnect"_s, u"127.0.0.1:1"_s} << 2 << QString()
                                     << u"Failed: Federation is not enabled."_s;
-        for (const char *sub : {"token", "pending"})
+        for (const char *sub : {"token", "rotate-psk", "pending"})
             QTest::newRow(sub) << QStringList {QLatin1String(sub)} << 2 << QString() << u"Failed: "_s;
         QTest::newRow("accept") << QStringList {u"accept"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
-        // A new secret can be made before federation is switched on.
-        QTest::newRow("rotate-psk") << QStringList {u"rotate-psk"_s} << 0 << u"Federation secret rotated"_s
-                                    << QString();
         QTest::newRow("reject") << QStringList {u"reject"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
     }
     void federationAgainstBrokerWithoutIt()
