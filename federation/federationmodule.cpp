@@ -392,9 +392,17 @@ void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QStri
             << "keeping the pin of" << address.key() << ":" << saved.error().message;
 }
 
+namespace {
+void answerFailure(const Broker::Http::ResponderPtr &responder, const QString &message);
+} // namespace
+
 void FederationModule::rotatePsk(Broker::RouteCall &call)
 {
     auto responder = call.responder;
+    if (!m_settings.enabled) { // `federation init` makes the PSK when it turns federation on
+        answerFailure(responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
     if (!m_psk) {
         Broker::RouteAnswer::json(responder,
                                   {{QStringLiteral("ok"), false},
