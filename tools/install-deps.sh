@@ -11,7 +11,7 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
           libqt6svg6)
 if [ "$what" = test ]; then
     packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth
-               tmux iproute2 util-linux)
+               tmux iproute2 util-linux curl openssl)
     # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer.
     packages+=(clang-15 libfuzzer-15-dev)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)

@@ -2,6 +2,7 @@
 
 #include "brokerapi.h"
 #include "brokerclient.h"
+#include "command.h"
 #include "location.h"
 
 #include <QObject>
@@ -68,5 +69,21 @@ private:
     bool m_errIsTerminal = false;
     int m_exitCode = -1;
 };
+
+// Ends the command when the request failed, or the broker refused it by a rule
+// ({"ok":false,"error"} → "Failed: <why>", exit 2). True when it ended the command.
+template<typename Answer> bool failedOrRefused(Context &ctx, const Broker::Result<Answer> &answer)
+{
+    if (!answer) {
+        ctx.fail(answer.error());
+        return true;
+    }
+    if (!answer->ok) {
+        ctx.err(QStringLiteral("Failed: ") + answer->error);
+        ctx.finish(ExitFailed);
+        return true;
+    }
+    return false;
+}
 
 } // namespace Cli

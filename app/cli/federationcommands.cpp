@@ -41,17 +41,10 @@ template<typename Answer> bool failed(Context &ctx, const Broker::Result<Answer>
                                          "claude-peers restart")
                               .arg(ctx.url(), route));
             ctx.finish(ExitFailed);
-        } else {
-            ctx.fail(answer.error());
+            return true;
         }
-        return true;
     }
-    if (!answer->ok) {
-        ctx.err(QStringLiteral("Failed: ") + answer->error);
-        ctx.finish(ExitFailed);
-        return true;
-    }
-    return false;
+    return failedOrRefused(ctx, answer);
 }
 
 QString detail(const Broker::FederationAnswer &answer, const char *key)

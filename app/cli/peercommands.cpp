@@ -74,22 +74,6 @@ QString joined(const QStringList &words)
     return words.join(QLatin1Char(' '));
 }
 
-// Ends the command when the request failed, or the broker refused it by a rule
-// ({"ok":false,"error"} → "Failed: <why>", exit 2).
-template<typename Answer> bool failedOrRefused(Context &ctx, const Broker::Result<Answer> &answer)
-{
-    if (!answer) {
-        ctx.fail(answer.error());
-        return true;
-    }
-    if (!answer->ok) {
-        ctx.err(QStringLiteral("Failed: ") + answer->error);
-        ctx.finish(ExitFailed);
-        return true;
-    }
-    return false;
-}
-
 } // namespace
 
 void status(Context &ctx, const Invocation &inv)

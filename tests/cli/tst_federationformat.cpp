@@ -2,6 +2,7 @@
 // broker.
 #include "federationformat.h"
 
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTest>
 
@@ -93,6 +94,35 @@ private Q_SLOTS:
         QVERIFY(!Broker::FederationPendingAnswer::fromJson(QJsonObject {{u"ok"_s, true}}));
         // The round trip the broker side writes.
         QCOMPARE(Broker::FederationPendingAnswer::fromJson(p->toJson())->requests.at(0).sas, u"123-456"_s);
+    }
+
+    void wireRequestsRoundTripAndRefuse()
+    {
+        Broker::FederationTokenRequest token {u"10.0.0.5"_s, true};
+        QCOMPARE(token.toJson(), QJsonObject({{u"host"_s, u"10.0.0.5"_s}, {u"legacy"_s, true}}));
+        QCOMPARE(Broker::FederationTokenRequest().toJson(), QJsonObject());
+        QCOMPARE(Broker::FederationTokenRequest::fromJson(token.toJson())->host, u"10.0.0.5"_s);
+        QVERIFY(!Broker::FederationTokenRequest::fromJson({{u"legacy"_s, u"yes"_s}}));
+        QCOMPARE(Broker::FederationJoinRequest::fromJson({{u"url"_s, u"cpt://h:1/t"_s}})->url,
+                 u"cpt://h:1/t"_s);
+        QVERIFY(!Broker::FederationJoinRequest::fromJson({}));
+        QVERIFY(!Broker::FederationJoinRequest::fromJson({{u"url"_s, QString(5000, u'x')}}));
+        Broker::FederationInitRequest init {7901, {u"10.0.0.0/8"_s}};
+        const auto back = Broker::FederationInitRequest::fromJson(init.toJson());
+        QVERIFY(back);
+        QCOMPARE(back->port, 7901);
+        QCOMPARE(back->subnets, QStringList({u"10.0.0.0/8"_s}));
+        QVERIFY(!Broker::FederationInitRequest::fromJson({{u"port"_s, 70000}}));
+        QVERIFY(!Broker::FederationInitRequest::fromJson({{u"subnets"_s, QJsonArray({1})}}));
+        QVERIFY(!Broker::FederationAcceptRequest::fromJson({}));
+        // A token answer must carry a cpt:// URL when it says ok.
+        QVERIFY(!Broker::FederationTokenAnswer::fromJson({{u"ok"_s, true}, {u"psk"_s, u"x"_s}}));
+        const auto refused =
+            Broker::FederationTokenAnswer::fromJson({{u"ok"_s, false}, {u"error"_s, u"no"_s}});
+        QVERIFY(refused && !refused->ok);
+        Broker::FederationDoctorAnswer doctor;
+        doctor.checks.append({u"port"_s, u"fail"_s, u"taken"_s, u"free it"_s});
+        QCOMPARE(Broker::FederationDoctorAnswer::fromJson(doctor.toJson())->checks.at(0).fix, u"free it"_s);
     }
 
     void hostPort_data()

@@ -228,6 +228,27 @@ QByteArray Broker::token() const
     return file.open(QIODevice::ReadOnly) ? file.readAll().trimmed() : QByteArray();
 }
 
+QProcessEnvironment Broker::environment() const
+{
+    QProcessEnvironment env;
+    env.insert(u"PATH"_s, qEnvironmentVariable("PATH"));
+    env.insert(u"HOME"_s, m_home.path());
+    env.insert(u"CLAUDE_PEERS_PORT"_s, QString::number(m_options.localPort));
+    env.insert(u"CLAUDE_PEERS_DB"_s, m_home.filePath(u".claude-peers.db"_s));
+    env.insert(u"CLAUDE_PEERS_TOKEN"_s, m_home.filePath(u".claude-peers-token"_s));
+    env.insert(u"CLAUDE_PEERS_FEDERATION_ENABLED"_s, u"true"_s);
+    env.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(m_options.federationPort));
+    env.insert(u"CLAUDE_PEERS_FEDERATION_SUBNET"_s, m_options.subnet);
+    env.insert(u"CLAUDE_PEERS_MDNS_ENABLED"_s, u"false"_s);
+    return env;
+}
+
+TestSupport::RunResult Broker::cli(const QStringList &arguments) const
+{
+    const QStringList argv = inNamespace(m_options.ns, {}, TestSupport::cliExe(), arguments);
+    return TestSupport::run(argv.first(), argv.mid(1), environment(), TestSupport::scaled(30000));
+}
+
 bool Broker::start(QString *error)
 {
     const QString tokenPath = m_home.filePath(u".claude-peers-token"_s);
@@ -240,21 +261,12 @@ bool Broker::start(QString *error)
             return false;
         }
     }
-    QProcessEnvironment env;
-    env.insert(u"PATH"_s, qEnvironmentVariable("PATH"));
-    env.insert(u"HOME"_s, m_home.path());
-    env.insert(u"CLAUDE_PEERS_PORT"_s, QString::number(m_options.localPort));
-    env.insert(u"CLAUDE_PEERS_DB"_s, m_home.filePath(u".claude-peers.db"_s));
-    env.insert(u"CLAUDE_PEERS_TOKEN"_s, tokenPath);
-    env.insert(u"CLAUDE_PEERS_FEDERATION_ENABLED"_s, u"true"_s);
-    env.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(m_options.federationPort));
-    env.insert(u"CLAUDE_PEERS_FEDERATION_SUBNET"_s, m_options.subnet);
-    env.insert(u"CLAUDE_PEERS_MDNS_ENABLED"_s, u"false"_s);
-    env.insert(u"QT_LOGGING_RULES"_s, u"peers.federation*.debug=true"_s);
+    const QProcessEnvironment env = environment();
     const QStringList argv = inNamespace(m_options.ns, m_options.hostname, TestSupport::brokerExe(), {});
     if (!m_process.start(argv, env, error))
         return false;
     QDeadlineTimer deadline(TestSupport::scaled(15000));
+
     while (!deadline.hasExpired()) {
         if (!m_process.running()) {
             if (error)

@@ -110,6 +110,10 @@ public:
     const Options &options() const { return m_options; }
     QString home() const { return m_home.path(); }
     QByteArray token() const;
+    // Its environment (HOME, ports, token file, federation switches), for it and its CLI.
+    QProcessEnvironment environment() const;
+    // claude-peers with this broker's environment, inside its namespace.
+    TestSupport::RunResult cli(const QStringList &arguments) const;
 
     // The local API, from inside the broker's namespace.
     Reply get(const QString &path) const;
