@@ -15,6 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlin
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, fail, freePort, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
+import { prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../opencode/mockprovider.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -37,30 +38,7 @@ onCleanup(() => mock.close());
 // OpenCode in its own folder and XDG dirs, as ../opencode/opencode.mjs runs it (its notes say
 // why each switch and the pre-created node_modules).
 const base = path.join(home.dir, 'oc');
-const project = path.join(base, 'project');
-const xdg = Object.fromEntries(['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(base, k.toLowerCase())]));
-for (const d of [project, ...Object.values(xdg)]) mkdirSync(d, { recursive: true });
-const configDir = path.join(xdg.XDG_CONFIG_HOME, 'opencode');
-mkdirSync(path.join(configDir, 'node_modules', '@opencode-ai'), { recursive: true });
-copyFileSync(path.join(opencodeDir, 'config-deps', 'package.json'), path.join(configDir, 'package.json'));
-copyFileSync(path.join(opencodeDir, 'config-deps', 'package-lock.json'), path.join(configDir, 'package-lock.json'));
-symlinkSync(path.join(opencodeDir, 'node_modules', '@opencode-ai', 'plugin'), path.join(configDir, 'node_modules', '@opencode-ai', 'plugin'));
-writeFileSync(path.join(configDir, 'opencode.json'), JSON.stringify({
-  $schema: 'https://opencode.ai/config.json',
-  autoupdate: false,
-  share: 'disabled',
-  enabled_providers: ['mock'],
-  model: 'mock/mock-model',
-  small_model: 'mock/mock-model',
-  provider: {
-    mock: {
-      npm: '@ai-sdk/openai-compatible',
-      name: 'Mock',
-      options: { baseURL: `http://127.0.0.1:${mock.port}/v1`, apiKey: 'test' },
-      models: { 'mock-model': { name: 'Mock Model', limit: { context: 32000, output: 4096 }, variants: { high: {} } } },
-    },
-  },
-}));
+const { project, xdg } = prepareIsolatedOpenCode(base, mock.port, { high: {} });
 const ocPort = await freePort();
 const dir = realpathSync(project);
 let ocLog = '';

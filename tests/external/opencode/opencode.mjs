@@ -17,6 +17,7 @@ import { fileURLToPath } from 'node:url';
 import {
   check, fail, freePort, isAlive, makeHome, onCleanup, peerIdForTty, requireExe, sleep, startBroker, waitFor,
 } from '../lib/harness.mjs';
+import { prepareIsolatedOpenCode } from './isolatedopencode.mjs';
 import { startMockProvider } from './mockprovider.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
@@ -66,33 +67,7 @@ const peers = () => broker('/list-peers', { scope: 'machine', cwd: '/', git_root
 // One `opencode serve` in its own folder, with its own XDG dirs.
 async function startOpenCode(name, extraEnv = {}) {
   const base = path.join(home.dir, name);
-  const project = path.join(base, 'project');
-  const xdg = Object.fromEntries(
-    ['CONFIG', 'DATA', 'CACHE', 'STATE'].map((k) => [`XDG_${k}_HOME`, path.join(base, k.toLowerCase())]));
-  for (const d of [project, ...Object.values(xdg)]) mkdirSync(d, { recursive: true });
-  const configDir = path.join(xdg.XDG_CONFIG_HOME, 'opencode');
-  mkdirSync(path.join(configDir, 'node_modules', '@opencode-ai'), { recursive: true });
-  // Its plugin dependencies already there: else OpenCode runs an install at start.
-  copyFileSync(path.join(here, 'config-deps', 'package.json'), path.join(configDir, 'package.json'));
-  copyFileSync(path.join(here, 'config-deps', 'package-lock.json'), path.join(configDir, 'package-lock.json'));
-  symlinkSync(path.join(here, 'node_modules', '@opencode-ai', 'plugin'),
-    path.join(configDir, 'node_modules', '@opencode-ai', 'plugin'));
-  writeFileSync(path.join(configDir, 'opencode.json'), JSON.stringify({
-    $schema: 'https://opencode.ai/config.json',
-    autoupdate: false,
-    share: 'disabled',
-    enabled_providers: ['mock'],
-    model: 'mock/mock-model',
-    small_model: 'mock/mock-model',
-    provider: {
-      mock: {
-        npm: '@ai-sdk/openai-compatible',
-        name: 'Mock',
-        options: { baseURL: `http://127.0.0.1:${mock.port}/v1`, apiKey: 'test' },
-        models: { 'mock-model': { name: 'Mock Model', limit: { context: 32000, output: 4096 } } },
-      },
-    },
-  }));
+  const { project, xdg } = prepareIsolatedOpenCode(base, mock.port);
   writeFileSync(path.join(project, 'opencode.json'), JSON.stringify(readmeSnippet(), null, 2));
   const port = await freePort();
   const env = {
