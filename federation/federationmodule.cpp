@@ -284,8 +284,11 @@ QJsonObject FederationModule::status() const
         *it = entry;
     }
     status.insert(QStringLiteral("remotes"), remotes);
-    if (m_challenges)
+    if (m_challenges) {
         status.insert(QStringLiteral("sessions"), m_challenges->sessionCount());
+        status.insert(QStringLiteral("sessions_issued"), m_challenges->sessionsIssued());
+        status.insert(QStringLiteral("failed_verifications"), m_challenges->failedVerifications());
+    }
     status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
     QJsonArray warnings;
     if (m_psk && m_psk->isLoaded()) {
@@ -442,8 +445,9 @@ void FederationModule::outboundLegacy(const RemoteAddress &address)
     if (m_guard && m_context &&
         m_guard->recordLegacyUse(address.key(), QStringLiteral("outbound-psk-header")))
         qCWarning(lcFederation).noquote()
-            << address.key() << "speaks claude-peers 0.7's protocol only: it gets the legacy PSK header "
-            << "(its certificate is pinned and it never spoke the challenge exchange)";
+            << address.key()
+            << "speaks claude-peers 0.7's protocol only: it gets the legacy PSK header (its certificate is "
+               "pinned and it never spoke the challenge exchange)";
 }
 
 namespace {

@@ -264,8 +264,9 @@ void SessionTransport::legacyAnswered(const RemoteAddress &to, Link &link, const
     const quint64 generation = link.generation;
     const QString seen = reply.peerPin;
     if (m_hooks.speaksChallenge && m_hooks.speaksChallenge(ChallengeSpeakers::identity(seen, to.key()))) {
-        qCWarning(lcFederation).noquote() << to.key() << "answers like claude-peers 0.7 after it spoke the "
-                                          << "challenge exchange: refused as a possible downgrade attack";
+        qCWarning(lcFederation).noquote() << to.key()
+                                          << "answers like claude-peers 0.7 after it spoke the challenge "
+                                             "exchange: refused as a possible downgrade attack";
         failWaiting(
             to, generation,
             notSent(QStringLiteral("%1 (certificate %2) completed the challenge exchange before but now "
