@@ -278,9 +278,13 @@ QJsonObject FederationModule::status() const
         // How we prove the PSK to it: a session of the challenge exchange, or 0.7's header.
         QJsonObject entry = it->toObject();
         const RemoteAddress address {entry.value(u"host").toString(), entry.value(u"port").toInt()};
-        entry.insert(QStringLiteral("auth"),
-                     SessionTransport::modeName(m_sessions ? m_sessions->mode(address)
-                                                           : SessionTransport::Mode::None));
+        const SessionTransport::Mode mode =
+            m_sessions ? m_sessions->mode(address) : SessionTransport::Mode::None;
+        entry.insert(QStringLiteral("auth"), SessionTransport::modeName(mode));
+        if (mode == SessionTransport::Mode::Legacy)
+            entry.insert(QStringLiteral("legacy"), true); // the CLI's "(0.7 protocol)"
+        if (const QString pin = pinFor(address); !pin.isEmpty())
+            entry.insert(QStringLiteral("fingerprint"), pin);
         *it = entry;
     }
     status.insert(QStringLiteral("remotes"), remotes);

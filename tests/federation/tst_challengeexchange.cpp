@@ -46,6 +46,14 @@ QJsonObject remoteEntry(Node &node, quint16 port)
     return {};
 }
 
+HttpResult sendToRemote(Node &node, const QString &fromId, const QString &toId, const QString &text)
+{
+    return node.broker->post(QStringLiteral("/federation/send-to-remote"),
+                             {{QStringLiteral("from_id"), fromId},
+                              {QStringLiteral("to_id"), toId},
+                              {QStringLiteral("text"), text}});
+}
+
 QStringList legacyKinds(Node &node)
 {
     QStringList kinds;
@@ -264,17 +272,11 @@ private Q_SLOTS:
                                   QStringLiteral("session"), TestSupport::scaled(15000));
 
         HttpResult sent =
-            a.broker->post(QStringLiteral("/federation/send-to-remote"),
-                           {{QStringLiteral("from_id"), peerA.id},
-                            {QStringLiteral("to_id"), QString(QStringLiteral("beta:") + peerB.id)},
-                            {QStringLiteral("text"), QStringLiteral("on a session")}});
+            sendToRemote(a, peerA.id, QStringLiteral("beta:") + peerB.id, QStringLiteral("on a session"));
         QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
         QCOMPARE(b.broker->poll(peerB.id).size(), 1);
-        HttpResult back =
-            b.broker->post(QStringLiteral("/federation/send-to-remote"),
-                           {{QStringLiteral("from_id"), peerB.id},
-                            {QStringLiteral("to_id"), QString(QStringLiteral("alpha:") + peerA.id)},
-                            {QStringLiteral("text"), QStringLiteral("back on a session")}});
+        HttpResult back = sendToRemote(b, peerB.id, QStringLiteral("alpha:") + peerA.id,
+                                       QStringLiteral("back on a session"));
         QVERIFY2(back.object().value(u"ok").toBool(), back.body.constData());
         QCOMPARE(a.broker->poll(peerA.id).size(), 1);
 
@@ -308,13 +310,8 @@ private Q_SLOTS:
         QVERIFY(issuedBefore >= 1);
         b.broker->clock().advance(ChallengeServer::kSessionLifetimeMs + 1);
         b.broker->clock().set(QDateTime::currentDateTimeUtc());
-        const auto relay = [&](const QString &text) {
-            return a.broker->post(QStringLiteral("/federation/send-to-remote"),
-                                  {{QStringLiteral("from_id"), peerA.id},
-                                   {QStringLiteral("to_id"), QString(QStringLiteral("beta:") + peerB.id)},
-                                   {QStringLiteral("text"), text}});
-        };
-        HttpResult sent = relay(QStringLiteral("after expiry"));
+        HttpResult sent =
+            sendToRemote(a, peerA.id, QStringLiteral("beta:") + peerB.id, QStringLiteral("after expiry"));
         QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
         QCOMPARE(b.broker->poll(peerB.id).size(), 1);
         QCOMPARE(issued(), issuedBefore + 1); // the 401 made alpha prove the PSK again
@@ -515,11 +512,11 @@ private Q_SLOTS:
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
         QCOMPARE(connected.object().value(u"hostname").toString(), QStringLiteral("zeroseven"));
         QCOMPARE(remoteEntry(a, standIn.port).value(u"auth").toString(), QStringLiteral("legacy"));
+        QCOMPARE(remoteEntry(a, standIn.port).value(u"legacy").toBool(), true);
+        QCOMPARE(remoteEntry(a, standIn.port).value(u"fingerprint").toString(), identity->pin);
         QVERIFY(legacyKinds(a).contains(QStringLiteral("outbound-psk-header")));
-        HttpResult sent = a.broker->post(QStringLiteral("/federation/send-to-remote"),
-                                         {{QStringLiteral("from_id"), peerA.id},
-                                          {QStringLiteral("to_id"), QStringLiteral("zeroseven:z0000007")},
-                                          {QStringLiteral("text"), QStringLiteral("to 0.7")}});
+        HttpResult sent =
+            sendToRemote(a, peerA.id, QStringLiteral("zeroseven:z0000007"), QStringLiteral("to 0.7"));
         QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
         QCOMPARE(standIn.messages().size(), 1); // it verified our relay's HMAC
 #endif
