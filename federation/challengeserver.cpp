@@ -6,6 +6,8 @@
 
 #include <QCryptographicHash>
 
+#include <algorithm>
+
 namespace Federation {
 
 using namespace Challenge;
@@ -24,14 +26,20 @@ ChallengeServer::Answer parseFailure(const ParseError &failure, const char *what
     return error(400, QStringLiteral("Invalid %1: %2").arg(QLatin1String(what), failure.message));
 }
 
-template<typename Map> void dropOldest(Map &map)
+// The entry closest to expiry among those `among` accepts.
+template<typename Map, typename Among> void dropOldest(Map &map, Among among)
 {
-    auto oldest = map.begin();
+    auto oldest = map.end();
     for (auto it = map.begin(); it != map.end(); ++it)
-        if (it->expiresMs < oldest->expiresMs)
+        if (among(*it) && (oldest == map.end() || it->expiresMs < oldest->expiresMs))
             oldest = it;
     if (oldest != map.end())
         map.erase(oldest);
+}
+
+template<typename Map> void dropOldest(Map &map)
+{
+    dropOldest(map, [](const auto &) { return true; });
 }
 
 } // namespace
@@ -84,7 +92,10 @@ ChallengeServer::Answer ChallengeServer::challenge(const QHostAddress &from, QBy
     if (!request)
         return parseFailure(request.error(), "challenge");
     dropExpired(now);
-    if (m_challenges.size() >= kMaxChallenges)
+    const auto fromSource = [&source](const Pending &pending) { return pending.source == source; };
+    if (std::count_if(m_challenges.cbegin(), m_challenges.cend(), fromSource) >= kMaxChallengesPerSource)
+        dropOldest(m_challenges, fromSource);
+    else if (m_challenges.size() >= kMaxChallenges)
         dropOldest(m_challenges);
     Pending pending;
     pending.transcript.clientNonce = request->clientNonce;

@@ -27,6 +27,7 @@ public:
     static constexpr qint64 kChallengeLifetimeMs = 30'000;
     static constexpr qint64 kSessionLifetimeMs = 3'600'000;
     static constexpr int kMaxChallenges = 256;
+    static constexpr int kMaxChallengesPerSource = 16; // so one source cannot push out the others'
     static constexpr int kMaxSessions = 1024;
     static constexpr int kMaxFailures = 10; // failed verifications per source and window
     static constexpr qint64 kFailureWindowMs = 60'000;

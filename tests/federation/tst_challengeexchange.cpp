@@ -6,6 +6,7 @@
 #include "certificate.h"
 #include "challengeproof.h"
 #include "challengeserver.h"
+#include "clock.h"
 #include "federationnode.h"
 #include "tlsserver.h"
 
@@ -244,6 +245,48 @@ private Q_SLOTS:
                      {{QStringLiteral("session"), QStringLiteral("AAAAAAAAAAAAAAAAAAAAAA")},
                       {QStringLiteral("expires_in"), -1}})
                      .has_value());
+    }
+
+    // The server alone, on a manual clock: one source cannot push out another's challenges,
+    // challenges expire after 30 s, sessions after their lifetime.
+    void challengesAndSessionsAreBounded()
+    {
+        Broker::ManualClock clock;
+        ChallengeServer server(
+            {QStringLiteral("beta"), [] { return kSharedPsk; }, [] { return QString(); }, &clock});
+        const QHostAddress alice(QStringLiteral("10.0.0.1"));
+        const QHostAddress flood(QStringLiteral("10.0.0.66"));
+        const auto ask = [&](const QHostAddress &source, const QString &hostname) {
+            const Challenge::ChallengeRequest request {
+                Challenge::randomToken(16), {}, hostname, std::nullopt};
+            const auto answer =
+                Challenge::parseChallengeAnswer(server.challenge(source, request.toJson()).body);
+            const Challenge::Transcript transcript {
+                request.clientNonce,   answer ? answer->serverNonce : QString(), {}, {}, hostname,
+                QStringLiteral("beta")};
+            return Challenge::VerifyRequest {
+                answer ? answer->challengeId : QString(),
+                Challenge::proof(kSharedPsk, Challenge::Role::Client, transcript)};
+        };
+        const Challenge::VerifyRequest alices = ask(alice, QStringLiteral("alice"));
+        const Challenge::VerifyRequest firstFlood = ask(flood, QStringLiteral("flood"));
+        for (int i = 0; i < ChallengeServer::kMaxChallengesPerSource; ++i)
+            ask(flood, QStringLiteral("flood"));
+        QCOMPARE(server.verify(flood, firstFlood.toJson()).status, 403); // pushed out by its own
+        const ChallengeServer::Answer verified = server.verify(alice, alices.toJson());
+        QCOMPARE(verified.status, 200);
+        const auto session = Challenge::parseVerifyAnswer(verified.body);
+        QVERIFY(session.has_value());
+        QVERIFY(server.session(session->session.toLatin1(), alice));
+        QVERIFY(!server.session(session->session.toLatin1(), flood)); // bound to its source
+        QVERIFY(server.session(session->session.toLatin1(), QHostAddress(QStringLiteral("::ffff:10.0.0.1"))));
+
+        const Challenge::VerifyRequest late = ask(alice, QStringLiteral("alice"));
+        clock.advance(ChallengeServer::kChallengeLifetimeMs);
+        QCOMPARE(server.verify(alice, late.toJson()).status, 403);
+        clock.advance(ChallengeServer::kSessionLifetimeMs);
+        QVERIFY(!server.session(session->session.toLatin1(), alice));
+        QCOMPARE(server.sessionCount(), 0);
     }
 
     // Two of our brokers over TLS, the callee refusing 0.7's header (accept_legacy off): they
