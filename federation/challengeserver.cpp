@@ -26,12 +26,12 @@ ChallengeServer::Answer parseFailure(const ParseError &failure, const char *what
     return error(400, QStringLiteral("Invalid %1: %2").arg(QLatin1String(what), failure.message));
 }
 
-// The entry closest to expiry among those `among` accepts.
+// The oldest entry among those `among` accepts.
 template<typename Map, typename Among> void dropOldest(Map &map, Among among)
 {
     auto oldest = map.end();
     for (auto it = map.begin(); it != map.end(); ++it)
-        if (among(*it) && (oldest == map.end() || it->expiresMs < oldest->expiresMs))
+        if (among(*it) && (oldest == map.end() || it->order < oldest->order))
             oldest = it;
     if (oldest != map.end())
         map.erase(oldest);
@@ -107,6 +107,7 @@ ChallengeServer::Answer ChallengeServer::challenge(const QHostAddress &from, QBy
     pending.port = request->port;
     pending.source = source;
     pending.expiresMs = now + kChallengeLifetimeMs;
+    pending.order = ++m_order;
     const QString id = randomToken(16);
     ChallengeAnswer answer {id, pending.transcript.serverNonce, m_context.hostname,
                             proof(m_context.psk(), Role::Server, pending.transcript)};
@@ -142,8 +143,12 @@ ChallengeServer::Answer ChallengeServer::verify(const QHostAddress &from, QByteA
     if (m_sessions.size() >= kMaxSessions)
         dropOldest(m_sessions);
     const QString token = randomToken(32);
-    Session session {pending->transcript.clientHostname, pending->transcript.clientPin, pending->port, source,
-                     now + kSessionLifetimeMs};
+    Session session {pending->transcript.clientHostname,
+                     pending->transcript.clientPin,
+                     pending->port,
+                     source,
+                     now + kSessionLifetimeMs,
+                     ++m_order};
     m_sessions.insert(sessionKey(token.toLatin1()), session);
     ++m_issued;
     m_failures.remove(sourceText);

@@ -55,6 +55,7 @@ public:
         std::optional<int> port;
         QHostAddress source;
         qint64 expiresMs = 0; // monotonic
+        quint64 order = 0; // when it was made: the oldest goes first when full
     };
 
     explicit ChallengeServer(Context context) : m_context(std::move(context)) { }
@@ -79,6 +80,7 @@ private:
         std::optional<int> port;
         QHostAddress source;
         qint64 expiresMs = 0;
+        quint64 order = 0;
     };
     struct Failures
     {
@@ -95,6 +97,7 @@ private:
     QHash<QString, Pending> m_challenges; // by challenge id
     QHash<QByteArray, Session> m_sessions; // by SHA-256 of the token: lookups leak nothing of it
     QHash<QString, Failures> m_failures; // by source address
+    quint64 m_order = 0;
     qint64 m_issued = 0;
     qint64 m_failed = 0;
 };

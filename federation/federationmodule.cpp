@@ -361,6 +361,8 @@ void FederationModule::disconnectRemote(const QString &host, int port, Callback 
         return;
     }
     const RemoteAddress address {host, port};
+    if (m_sessions)
+        m_sessions->forget(address); // a later connect proves the PSK afresh
     if (!m_links->disconnect(address)) {
         done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
         return;

@@ -110,7 +110,8 @@ void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, con
     }
     if (request.expectedPin.isEmpty()) {
         request.acceptPin = [this, to](const QString &seenPin, const QSslCertificate &) {
-            qCInfo(lcFederation).noquote() << "trusting" << to.key() << "on first use, pin" << seenPin;
+            qCInfo(lcFederation).noquote()
+                << "first contact with" << to.key() << "(no pin yet), its pin" << seenPin;
             if (m_firstUse)
                 m_firstUse(to, seenPin);
             return true;

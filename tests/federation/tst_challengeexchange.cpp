@@ -155,6 +155,10 @@ public:
     // Every federation request it got: [{path, status, error}].
     QJsonArray received() { return get(QStringLiteral("/control/received")); }
     QJsonArray messages() { return get(QStringLiteral("/control/messages")); }
+    QJsonObject control(const QString &path, const QJsonObject &body)
+    {
+        return TestSupport::httpPostJson(m_controlPort, path, body, {}, TestSupport::scaled(15000)).object();
+    }
     int registerPeer(const QString &id)
     {
         return TestSupport::httpPostJson(m_controlPort, QStringLiteral("/control/register"),
@@ -562,6 +566,22 @@ private Q_SLOTS:
             sendToRemote(a, peerA.id, QStringLiteral("zeroseven:z0000007"), QStringLiteral("to 0.7"));
         QVERIFY2(sent.object().value(u"ok").toBool(), sent.body.constData());
         QCOMPARE(standIn.messages().size(), 1); // it verified our relay's HMAC
+
+        // 0.7 → ours: its header and its relays without replay fields, accepted (accept_legacy)
+        // and recorded.
+        const QJsonObject back =
+            standIn.control(QStringLiteral("/control/connect"), connectBody(a.fedPort()));
+        QVERIFY2(back.value(u"ok").toBool(), QJsonDocument(back).toJson().constData());
+        QCOMPARE(back.value(u"hostname").toString(), QStringLiteral("alpha"));
+        const QJsonObject relayed =
+            standIn.control(QStringLiteral("/control/relay"),
+                            {{QStringLiteral("to_id"), QString(QStringLiteral("alpha:") + peerA.id)},
+                             {QStringLiteral("from_id"), QStringLiteral("z0000007")},
+                             {QStringLiteral("text"), QStringLiteral("from 0.7")}});
+        QCOMPARE(relayed.value(u"status").toInt(), 200);
+        QCOMPARE(a.broker->poll(peerA.id).size(), 1);
+        QVERIFY(legacyKinds(a).contains(QStringLiteral("psk-header")));
+        QVERIFY(legacyKinds(a).contains(QStringLiteral("relay-without-replay-fields")));
 #endif
     }
 };
