@@ -114,9 +114,10 @@ public:
     // Kept connections waiting for the next request (for tests and status).
     int idleConnectionCount() const { return int(m_idle.size()); }
 
-    // A kept connection nobody used for this long is closed (the broker's server closes its
-    // side after 60 s, Node's — 0.7's — after 5 s; a close seen while idle drops it at once).
-    static constexpr int kKeepAliveIdleMs = 30000;
+    // A kept connection nobody used for this long is closed: longer than the 30 s peer sync, so a
+    // linked broker's connection stays open, shorter than our server's 60 s idle close (Node's —
+    // 0.7's — is 5 s; a close seen while idle drops the connection at once).
+    static constexpr int kKeepAliveIdleMs = 45000;
     static constexpr int kMaxIdlePerServer = 4;
 
 private:
