@@ -300,24 +300,19 @@ private Q_SLOTS:
         const QString lateId = QStringLiteral("alpha:") + late.id;
         QTRY_VERIFY_WITH_TIMEOUT(lanAtB().contains(lateId), TestSupport::scaled(10000));
 
-        QCOMPARE(a.broker
-                     ->post(QStringLiteral("/set-name"),
-                            {{QStringLiteral("id"), late.id},
-                             {QStringLiteral("session_name"), QStringLiteral("renamed")}},
-                            late.secret)
-                     .status,
-                 200);
-        QTRY_COMPARE_WITH_TIMEOUT(lanAtB().value(lateId).value(u"session_name").toString(),
-                                  QStringLiteral("renamed"), TestSupport::scaled(10000));
-        QCOMPARE(a.broker
-                     ->post(QStringLiteral("/set-summary"),
-                            {{QStringLiteral("id"), late.id},
-                             {QStringLiteral("summary"), QStringLiteral("now this")}},
-                            late.secret)
-                     .status,
-                 200);
-        QTRY_COMPARE_WITH_TIMEOUT(lanAtB().value(lateId).value(u"summary").toString(),
-                                  QStringLiteral("now this"), TestSupport::scaled(10000));
+        // A rename and a new summary: each reaches beta's list of alpha's peers.
+        const QList<std::pair<QString, QString>> changes {
+            {QStringLiteral("session_name"), QStringLiteral("renamed")},
+            {QStringLiteral("summary"), QStringLiteral("now this")}};
+        for (const auto &[field, value] : changes) {
+            const QString path =
+                field == u"summary" ? QStringLiteral("/set-summary") : QStringLiteral("/set-name");
+            QCOMPARE(
+                a.broker->post(path, {{QStringLiteral("id"), late.id}, {field, value}}, late.secret).status,
+                200);
+            QTRY_COMPARE_WITH_TIMEOUT(lanAtB().value(lateId).value(field).toString(), value,
+                                      TestSupport::scaled(10000));
+        }
         QCOMPARE(a.broker->post(QStringLiteral("/unregister"), {{QStringLiteral("id"), late.id}}, late.secret)
                      .status,
                  200);

@@ -129,6 +129,22 @@ QString describe(const Outcome &outcome)
         outcome.result->error().message;
 }
 
+// Sends on the client and waits for the one answer.
+Outcome sendAndWait(PinnedTlsClient &client, const TlsRequest &request)
+{
+    Outcome outcome;
+    client.send(request, recordInto(outcome));
+    QTest::qWaitFor([&] { return outcome.result.has_value(); }, scaled(10000));
+    return outcome;
+}
+
+TlsRequest keptRequestTo(quint16 port, const QString &pin)
+{
+    TlsRequest request = requestTo(port, pin);
+    request.keepAlive = true;
+    return request;
+}
+
 } // namespace
 
 class tst_PinnedTlsClient : public QObject
@@ -432,12 +448,8 @@ private Q_SLOTS:
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         PinnedTlsClient client;
         for (int i = 0; i < 3; ++i) {
-            TlsRequest request = requestTo(server.serverPort(), m_identity.pin);
-            request.keepAlive = true;
-            Outcome outcome;
-            client.send(request, recordInto(outcome));
-            QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), scaled(10000));
-            QVERIFY2(*outcome.result, qPrintable(describe(outcome)));
+            const Outcome outcome = sendAndWait(client, keptRequestTo(server.serverPort(), m_identity.pin));
+            QVERIFY2(outcome.result && *outcome.result, qPrintable(describe(outcome)));
             QCOMPARE(outcome.result->value().peerPin, m_identity.pin);
             QCOMPARE(client.idleConnectionCount(), 1);
         }
@@ -447,9 +459,7 @@ private Q_SLOTS:
 
         // Without keepAlive: "Connection: close", nothing kept.
         PinnedTlsClient once;
-        Outcome outcome;
-        once.send(requestTo(server.serverPort(), m_identity.pin), recordInto(outcome));
-        QTRY_VERIFY_WITH_TIMEOUT(outcome.result.has_value(), scaled(10000));
+        QVERIFY(sendAndWait(once, requestTo(server.serverPort(), m_identity.pin)).result.has_value());
         QCOMPARE(handler.requests.last().header("connection"), QByteArray("close"));
         QCOMPARE(once.idleConnectionCount(), 0);
     }
@@ -460,20 +470,12 @@ private Q_SLOTS:
         TlsHttpServer server(&handler, m_identity);
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         PinnedTlsClient client;
-        TlsRequest first = requestTo(server.serverPort(), m_identity.pin);
-        first.keepAlive = true;
-        Outcome kept;
-        client.send(first, recordInto(kept));
-        QTRY_VERIFY_WITH_TIMEOUT(kept.result.has_value(), scaled(10000));
+        QVERIFY(sendAndWait(client, keptRequestTo(server.serverPort(), m_identity.pin)).result.has_value());
         QCOMPARE(client.idleConnectionCount(), 1);
         // The address is now expected to show another key (re-paired): the kept connection, whose
         // handshake proved the old pin, does not count; a new handshake is checked and refused.
-        TlsRequest second = requestTo(server.serverPort(), m_other.pin);
-        second.keepAlive = true;
-        Outcome refused;
-        client.send(second, recordInto(refused));
-        QTRY_VERIFY_WITH_TIMEOUT(refused.result.has_value(), scaled(10000));
-        QVERIFY(!*refused.result);
+        const Outcome refused = sendAndWait(client, keptRequestTo(server.serverPort(), m_other.pin));
+        QVERIFY(refused.result && !*refused.result);
         QCOMPARE(refused.result->error().kind, TlsRequestErrorKind::PinMismatch);
         QCOMPARE(handler.requests.size(), 1);
     }
@@ -486,18 +488,13 @@ private Q_SLOTS:
         TlsHttpServer server(&handler, m_identity, options);
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         PinnedTlsClient client;
-        TlsRequest request = requestTo(server.serverPort(), m_identity.pin);
-        request.keepAlive = true;
-        Outcome first;
-        client.send(request, recordInto(first));
-        QTRY_VERIFY_WITH_TIMEOUT(first.result.has_value(), scaled(10000));
+        const TlsRequest request = keptRequestTo(server.serverPort(), m_identity.pin);
+        QVERIFY(sendAndWait(client, request).result.has_value());
         QCOMPARE(client.idleConnectionCount(), 1);
         // The server's idle timeout closes it; the client notices while idle.
         QTRY_COMPARE_WITH_TIMEOUT(client.idleConnectionCount(), 0, scaled(10000));
-        Outcome second;
-        client.send(request, recordInto(second));
-        QTRY_VERIFY_WITH_TIMEOUT(second.result.has_value(), scaled(10000));
-        QVERIFY2(*second.result, qPrintable(describe(second)));
+        const Outcome second = sendAndWait(client, request);
+        QVERIFY2(second.result && *second.result, qPrintable(describe(second)));
         QCOMPARE(handler.requests.size(), 2);
     }
 
@@ -531,17 +528,12 @@ private Q_SLOTS:
         });
         QVERIFY(server.listen(QHostAddress::LocalHost, 0));
         PinnedTlsClient client;
-        TlsRequest request = requestTo(server.serverPort(), m_identity.pin);
-        request.keepAlive = true;
-        Outcome first;
-        client.send(request, recordInto(first));
-        QTRY_VERIFY_WITH_TIMEOUT(first.result.has_value(), scaled(10000));
-        QVERIFY2(*first.result, qPrintable(describe(first)));
+        const TlsRequest request = keptRequestTo(server.serverPort(), m_identity.pin);
+        const Outcome first = sendAndWait(client, request);
+        QVERIFY2(first.result && *first.result, qPrintable(describe(first)));
         QCOMPARE(client.idleConnectionCount(), 1);
-        Outcome second;
-        client.send(request, recordInto(second));
-        QTRY_VERIFY_WITH_TIMEOUT(second.result.has_value(), scaled(10000));
-        QVERIFY2(*second.result, qPrintable(describe(second)));
+        const Outcome second = sendAndWait(client, request);
+        QVERIFY2(second.result && *second.result, qPrintable(describe(second)));
         QCOMPARE(connections, 2);
         QCOMPARE(answered, 2);
     }
