@@ -95,6 +95,7 @@ void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, con
         request.headers.append({credential.headerName(), credential.value});
     request.timeoutMs = m_timeoutMs;
     request.maxResponseBytes = kMaxReplyBytes;
+    request.keepAlive = true; // one TLS handshake per remote, not one per relay
     request.expectedPin = m_pinFor ? m_pinFor(to) : QString();
     if (request.expectedPin.isEmpty() && credential.kind != LinkCredential::Kind::None) {
         // Trust on first use is for the challenge exchange, which reveals nothing: a secret goes

@@ -70,9 +70,9 @@ inline Node makeNode(const QString &hostname, const NodeOptions &options)
 
 inline Node makeNode(const QString &hostname,
                      const std::function<void(Federation::FederationSettings &)> &tweak = {},
-                     const QByteArray &psk = kSharedPsk, bool tls = false)
+                     const QByteArray &psk = kSharedPsk, bool tls = false, bool manualClock = false)
 {
-    return makeNode(hostname, NodeOptions {tweak, psk, tls, false});
+    return makeNode(hostname, NodeOptions {tweak, psk, tls, manualClock});
 }
 
 // One request to a federation port through the module's own outbound transport (plain HTTP).
