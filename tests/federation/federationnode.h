@@ -76,8 +76,8 @@ inline Node makeNode(const QString &hostname,
 }
 
 // One request to a federation port through the module's own outbound transport (plain HTTP).
-inline Federation::LinkReply fedPost(quint16 port, const QByteArray &path, const QByteArray &body,
-                                     const Federation::LinkCredential &credential)
+inline Federation::LinkReply fedPostWith(quint16 port, const QByteArray &path, const QByteArray &body,
+                                         const Federation::LinkCredential &credential)
 {
     Federation::PlainHttpTransport transport(TestSupport::scaled(5000));
     std::optional<Federation::LinkReply> answer;
@@ -86,6 +86,13 @@ inline Federation::LinkReply fedPost(quint16 port, const QByteArray &path, const
     if (!QTest::qWaitFor([&] { return answer.has_value(); }, TestSupport::scaled(10000)))
         return {};
     return *answer;
+}
+
+// The same with 0.7's PSK header (none when psk is empty).
+inline Federation::LinkReply fedPost(quint16 port, const QByteArray &path, const QByteArray &body,
+                                     const QByteArray &psk)
+{
+    return fedPostWith(port, path, body, Federation::LinkCredential(psk));
 }
 
 } // namespace FederationTest

@@ -370,14 +370,14 @@ private Q_SLOTS:
     {
         Node b = makeNode(QStringLiteral("beta"));
         QVERIFY(startNode(b));
-        const LinkReply unknown = fedPost(b.fedPort(), "/federation/peers", "{}",
-                                          LinkCredential::session(QByteArray("A").repeated(43)));
+        const LinkReply unknown = fedPostWith(b.fedPort(), "/federation/peers", "{}",
+                                              LinkCredential::session(QByteArray("A").repeated(43)));
         QCOMPARE(unknown.status, 401);
         QVERIFY(unknown.error.contains(QStringLiteral("challenge exchange")));
         // A valid session from the exchange, by hand: then /federation/peers answers.
         Challenge::ChallengeRequest request {
             QStringLiteral("AAAAAAAAAAAAAAAAAAAAAA"), {}, QStringLiteral("tester"), std::nullopt};
-        const LinkReply challenge = fedPost(b.fedPort(), "/federation/challenge", request.toJson(), {});
+        const LinkReply challenge = fedPostWith(b.fedPort(), "/federation/challenge", request.toJson(), {});
         QCOMPARE(challenge.status, 200);
         const auto answer = Challenge::parseChallengeAnswer(challenge.body);
         QVERIFY(answer.has_value());
@@ -387,20 +387,20 @@ private Q_SLOTS:
             Challenge::proofMatches(kSharedPsk, Challenge::Role::Server, transcript, answer->serverProof));
         const Challenge::VerifyRequest verify {
             answer->challengeId, Challenge::proof(kSharedPsk, Challenge::Role::Client, transcript)};
-        const LinkReply verified = fedPost(b.fedPort(), "/federation/verify", verify.toJson(), {});
+        const LinkReply verified = fedPostWith(b.fedPort(), "/federation/verify", verify.toJson(), {});
         QCOMPARE(verified.status, 200);
         const auto session = Challenge::parseVerifyAnswer(verified.body);
         QVERIFY(session.has_value());
         QCOMPARE(session->expiresInSeconds, ChallengeServer::kSessionLifetimeMs / 1000);
-        QCOMPARE(fedPost(b.fedPort(), "/federation/peers", "{}",
-                         LinkCredential::session(session->session.toLatin1()))
+        QCOMPARE(fedPostWith(b.fedPort(), "/federation/peers", "{}",
+                             LinkCredential::session(session->session.toLatin1()))
                      .status,
                  200);
         // Single use: the same challenge cannot be verified twice.
-        QCOMPARE(fedPost(b.fedPort(), "/federation/verify", verify.toJson(), {}).status, 403);
+        QCOMPARE(fedPostWith(b.fedPort(), "/federation/verify", verify.toJson(), {}).status, 403);
         // Size limit on the bodies.
-        QCOMPARE(fedPost(b.fedPort(), "/federation/challenge", QByteArray(8192, '{'), {}).status, 413);
-        QCOMPARE(fedPost(b.fedPort(), "/federation/verify", "{}", {}).status, 400);
+        QCOMPARE(fedPostWith(b.fedPort(), "/federation/challenge", QByteArray(8192, '{'), {}).status, 413);
+        QCOMPARE(fedPostWith(b.fedPort(), "/federation/verify", "{}", {}).status, 400);
         QCOMPARE(legacyKinds(b), QStringList());
     }
 
@@ -415,7 +415,8 @@ private Q_SLOTS:
         for (int i = 0; i < ChallengeServer::kMaxFailures; ++i) {
             const Challenge::ChallengeRequest request {
                 Challenge::randomToken(16), {}, QStringLiteral("mallory"), std::nullopt};
-            const LinkReply challenge = fedPost(b.fedPort(), "/federation/challenge", request.toJson(), {});
+            const LinkReply challenge =
+                fedPostWith(b.fedPort(), "/federation/challenge", request.toJson(), {});
             QCOMPARE(challenge.status, 200);
             const auto answer = Challenge::parseChallengeAnswer(challenge.body);
             QVERIFY(answer.has_value());
@@ -426,7 +427,7 @@ private Q_SLOTS:
                 !Challenge::proofMatches(wrongKey, Challenge::Role::Server, transcript, answer->serverProof));
             const Challenge::VerifyRequest verify {
                 answer->challengeId, Challenge::proof(wrongKey, Challenge::Role::Client, transcript)};
-            const LinkReply verified = fedPost(b.fedPort(), "/federation/verify", verify.toJson(), {});
+            const LinkReply verified = fedPostWith(b.fedPort(), "/federation/verify", verify.toJson(), {});
             QCOMPARE(verified.status, 403);
             QVERIFY(verified.error.contains(QStringLiteral("different PSKs")));
             ++refused;
@@ -434,7 +435,7 @@ private Q_SLOTS:
         QCOMPARE(refused, ChallengeServer::kMaxFailures);
         const Challenge::ChallengeRequest again {
             Challenge::randomToken(16), {}, QStringLiteral("mallory"), std::nullopt};
-        QCOMPARE(fedPost(b.fedPort(), "/federation/challenge", again.toJson(), {}).status, 429);
+        QCOMPARE(fedPostWith(b.fedPort(), "/federation/challenge", again.toJson(), {}).status, 429);
         QCOMPARE(b.broker->get(QStringLiteral("/federation/status")).object().value(u"sessions").toInt(), 0);
     }
 
