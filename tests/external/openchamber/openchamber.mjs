@@ -9,7 +9,8 @@
 // Cases: create with a prompt → wait → lastAssistantMessage is the mock's reply; unknown agent,
 // unknown model, known model with an unknown variant → exit 2 and no session created (counted
 // through OpenCode's own API); send and fork on that session; the tool's envelope; OpenCode
-// down → a clear error naming the URL.
+// down → a clear error naming the URL. Alongside them, on brokers of their own, the scheduled
+// once tasks of schedulecases.mjs (run exactly once, also across a restart while due or mid-run).
 import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -17,6 +18,8 @@ import { fileURLToPath } from 'node:url';
 import { check, fail, freePort, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
 import { prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../opencode/mockprovider.mjs';
+import { cliRunner, json } from './cli.mjs';
+import { runScheduleCases } from './schedulecases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const opencodeDir = path.resolve(here, '..', 'opencode');
@@ -94,35 +97,16 @@ const directText = (directAnswer.parts ?? []).filter((p) => p.type === 'text').m
 check(directText === 'Reply to PEERS hello', `OpenCode alone gets the mock's reply: ${JSON.stringify(directAnswer).slice(0, 500)}`);
 console.log(`figure: OpenCode's own POST /session/:id/message took ${directMs} ms`);
 
+// The scheduled tasks wait for a minute boundary: they run alongside the cases below.
+const scheduled = runScheduleCases({ ocUrl, base, cli }).catch((e) => fail(`schedule cases: ${e?.stack ?? e}`));
+
 // The broker with the control service pointed at this OpenCode.
 home.env.CLAUDE_PEERS_OPENCODE_URL = ocUrl;
 writeFileSync(path.join(home.dir, '.claude-peers-config.json'),
   JSON.stringify({ openchamber: { projects: [{ id: 'demo', path: dir }] } }));
 await startBroker(home);
 
-// Asynchronous on purpose: the mock provider is served by this process, so a synchronous spawn
-// would stop it from streaming its answer while the CLI waits for that answer.
-function run(...args) {
-  return new Promise((resolve) => {
-    const child = spawn(cli, args, { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180000 * factor);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? `signal ${signal}`, out, err });
-    });
-  });
-}
-const json = (r, what) => {
-  try {
-    return JSON.parse(r.out);
-  } catch {
-    fail(`${what}: not JSON (exit ${r.code}): ${r.out}\n${r.err}`);
-  }
-};
+const run = cliRunner(cli, home.env);
 
 // projects and models come from the config file.
 let r = await run('projects', '--json');
@@ -203,6 +187,8 @@ answer = await tool('session.create', { prompt: 'PEERS refused', agent: 'no-such
 check(answer.isError && answer.envelope.ok === false && answer.envelope.error?.kind === 'usage',
   `a refused agent is a usage envelope: ${JSON.stringify(answer.envelope)}`);
 check((await ocSessions()).length === 3, 'the tool created exactly one session');
+
+await scheduled;
 
 // OpenCode down: a clear error naming the URL, exit 1.
 process.kill(-oc.pid, 'SIGKILL');
