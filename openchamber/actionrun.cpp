@@ -610,7 +610,9 @@ void ActionRun::waitReady(Step then)
     get(QStringLiteral("/global/health"), {}, {}, [this, then](auto answer) {
         if (answer && isTrue(answer->toObject().value(QStringLiteral("healthy"))))
             return then();
-        if (!answer && answer.error().kind == OpenCodeError::Kind::Unauthorized)
+        if (!answer &&
+            (answer.error().kind == OpenCodeError::Kind::Unauthorized ||
+             answer.error().kind == OpenCodeError::Kind::CannotRun))
             return failOpenCode(answer.error());
         if (now() >= m_readyDeadline) {
             if (!answer)

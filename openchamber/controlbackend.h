@@ -13,6 +13,7 @@ class SecretStore;
 
 namespace OpenChamber {
 
+class ManagedOpenCode;
 class OpenCodeClient;
 class ScheduleRuntime;
 class SessionService;
@@ -34,8 +35,10 @@ public:
 };
 
 // The broker hosts' backend: the OpenCode client (URL from CLAUDE_PEERS_OPENCODE_URL or the
-// config file, password from the secret store), the session service, and the scheduled tasks
-// (their table, their job, their runs started through the session service).
+// config file, password from the secret store — or the OpenCode the broker runs itself when
+// openchamber.manage_opencode is true, with a password generated once and kept in the secret
+// store), the session service, and the scheduled tasks (their table, their job, their runs
+// started through the session service).
 class OpenCodeBackend final : public ControlBackend
 {
 public:
@@ -52,13 +55,18 @@ public:
     // For the tray: prompts dispatched and scheduled runs (between start() and stop()).
     SessionService *sessions() const { return m_sessions.get(); }
     ScheduleRuntime &schedules() const { return *m_schedules; }
+    // The OpenCode the broker runs itself; null when it uses a configured URL.
+    ManagedOpenCode *managedOpenCode() const { return m_managed.get(); }
 
 private:
+    void startManaged();
+
     std::shared_ptr<Broker::SecretStore> m_secrets;
     QProcessEnvironment m_environment;
     QString m_configPath;
     std::unique_ptr<ScheduleRuntime> m_schedules;
     std::unique_ptr<OpenCodeClient> m_openCode;
+    std::unique_ptr<ManagedOpenCode> m_managed; // after m_openCode: it steers the client
     std::unique_ptr<SessionService> m_sessions;
 };
 

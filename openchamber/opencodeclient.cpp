@@ -126,6 +126,9 @@ QNetworkRequest OpenCodeClient::requestFor(const QString &path, const QString &d
 
 QString OpenCodeClient::unreachableMessage(const QString &detail) const
 {
+    if (m_explainUnreachable)
+        return QStringLiteral("OpenCode is not reachable at %1 (%2): %3")
+            .arg(m_options.baseUrl.toString(), detail, m_explainUnreachable());
     const int port = m_options.baseUrl.port(m_options.baseUrl.scheme() == QLatin1String("https") ? 443 : 80);
     return QStringLiteral("OpenCode is not reachable at %1 (%2). Start it with `opencode serve --port %3 "
                           "--hostname %4`, or point %5 (or openchamber.opencode_url in "
@@ -224,7 +227,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
                             QStringLiteral("OpenCode at %1 did not answer %2 in time")
                                 .arg(m_options.baseUrl.toString(), what));
             if (status == 0)
-                return fail(OpenCodeError::Kind::Unreachable, unreachableMessage(reply->errorString()));
+                return fail(m_cannotRun ? OpenCodeError::Kind::CannotRun : OpenCodeError::Kind::Unreachable,
+                            unreachableMessage(reply->errorString()));
             if (status == 401)
                 return fail(OpenCodeError::Kind::Unauthorized,
                             QStringLiteral("OpenCode at %1 refused the request (401): its server password "
