@@ -2,6 +2,7 @@
 
 #include "brokerserver.h"
 #include "config.h"
+#include "controlevents.h"
 #include "controlsettings.h"
 #include "managedopencode.h"
 #include "openchamberlogging.h"
@@ -9,7 +10,9 @@
 #include "scheduleruntime.h"
 #include "secretstore.h"
 #include "sessionservice.h"
+#include "sessionwatcher.h"
 
+#include <QMetaEnum>
 #include <QRandomGenerator>
 
 namespace OpenChamber {
@@ -25,7 +28,9 @@ ControlSettings readSettings(const QString &configPath)
 
 OpenCodeBackend::OpenCodeBackend(std::shared_ptr<Broker::SecretStore> secrets,
                                  QProcessEnvironment environment)
-    : m_secrets(std::move(secrets)), m_environment(std::move(environment))
+    : m_secrets(std::move(secrets)),
+      m_environment(std::move(environment)),
+      m_events(std::make_unique<ControlEvents>())
 {
     // A scheduled run is a session.create with a prompt, minus the landing check (§9.3).
     ScheduledSessionStarter starter = [this](const ScheduledRunRequest &run, CancelToken cancel,
@@ -83,6 +88,7 @@ Broker::Result<void> OpenCodeBackend::start(Broker::ModuleContext &context)
     const QString configPath = m_configPath;
     m_sessions = std::make_unique<SessionService>(
         *m_openCode, [configPath] { return readSettings(configPath); }, m_schedules->service());
+    connectEvents();
     if (m_managed) {
         // The first action after the broker's start waits for the server it just started.
         SessionService::Options sessionOptions = m_sessions->options();
@@ -100,6 +106,40 @@ Broker::Result<void> OpenCodeBackend::start(Broker::ModuleContext &context)
 QList<Broker::ModuleJob> OpenCodeBackend::jobs()
 {
     return m_schedules->jobs();
+}
+
+void OpenCodeBackend::connectEvents()
+{
+    ControlEvents *events = m_events.get();
+    if (m_watchSessions) {
+        m_watcher = std::make_unique<SessionWatcher>(*m_openCode);
+        QObject::connect(m_watcher.get(), &SessionWatcher::sessionStatusChanged, events,
+                         &ControlEvents::sessionStatusChanged);
+        QObject::connect(m_watcher.get(), &SessionWatcher::sessionFailed, events,
+                         &ControlEvents::sessionFailed);
+        for (const ControlSettings::Project &project : readSettings(m_configPath).projects)
+            m_watcher->watch(project.path);
+    }
+    SessionWatcher *watcher = m_watcher.get();
+    QObject::connect(m_sessions.get(), &SessionService::promptDispatched, events,
+                     [events, watcher](const QString &directory, const QString &sessionId) {
+                         if (watcher)
+                             watcher->watch(directory);
+                         Q_EMIT events->promptDispatched(directory, sessionId);
+                     });
+    if (Scheduler *scheduler = m_schedules->scheduler()) {
+        QObject::connect(scheduler, &Scheduler::runStarted, events, &ControlEvents::scheduledRunStarted);
+        QObject::connect(scheduler, &Scheduler::runFinished, events, &ControlEvents::scheduledRunFinished);
+    }
+    if (m_managed) {
+        ManagedOpenCode *managed = m_managed.get();
+        QObject::connect(
+            managed, &ManagedOpenCode::stateChanged, events, [events, managed](ManagedOpenCode::State state) {
+                const char *name = QMetaEnum::fromType<ManagedOpenCode::State>().valueToKey(int(state));
+                Q_EMIT events->managedOpenCodeChanged(QString::fromLatin1(name).toLower(),
+                                                      managed->lastError());
+            });
+    }
 }
 
 void OpenCodeBackend::startManaged()
@@ -138,6 +178,7 @@ void OpenCodeBackend::startManaged()
 
 void OpenCodeBackend::stop()
 {
+    m_watcher.reset();
     m_sessions.reset();
     m_managed.reset();
     m_schedules->stop();

@@ -13,8 +13,10 @@ class SecretStore;
 
 namespace OpenChamber {
 
+class ControlEvents;
 class ManagedOpenCode;
 class OpenCodeClient;
+class SessionWatcher;
 class ScheduleRuntime;
 class SessionService;
 
@@ -58,7 +60,17 @@ public:
     // The OpenCode the broker runs itself; null when it uses a configured URL.
     ManagedOpenCode *managedOpenCode() const { return m_managed.get(); }
 
+    // For the tray: prompts dispatched, sessions' status changes, scheduled runs, the managed
+    // OpenCode's state. One object for the backend's life (connect once, across restarts).
+    ControlEvents &events() const { return *m_events; }
+    // Session status changes need an event stream per directory to OpenCode (the configured
+    // projects' and those the service sent prompts to): only when a front end shows them.
+    // Takes effect at the next start().
+    void setWatchSessions(bool watch) { m_watchSessions = watch; }
+    SessionWatcher *sessionWatcher() const { return m_watcher.get(); }
+
 private:
+    void connectEvents();
     void startManaged();
 
     std::shared_ptr<Broker::SecretStore> m_secrets;
@@ -68,6 +80,9 @@ private:
     std::unique_ptr<OpenCodeClient> m_openCode;
     std::unique_ptr<ManagedOpenCode> m_managed; // after m_openCode: it steers the client
     std::unique_ptr<SessionService> m_sessions;
+    std::unique_ptr<SessionWatcher> m_watcher;
+    std::unique_ptr<ControlEvents> m_events;
+    bool m_watchSessions = false;
 };
 
 } // namespace OpenChamber
