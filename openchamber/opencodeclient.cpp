@@ -3,6 +3,7 @@
 #include "openchamberlogging.h"
 #include "secretstore.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -167,6 +168,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
     QNetworkReply *reply = verb == "POST" ? m_network.post(request, body) : m_network.get(request);
     ++m_pending;
     qCDebug(lcOpenCode).noquote() << verb << request.url().toString(QUrl::RemoveUserInfo);
+    QElapsedTimer started;
+    started.start();
 
     struct State
     {
@@ -203,7 +206,7 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
     const bool hadContext = context != nullptr;
     connect(
         reply, &QNetworkReply::finished, this,
-        [this, reply, state, guard, hadContext, verb, path, done = std::move(done)] {
+        [this, reply, state, guard, hadContext, verb, path, started, done = std::move(done)] {
             reply->deleteLater();
             --m_pending;
             if (hadContext && !guard)
@@ -212,6 +215,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
                 state->data += reply->readAll();
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             const QString what = QString::fromLatin1(verb) + QLatin1Char(' ') + path;
+            qCDebug(lcOpenCode).noquote()
+                << what << "answered" << status << "after" << started.elapsed() << "ms";
             auto fail = [&](OpenCodeError::Kind kind, QString message) {
                 qCDebug(lcOpenCode).noquote() << what << "failed:" << message;
                 done(std::unexpected(
