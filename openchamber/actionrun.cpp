@@ -877,7 +877,9 @@ void ActionRun::postPrompt(const Selection &selection)
              if (!answer)
                  return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
              if (!m_confirmLanding) {
+                 // A scheduled run: OpenCode accepting the prompt is the dispatch (§9.3).
                  setDispatched(true, false);
+                 Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
                  return finishSessionAction();
              }
              m_landingDeadline = now() + m_service.options().landingWindowMs;
