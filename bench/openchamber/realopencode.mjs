@@ -18,8 +18,8 @@ import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import { spawn } from 'node:child_process';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
-import { fail, freePort, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../../tests/external/lib/harness.mjs';
-import { prepareIsolatedOpenCode } from '../../tests/external/opencode/isolatedopencode.mjs';
+import { fail, freePort, makeHome, onCleanup, requireExe, startBroker } from '../../tests/external/lib/harness.mjs';
+import { isolatedOpenCodeEnv, prepareIsolatedOpenCode, startOpenCodeServer } from '../../tests/external/opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../../tests/external/opencode/mockprovider.mjs';
 
 const { values: opts } = parseArgs({
@@ -29,8 +29,6 @@ const { values: opts } = parseArgs({
 const runs = Number(opts.runs);
 const cliEvery = Number(opts['cli-every']);
 const warmup = Number(opts.warmup);
-const here = path.dirname(new URL(import.meta.url).pathname);
-const opencodeExe = path.resolve(here, '../../tests/external/opencode/node_modules/opencode-ai/bin/opencode.exe');
 const cli = requireExe('PEERS_CLI_EXE');
 
 const mock = await startMockProvider({ answer: (text) => `Reply to ${text}` });
@@ -38,31 +36,14 @@ onCleanup(() => mock.close());
 const home = await makeHome();
 const { project, xdg } = prepareIsolatedOpenCode(path.join(home.dir, 'oc'), mock.port);
 const dir = realpathSync(project);
-const ocPort = await freePort();
-let ocLog = '';
-const oc = spawn(opencodeExe, ['serve', '--port', String(ocPort), '--hostname', '127.0.0.1'], {
-  cwd: project,
-  env: {
-    PATH: '/usr/bin:/bin', HOME: home.dir, ...xdg,
-    OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_EXTERNAL_SKILLS: 'true',
-    OPENCODE_DISABLE_EMBEDDED_WEB_UI: 'true',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
+const { oc, url: ocUrl } = await startOpenCodeServer({
+  project, env: isolatedOpenCodeEnv(home.dir, xdg), port: await freePort(), timeoutMs: 60000, failAndExit: fail,
 });
-oc.stdout.on('data', (d) => (ocLog += d));
-oc.stderr.on('data', (d) => (ocLog += d));
 onCleanup(() => {
   try {
     process.kill(-oc.pid, 'SIGKILL');
   } catch { /* gone */ }
 });
-await waitFor(() => {
-  if (oc.exitCode !== null) fail(`opencode exited early:\n${ocLog}`);
-  return ocLog.includes('opencode server listening on');
-}, 60000, 'opencode to listen');
-const ocUrl = `http://127.0.0.1:${ocPort}`;
 
 home.env.CLAUDE_PEERS_OPENCODE_URL = ocUrl;
 writeFileSync(path.join(home.dir, '.claude-peers-config.json'), JSON.stringify({ openchamber: { projects: [] } }));

@@ -31,6 +31,14 @@ QJsonObject idleEvent(const QString &sessionId)
             {QStringLiteral("properties"), QJsonObject {{QStringLiteral("sessionID"), sessionId}}}};
 }
 
+// A watcher on a client of a fake OpenCode.
+struct WatchFixture
+{
+    FakeOpenCode fake;
+    OpenCodeClient client {OpenCodeClient::Options {fake.url()}};
+    SessionWatcher watcher {client};
+};
+
 } // namespace
 
 // The tray-facing session status (issue 10 §2): what OpenCode's /event stream says about the
@@ -49,11 +57,9 @@ private Q_SLOTS:
 
 void tst_SessionWatcher::reportsStatusChangesOnce()
 {
-    FakeOpenCode fake;
-    OpenCodeClient::Options options;
-    options.baseUrl = fake.url();
-    OpenCodeClient client(options);
-    SessionWatcher watcher(client);
+    WatchFixture f;
+    FakeOpenCode &fake = f.fake;
+    SessionWatcher &watcher = f.watcher;
     QSignalSpy changed(&watcher, &SessionWatcher::sessionStatusChanged);
     watcher.watch(QStringLiteral("/repo"));
     watcher.watch(QStringLiteral("/repo")); // once
@@ -78,11 +84,9 @@ void tst_SessionWatcher::reportsStatusChangesOnce()
 
 void tst_SessionWatcher::reportsSessionErrors()
 {
-    FakeOpenCode fake;
-    OpenCodeClient::Options options;
-    options.baseUrl = fake.url();
-    OpenCodeClient client(options);
-    SessionWatcher watcher(client);
+    WatchFixture f;
+    FakeOpenCode &fake = f.fake;
+    SessionWatcher &watcher = f.watcher;
     QSignalSpy failed(&watcher, &SessionWatcher::sessionFailed);
     watcher.watch(QStringLiteral("/repo"));
     QTRY_VERIFY_WITH_TIMEOUT(watcher.isConnected(QStringLiteral("/repo")), TestSupport::scaled(5000));
@@ -111,11 +115,9 @@ void tst_SessionWatcher::reportsSessionErrors()
 
 void tst_SessionWatcher::keepsDirectoriesApart()
 {
-    FakeOpenCode fake;
-    OpenCodeClient::Options options;
-    options.baseUrl = fake.url();
-    OpenCodeClient client(options);
-    SessionWatcher watcher(client);
+    WatchFixture f;
+    FakeOpenCode &fake = f.fake;
+    SessionWatcher &watcher = f.watcher;
     QSignalSpy changed(&watcher, &SessionWatcher::sessionStatusChanged);
     watcher.watch(QStringLiteral("/a"));
     watcher.watch(QStringLiteral("/b"));
@@ -135,11 +137,9 @@ void tst_SessionWatcher::keepsDirectoriesApart()
 
 void tst_SessionWatcher::reconnectsWhenTheStreamEnds()
 {
-    FakeOpenCode fake;
-    OpenCodeClient::Options options;
-    options.baseUrl = fake.url();
-    OpenCodeClient client(options);
-    SessionWatcher watcher(client);
+    WatchFixture f;
+    FakeOpenCode &fake = f.fake;
+    SessionWatcher &watcher = f.watcher;
     QSignalSpy changed(&watcher, &SessionWatcher::sessionStatusChanged);
     watcher.watch(QStringLiteral("/repo"));
     QTRY_VERIFY_WITH_TIMEOUT(watcher.isConnected(QStringLiteral("/repo")), TestSupport::scaled(5000));

@@ -7,14 +7,11 @@
 // (../lib/in-netns.sh --own-pids), so that the process list below is this test's alone.
 import { existsSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { check, fail, httpGet, isAlive, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
-import { prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
+import { isolatedOpenCodeEnv, opencodeExe, prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../opencode/mockprovider.mjs';
 import { cliRunner, json } from './cli.mjs';
 
-const here = path.dirname(fileURLToPath(import.meta.url));
-const opencodeExe = path.resolve(here, '..', 'opencode', 'node_modules', 'opencode-ai', 'bin', 'opencode.exe');
 if (!existsSync(opencodeExe))
   fail('opencode-ai is not installed. Run: tools/install-deps.sh test (npm install --prefix tests/external/opencode)');
 if (process.env.PEERS_IN_NETNS !== '1' || process.pid !== 1)
@@ -45,12 +42,7 @@ const { project, xdg } = prepareIsolatedOpenCode(path.join(home.dir, 'oc'), mock
 const dir = realpathSync(project);
 // What the broker's OpenCode inherits: the isolated XDG dirs and OpenCode's network switches.
 delete process.env.CLAUDE_PEERS_OPENCODE_URL;
-Object.assign(home.env, {
-  ...xdg, PATH: '/usr/bin:/bin',
-  OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true',
-  OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_EXTERNAL_SKILLS: 'true',
-  OPENCODE_DISABLE_EMBEDDED_WEB_UI: 'true',
-});
+Object.assign(home.env, isolatedOpenCodeEnv(home.dir, xdg));
 const writeConfig = (binary) => writeFileSync(path.join(home.dir, '.claude-peers-config.json'), JSON.stringify({
   openchamber: { manage_opencode: true, opencode_binary: binary, opencode_directory: dir, projects: [{ id: 'demo', path: dir }] },
 }));

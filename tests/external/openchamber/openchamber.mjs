@@ -11,19 +11,17 @@
 // through OpenCode's own API); send and fork on that session; the tool's envelope; OpenCode
 // down → a clear error naming the URL. Alongside them, on brokers of their own, the scheduled
 // once tasks of schedulecases.mjs (run exactly once, also across a restart while due or mid-run).
-import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, fail, freePort, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
-import { prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
+import { isolatedOpenCodeEnv, opencodeExe, prepareIsolatedOpenCode, startOpenCodeServer } from '../opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../opencode/mockprovider.mjs';
 import { cliRunner, json } from './cli.mjs';
 import { runScheduleCases } from './schedulecases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const opencodeDir = path.resolve(here, '..', 'opencode');
-const opencodeExe = path.join(opencodeDir, 'node_modules', 'opencode-ai', 'bin', 'opencode.exe');
 if (!existsSync(opencodeExe) || !existsSync(path.join(opencodeDir, 'node_modules', '@opencode-ai', 'plugin', 'package.json')))
   fail('opencode-ai is not installed. Run: tools/install-deps.sh test (npm install --prefix tests/external/opencode)');
 if (process.env.PEERS_IN_NETNS !== '1' || process.pid !== 1)
@@ -44,32 +42,16 @@ const base = path.join(home.dir, 'oc');
 const { project, xdg } = prepareIsolatedOpenCode(base, mock.port, { high: {} });
 const ocPort = await freePort();
 const dir = realpathSync(project);
-let ocLog = '';
-const oc = spawn(opencodeExe, ['serve', '--port', String(ocPort), '--hostname', '127.0.0.1', '--print-logs'], {
-  cwd: project,
-  env: {
-    PATH: '/usr/bin:/bin', HOME: home.dir, ...xdg,
-    OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_EXTERNAL_SKILLS: 'true',
-    OPENCODE_DISABLE_EMBEDDED_WEB_UI: 'true',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
+const { oc, log: ocLogOf, url: ocUrl } = await startOpenCodeServer({
+  project, env: isolatedOpenCodeEnv(home.dir, xdg), port: ocPort, timeoutMs: 60000 * factor, failAndExit: fail,
 });
-oc.stdout.on('data', (d) => (ocLog += d));
-oc.stderr.on('data', (d) => (ocLog += d));
 onCleanup(() => {
   try {
     process.kill(-oc.pid, 'SIGKILL');
   } catch { /* gone */ }
 });
-await waitFor(() => {
-  if (oc.exitCode !== null) fail(`opencode exited early:\n${ocLog}`);
-  return ocLog.includes('opencode server listening on');
-}, 60000 * factor, 'opencode to say "opencode server listening on"');
 
 // OpenCode's own view, for counting sessions.
-const ocUrl = `http://127.0.0.1:${ocPort}`;
 async function ocSessions() {
   const r = await fetch(`${ocUrl}/session?directory=${encodeURIComponent(dir)}`, { signal: AbortSignal.timeout(30000 * factor) });
   const list = await r.json();
@@ -123,7 +105,7 @@ if (r.code !== 0 && created.sessionId) {
   const messages = await (await fetch(`${ocUrl}/session/${created.sessionId}/message?directory=${encodeURIComponent(dir)}`)).json();
   const status = await (await fetch(`${ocUrl}/session/status?directory=${encodeURIComponent(dir)}`)).json();
   console.log(`OpenCode's messages: ${JSON.stringify(messages).slice(0, 3000)}\nstatus: ${JSON.stringify(status)}`);
-  console.log(`mock requests: ${JSON.stringify(mock.requests.map((q) => ({ stream: q.stream, roles: (q.messages ?? []).map((m) => m.role), last: JSON.stringify(q.messages?.at(-1)?.content).slice(0, 300), tools: (q.tools ?? []).length })))}\nopencode log tail:\n${ocLog.slice(-3000)}`);
+  console.log(`mock requests: ${JSON.stringify(mock.requests.map((q) => ({ stream: q.stream, roles: (q.messages ?? []).map((m) => m.role), last: JSON.stringify(q.messages?.at(-1)?.content).slice(0, 300), tools: (q.tools ?? []).length })))}\nopencode log tail:\n${ocLogOf().slice(-3000)}`);
 }
 check(r.code === 0 && created.promptDispatched === true, `create dispatched the prompt: ${r.out}${r.err}`);
 check(created.lastAssistantMessage?.text === 'Reply to PEERS hello',
