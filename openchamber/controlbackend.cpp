@@ -121,7 +121,9 @@ void OpenCodeBackend::connectEvents()
             m_watcher->watch(project.path);
     }
     SessionWatcher *watcher = m_watcher.get();
-    QObject::connect(m_sessions.get(), &SessionService::promptDispatched, events,
+    // Lambdas run on the broker's thread (their context is the sender), whichever thread the
+    // tray created the events object in.
+    QObject::connect(m_sessions.get(), &SessionService::promptDispatched, m_sessions.get(),
                      [events, watcher](const QString &directory, const QString &sessionId) {
                          if (watcher)
                              watcher->watch(directory);
@@ -133,12 +135,13 @@ void OpenCodeBackend::connectEvents()
     }
     if (m_managed) {
         ManagedOpenCode *managed = m_managed.get();
-        QObject::connect(
-            managed, &ManagedOpenCode::stateChanged, events, [events, managed](ManagedOpenCode::State state) {
-                const char *name = QMetaEnum::fromType<ManagedOpenCode::State>().valueToKey(int(state));
-                Q_EMIT events->managedOpenCodeChanged(QString::fromLatin1(name).toLower(),
-                                                      managed->lastError());
-            });
+        QObject::connect(managed, &ManagedOpenCode::stateChanged, managed,
+                         [events, managed](ManagedOpenCode::State state) {
+                             const char *name =
+                                 QMetaEnum::fromType<ManagedOpenCode::State>().valueToKey(int(state));
+                             Q_EMIT events->managedOpenCodeChanged(QString::fromLatin1(name).toLower(),
+                                                                   managed->lastError());
+                         });
     }
 }
 
