@@ -42,7 +42,7 @@ OpenCodeResult<QJsonValue> health(OpenCodeClient &client)
                [&result](OpenCodeResult<QJsonValue> r) { result = std::move(r); });
     if (!QTest::qWaitFor([&result] { return result.has_value(); }, TestSupport::scaled(10000)))
         return std::unexpected(
-            OpenCodeError {OpenCodeError::Kind::Timeout, QStringLiteral("test: no answer")});
+            OpenCodeError {OpenCodeError::Kind::Timeout, QStringLiteral("test: no answer"), 0, {}});
     return *result;
 }
 
