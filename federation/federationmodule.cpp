@@ -2,6 +2,8 @@
 
 #include "brokerserver.h"
 #include "certificate.h"
+#include "challengeserver.h"
+#include "challengespeakers.h"
 #include "clock.h"
 #include "config.h"
 #include "federationlogging.h"
@@ -11,6 +13,7 @@
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
+#include "sessiontransport.h"
 #include "tlsserver.h"
 
 #include <QJsonArray>
@@ -39,7 +42,8 @@ FederationModule::FederationModule(FederationSettings settings, Parts parts)
     if (!m_parts.transport) {
         m_parts.transport = std::make_shared<TlsLinkTransport>(
             [this](const RemoteAddress &address) { return pinFor(address); },
-            [this](const RemoteAddress &address, const QString &pin) { keepFirstUsePin(address, pin); });
+            // A pin first seen is kept only once the remote proved the PSK over it (keepProvenPin).
+            [](const RemoteAddress &, const QString &) {});
     }
     if (!m_parts.server && m_parts.plainHttp) {
         m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
@@ -55,7 +59,7 @@ FederationModule::~FederationModule()
 
 QList<Broker::ModuleMigration> FederationModule::migrations() const
 {
-    return ReplayGuard::migrations();
+    return ReplayGuard::migrations() + ChallengeSpeakers::migrations();
 }
 
 QByteArray FederationModule::psk() const
@@ -74,6 +78,8 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_started = true;
     m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
     m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
+    m_speakers =
+        std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
     if (!m_settings.enabled)
         return {};
     if (!m_settings.hostnameError.isEmpty()) {
@@ -101,6 +107,9 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.broker = &context.server();
     inbound.clock = &context.clock();
     inbound.guard = m_guard.get();
+    m_challenges = std::make_unique<ChallengeServer>(ChallengeServer::Context {
+        m_settings.hostname, [this] { return psk(); }, [this] { return m_ownPin; }, &context.clock()});
+    inbound.challenges = m_challenges.get();
     inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
         inboundHandshake(from, hostname, port);
     };
@@ -159,7 +168,23 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         relay.replyTo = message.replyTo;
         return signRelay(relay, RelayReplay::fresh(clock.msecsSinceEpoch(), remoteHostname), psk());
     };
-    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
+    SessionTransport::Hooks hooks;
+    hooks.hostname = m_settings.hostname;
+    hooks.federationPort = [this] { return listeningPort() ? listeningPort() : quint16(m_settings.port); };
+    hooks.ownPin = [this] { return m_ownPin; };
+    hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
+    hooks.keepPin = [this](const RemoteAddress &address, const QString &pin) { keepProvenPin(address, pin); };
+    hooks.speaksChallenge = [this](const QString &identity) {
+        return m_speakers && m_speakers->speaks(identity);
+    };
+    hooks.recordSpeaker = [this](const QString &identity, const RemoteAddress &address,
+                                 const QString &hostname) {
+        if (m_speakers)
+            m_speakers->record(identity, address.key(), hostname);
+    };
+    hooks.legacyChosen = [this](const RemoteAddress &address) { outboundLegacy(address); };
+    m_sessions = std::make_unique<SessionTransport>(*m_parts.transport, clock, std::move(hooks));
+    m_links = std::make_unique<RemoteLinks>(*m_sessions, clock, identity, sign);
     m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
 
     // Register, unregister, rename, summary: linked brokers of ours hear of it at once instead
@@ -275,6 +300,9 @@ void FederationModule::stop()
     if (m_links)
         m_links->clear();
     m_links.reset();
+    m_sessions.reset();
+    m_challenges.reset();
+    m_speakers.reset();
     m_guard.reset(); // drops its database copies
     m_psk.reset();
     m_context = nullptr;
@@ -289,7 +317,26 @@ QJsonObject FederationModule::status() const
                         {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
                         {QStringLiteral("hostname"), m_settings.hostname},
                         {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
-    status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
+    QJsonArray remotes = m_links ? m_links->statusRemotes() : QJsonArray();
+    for (auto it = remotes.begin(); it != remotes.end(); ++it) {
+        // How we prove the PSK to it: a session of the challenge exchange, or 0.7's header.
+        QJsonObject entry = it->toObject();
+        const RemoteAddress address {entry.value(u"host").toString(), entry.value(u"port").toInt()};
+        const SessionTransport::Mode mode =
+            m_sessions ? m_sessions->mode(address) : SessionTransport::Mode::None;
+        entry.insert(QStringLiteral("auth"), SessionTransport::modeName(mode));
+        if (mode == SessionTransport::Mode::Legacy)
+            entry.insert(QStringLiteral("legacy"), true); // the CLI's "(0.7 protocol)"
+        if (const QString pin = pinFor(address); !pin.isEmpty())
+            entry.insert(QStringLiteral("fingerprint"), pin);
+        *it = entry;
+    }
+    status.insert(QStringLiteral("remotes"), remotes);
+    if (m_challenges) {
+        status.insert(QStringLiteral("sessions"), m_challenges->sessionCount());
+        status.insert(QStringLiteral("sessions_issued"), m_challenges->sessionsIssued());
+        status.insert(QStringLiteral("failed_verifications"), m_challenges->failedVerifications());
+    }
     status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
     QJsonArray warnings;
     if (m_psk && m_psk->isLoaded()) {
@@ -358,6 +405,8 @@ void FederationModule::disconnectRemote(const QString &host, int port, Callback 
         return;
     }
     const RemoteAddress address {host, port};
+    if (m_sessions)
+        m_sessions->forget(address); // a later connect proves the PSK afresh
     if (!m_links->disconnect(address)) {
         done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
         return;
@@ -424,16 +473,31 @@ void FederationModule::inboundHandshake(const QHostAddress &from, const QString 
 
 QString FederationModule::pinFor(const RemoteAddress &address) const
 {
-    return Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+    const QString configured = Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+    return configured.isEmpty() ? m_provenPins.value(address.key()) : configured;
 }
 
-void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QString &pin)
+void FederationModule::keepProvenPin(const RemoteAddress &address, const QString &pin)
 {
+    // Trust on first use, but only once the remote proved our PSK over this key.
+    qCInfo(lcFederation).noquote() << "pinning" << address.key() << "to" << pin
+                                   << "(it proved the federation PSK over that key)";
+    m_provenPins.insert(address.key(), pin);
     Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     config.setPin(address.host, address.port, pin);
     if (auto saved = config.save(m_settings.configPath); !saved)
         qCWarning(lcFederation).noquote()
             << "keeping the pin of" << address.key() << ":" << saved.error().message;
+}
+
+void FederationModule::outboundLegacy(const RemoteAddress &address)
+{
+    if (m_guard && m_context &&
+        m_guard->recordLegacyUse(address.key(), QStringLiteral("outbound-psk-header")))
+        qCWarning(lcFederation).noquote()
+            << address.key()
+            << "speaks claude-peers 0.7's protocol only: it gets the legacy PSK header (its certificate is "
+               "pinned and it never spoke the challenge exchange)";
 }
 
 namespace {
@@ -461,6 +525,8 @@ void FederationModule::rotatePsk(Broker::RouteCall &call)
             return;
         }
         qCInfo(lcFederation).noquote() << "federation PSK rotated; kept in" << m_psk->where().describe();
+        if (m_challenges)
+            m_challenges->clear(); // sessions proved the old key
         Broker::RouteAnswer::json(
             responder,
             {{QStringLiteral("ok"), true}, {QStringLiteral("location"), m_psk->where().describe()}});
@@ -569,6 +635,8 @@ void FederationModule::join(Broker::RouteCall &call)
             answerFailure(responder, QStringLiteral("The broker is stopping"));
             return;
         }
+        if (m_challenges)
+            m_challenges->clear(); // sessions proved the old key
         m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
                          [responder, target](Broker::Result<QJsonObject> connected) {
                              if (!connected) {

@@ -26,8 +26,11 @@ struct ServerLimits;
 
 namespace Federation {
 
+class ChallengeServer;
+class ChallengeSpeakers;
 class PskKeeper;
 class ReplayGuard;
+class SessionTransport;
 
 // The federation module (issue #9): the broker's FederationLink (the lan scope, /federation/*
 // local routes, metrics) and a BrokerModule (its tables, its jobs, the federation port and the
@@ -105,12 +108,17 @@ private:
     Broker::ModuleContext *m_context = nullptr;
     std::unique_ptr<PskKeeper> m_psk;
     std::unique_ptr<ReplayGuard> m_guard;
+    std::unique_ptr<ChallengeServer> m_challenges; // inbound: challenges and sessions
+    std::unique_ptr<ChallengeSpeakers> m_speakers;
+    std::unique_ptr<SessionTransport> m_sessions; // outbound: in front of m_parts.transport
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
     void setUpTls();
     QString pinFor(const RemoteAddress &address) const;
-    void keepFirstUsePin(const RemoteAddress &address, const QString &pin);
+    void keepProvenPin(const RemoteAddress &address, const QString &pin);
+    void outboundLegacy(const RemoteAddress &address);
+    QHash<QString, QString> m_provenPins; // kept in memory too, should the config not be writable
 
     SubnetFilter m_subnets;
     QString m_subnetError;
