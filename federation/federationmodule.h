@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokermodule.h"
+#include "discovery.h"
 #include "federationlink.h"
 #include "federationsettings.h"
 #include "inboundhandler.h"
@@ -27,6 +28,7 @@ namespace Federation {
 
 class PskKeeper;
 class ReplayGuard;
+class TlsHttpServer;
 
 // The federation module (issue #9): the broker's FederationLink (the lan scope, /federation/*
 // local routes, metrics) and a BrokerModule (its tables, its jobs, the federation port and the
@@ -52,7 +54,27 @@ public:
         ServerFactory server; // default: by plainHttp
         QHostAddress listenAddress = QHostAddress::Any; // 0.7: all interfaces
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); // cert paths, WSL2
+        // DNS-SD (default: dns_sd.h when built with it); tests give a fake.
+        std::function<std::unique_ptr<Discovery>()> discovery;
+        // What reload() re-reads (default: FederationSettings::load on the broker's location).
+        std::function<FederationSettings()> settingsSource;
     };
+
+    // A host found by discovery that is not (yet) paired: shown in status as "discovered".
+    struct DiscoveredHost
+    {
+        QString instance;
+        QString hostname;
+        QString address;
+        quint16 port = 0;
+        QString fingerprint; // empty: a 0.7 broker
+        QString version;
+        QString reason;
+        QDateTime seenAt;
+    };
+    static constexpr int kMaxDiscoveredHosts = 64;
+    static constexpr int kRenewBeforeDays = 30;
+    static constexpr qint64 kCertificateCheckIntervalMs = 6LL * 3600 * 1000;
 
     FederationModule(FederationSettings settings, Parts parts);
     ~FederationModule() override;
@@ -64,6 +86,10 @@ public:
     QList<Broker::Route> routes() override;
     QList<Broker::ModuleJob> jobs() override;
     void stop() override;
+    // SIGHUP / POST /reload: re-reads the config and applies, without a restart, enable/disable
+    // (the port opens/closes), subnets, port, remotes added/removed, mdns, and changed
+    // certificate files (used for the next handshakes). The hostname needs a restart.
+    void reload() override;
 
     // FederationLink
     bool isEnabled() const override { return m_settings.enabled; }
@@ -83,8 +109,26 @@ public:
     const FederationSettings &settings() const { return m_settings; }
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
+    // A discovered host waits for pairing (fedpair's pending requests take it from here).
+    Q_SIGNAL void hostDiscovered(const Federation::FederationModule::DiscoveredHost &host);
+    QList<DiscoveredHost> discoveredHosts() const { return m_discovered; }
+    // Whether DNS-SD runs, and why not.
+    bool discoveryActive() const { return m_discovery && m_discovery->isActive(); }
+    QString discoveryOffReason() const { return m_discoveryOff; }
+    // Re-reads the certificate files, renewing a self-signed one 30 days before expiry (by the
+    // broker's clock); a different certificate is served from the next handshake on.
+    void refreshCertificate();
 
 private:
+    void bringUp();
+    void bringDown();
+    void applySubnets();
+    void openServer();
+    void closeServer();
+    void startDiscovery();
+    void stopDiscovery();
+    void serviceFound(const DiscoveredService &service);
+    void serviceLost(const QString &instance);
     void pskLoaded();
     void remoteConnected(const Remote &remote);
     void inboundHandshake(const QHostAddress &from, const QString &hostname, std::optional<int> port);
@@ -102,6 +146,10 @@ private:
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
+    TlsHttpServer *m_tls = nullptr; // m_server when it is ours over TLS
+    std::unique_ptr<Discovery> m_discovery;
+    QString m_discoveryOff; // why discovery is off ("" while it runs)
+    QList<DiscoveredHost> m_discovered;
     void setUpTls();
     QString pinFor(const RemoteAddress &address) const;
     void keepFirstUsePin(const RemoteAddress &address, const QString &pin);
