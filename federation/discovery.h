@@ -35,7 +35,8 @@ class NullDiscovery final : public Discovery
 {
     Q_OBJECT
 public:
-    explicit NullDiscovery(QString reason, QObject *parent = nullptr) : Discovery(parent), m_reason(std::move(reason))
+    explicit NullDiscovery(QString reason, QObject *parent = nullptr)
+        : Discovery(parent), m_reason(std::move(reason))
     {
     }
     void start(const QString &, quint16, const QByteArray &) override { Q_EMIT unavailable(m_reason); }

@@ -34,16 +34,16 @@ struct DnsSdDiscovery::Operation
 
 struct DnsSdCallbacks
 {
-    static void DNSSD_API registered(DNSServiceRef, DNSServiceFlags, DNSServiceErrorType error, const char *name,
-                                     const char *, const char *, void *context)
+    static void DNSSD_API registered(DNSServiceRef, DNSServiceFlags, DNSServiceErrorType error,
+                                     const char *name, const char *, const char *, void *context)
     {
         auto *op = static_cast<DnsSdDiscovery::Operation *>(context);
         if (error != kDNSServiceErr_NoError) {
             qCWarning(lcFederation).noquote() << "mDNS: announcing ourselves failed, DNS-SD error" << error;
             return;
         }
-        qCInfo(lcFederation).noquote() << "mDNS: announced as" << QString::fromUtf8(name) << "on"
-                                       << DnsSdDiscovery::kServiceType;
+        qCInfo(lcFederation).noquote()
+            << "mDNS: announced as" << QString::fromUtf8(name) << "on" << DnsSdDiscovery::kServiceType;
         Q_UNUSED(op);
     }
 
@@ -152,7 +152,9 @@ void DnsSdDiscovery::start(const QString &instance, quint16 port, const QByteArr
                              &DnsSdCallbacks::browsed, browse);
     if (error != kDNSServiceErr_NoError) {
         browse->ref = nullptr;
-        fail(QStringLiteral("browsing for %1 failed (DNS-SD error %2)").arg(QLatin1String(kServiceType)).arg(error));
+        fail(QStringLiteral("browsing for %1 failed (DNS-SD error %2)")
+                 .arg(QLatin1String(kServiceType))
+                 .arg(error));
         return;
     }
     if (!watch(browse)) {
@@ -187,7 +189,9 @@ void DnsSdDiscovery::processResult(quint64 id)
         // Queued: we are inside this operation's notifier.
         QMetaObject::invokeMethod(
             this,
-            [this, error] { fail(QStringLiteral("the mDNS daemon stopped answering (DNS-SD error %1)").arg(error)); },
+            [this, error] {
+                fail(QStringLiteral("the mDNS daemon stopped answering (DNS-SD error %1)").arg(error));
+            },
             Qt::QueuedConnection);
         op->finished = true;
         op->notifier->setEnabled(false);
@@ -215,12 +219,13 @@ void DnsSdDiscovery::removeFinished()
 {
     m_cleanupQueued = false;
     std::erase_if(m_operations, [](const auto &entry) {
-        return entry.second->finished && entry.second->kind != Kind::Register && entry.second->kind != Kind::Browse;
+        return entry.second->finished && entry.second->kind != Kind::Register &&
+            entry.second->kind != Kind::Browse;
     });
 }
 
-void DnsSdDiscovery::browsed(Operation *, bool added, quint32 interfaceIndex, const char *name, const char *type,
-                             const char *domain)
+void DnsSdDiscovery::browsed(Operation *, bool added, quint32 interfaceIndex, const char *name,
+                             const char *type, const char *domain)
 {
     const QString instance = QString::fromUtf8(name);
     if (!added) {

@@ -116,8 +116,9 @@ void FederationModule::openServer()
     if (m_parts.server) {
         m_server = m_parts.server(m_inbound.get(), limits);
     } else {
-        auto identity = ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
-                                       m_settings.hostname, {}, kRenewBeforeDays, m_context->clock().now());
+        auto identity =
+            ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
+                           m_settings.hostname, {}, kRenewBeforeDays, m_context->clock().now());
         if (!identity) {
             m_certificateError =
                 QStringLiteral("The federation certificate is not usable: %1").arg(identity.error().message);
@@ -140,8 +141,8 @@ void FederationModule::openServer()
                             .arg(listening.error().message);
         qCWarning(lcFederation).noquote() << m_listenError;
     } else {
-        qCInfo(lcFederation).noquote() << "federation port" << m_server->serverPort() << "as"
-                                       << m_settings.hostname;
+        qCInfo(lcFederation).noquote()
+            << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
     }
 }
 
@@ -260,8 +261,8 @@ void FederationModule::reload()
     }
     if (fresh.subnets != old.subnets) {
         applySubnets();
-        qCInfo(lcFederation).noquote() << "reload: federation subnets now"
-                                       << m_subnets.toStringList().join(QLatin1Char(','));
+        qCInfo(lcFederation).noquote()
+            << "reload: federation subnets now" << m_subnets.toStringList().join(QLatin1Char(','));
     }
     if (fresh.port != old.port) {
         closeServer();
@@ -312,7 +313,8 @@ void FederationModule::refreshCertificate()
     m_tls->setIdentity(ensured->identity);
     m_ownPin = ensured->identity.pin;
     qCInfo(lcFederation).noquote()
-        << (ensured->outcome == EnsureOutcome::Renewed ? "federation certificate renewed" : "federation certificate reloaded")
+        << (ensured->outcome == EnsureOutcome::Renewed ? "federation certificate renewed"
+                                                       : "federation certificate reloaded")
         << QStringLiteral("(valid until %1)").arg(ensured->identity.expiresAt().toString(Qt::ISODate))
         << (m_ownPin == oldPin ? QStringLiteral("same pin")
                                : QStringLiteral("NEW pin %1: remotes must pair again").arg(m_ownPin));
@@ -326,7 +328,8 @@ void FederationModule::startDiscovery()
     if (!m_settings.mdnsEnabled) {
         m_discoveryOff = QStringLiteral("turned off (%1)").arg(m_settings.mdnsOffReason);
     } else if (m_ownPin.isEmpty()) {
-        m_discoveryOff = QStringLiteral("no certificate fingerprint to announce (plain HTTP or no certificate)");
+        m_discoveryOff =
+            QStringLiteral("no certificate fingerprint to announce (plain HTTP or no certificate)");
     } else if (!listeningPort()) {
         m_discoveryOff = QStringLiteral("the federation port is not open");
     } else {
@@ -350,8 +353,8 @@ void FederationModule::startDiscovery()
     connect(m_discovery.get(), &Discovery::lost, this, &FederationModule::serviceLost);
     connect(m_discovery.get(), &Discovery::unavailable, this, [this](const QString &reason) {
         m_discoveryOff = reason;
-        qCWarning(lcFederation).noquote() << "mDNS discovery off:" << reason
-                                          << "- federation works without it (join URLs, connect).";
+        qCWarning(lcFederation).noquote()
+            << "mDNS discovery off:" << reason << "- federation works without it (join URLs, connect).";
     });
     const DiscoveryTxt txt {QString::fromLatin1(RemoteLinks::kProtocolVersion), m_settings.hostname, m_ownPin,
                             false};
@@ -395,8 +398,8 @@ void FederationModule::serviceFound(const DiscoveredService &service)
             Broker::ConfigFile updated = config;
             updated.setPin(address.host, address.port, decision.txt.fingerprint);
             if (auto saved = updated.save(m_settings.configPath); !saved) {
-                qCWarning(lcFederation).noquote() << "mDNS: keeping the pin of" << address.key() << "failed:"
-                                                  << saved.error().message;
+                qCWarning(lcFederation).noquote()
+                    << "mDNS: keeping the pin of" << address.key() << "failed:" << saved.error().message;
                 return;
             }
             qCInfo(lcFederation).noquote() << "mDNS: found" << decision.txt.hostname << "at" << address.key()
