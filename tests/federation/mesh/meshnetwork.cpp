@@ -240,6 +240,9 @@ QProcessEnvironment Broker::environment() const
     env.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(m_options.federationPort));
     env.insert(u"CLAUDE_PEERS_FEDERATION_SUBNET"_s, m_options.subnet);
     env.insert(u"CLAUDE_PEERS_MDNS_ENABLED"_s, u"false"_s);
+    const QStringList extra = m_options.extraEnvironment.keys();
+    for (const QString &key : extra)
+        env.insert(key, m_options.extraEnvironment.value(key));
     return env;
 }
 
