@@ -259,18 +259,20 @@ void FederationModule::reload()
         bringUp();
         return;
     }
+    if (fresh.port != old.port || fresh.acceptLegacy != old.acceptLegacy) {
+        // The port goes into every handshake and accept_legacy into the inbound pipeline: the
+        // federation side starts over (remotes reconnect), the broker does not.
+        qCInfo(lcFederation) << "reload: federation port or accept_legacy changed; restarting federation";
+        bringDown();
+        bringUp();
+        return;
+    }
     if (fresh.subnets != old.subnets) {
         applySubnets();
         qCInfo(lcFederation).noquote()
             << "reload: federation subnets now" << m_subnets.toStringList().join(QLatin1Char(','));
     }
-    if (fresh.port != old.port) {
-        closeServer();
-        openServer();
-        qCInfo(lcFederation) << "reload: federation port moved to" << listeningPort();
-    } else {
-        refreshCertificate();
-    }
+    refreshCertificate();
     if (m_links) {
         for (const auto &remote : old.remotes) {
             if (!listsRemote(fresh.remotes, remote) && m_links->disconnect({remote.host, remote.port}))

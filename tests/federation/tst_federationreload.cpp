@@ -172,6 +172,17 @@ private Q_SLOTS:
         QVERIFY(portOpen(beta.federationPort));
         QVERIFY(presentedPin(beta.federationPort).startsWith(QStringLiteral("sha256-")));
 
+        // Another port: the federation side moves there.
+        const quint16 oldPort = beta.federationPort;
+        beta.federationPort = TestSupport::freePort();
+        QVERIFY(beta.editConfig(
+            [&](Broker::ConfigFile &config) { config.setFederationPort(beta.federationPort); }));
+        beta.sighup();
+        QTRY_VERIFY_WITH_TIMEOUT(portOpen(beta.federationPort) && !portOpen(oldPort),
+                                 TestSupport::scaled(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(beta.status().value(u"port").toInt(), int(beta.federationPort),
+                                  TestSupport::scaled(10000));
+
         // POST /reload does the same as SIGHUP.
         QVERIFY(beta.editConfig([](Broker::ConfigFile &config) { config.setFederationEnabled(false); }));
         QVERIFY(beta.post(QStringLiteral("/reload")).object().value(u"ok").toBool());
