@@ -287,12 +287,12 @@ void FederationModule::reload()
             }
         }
     }
-    if (fresh.mdnsEnabled != old.mdnsEnabled) {
-        if (fresh.mdnsEnabled && m_psk && m_psk->isLoaded())
-            startDiscovery();
-        else
-            stopDiscovery();
-    }
+    // Also the way to retry discovery once avahi-daemon runs.
+    if (!fresh.mdnsEnabled) {
+        stopDiscovery();
+        m_discoveryOff = QStringLiteral("turned off (%1)").arg(fresh.mdnsOffReason);
+    } else if (!discoveryActive() && m_psk && m_psk->isLoaded())
+        startDiscovery();
 }
 
 void FederationModule::refreshCertificate()
@@ -621,6 +621,7 @@ void FederationModule::remoteConnected(const Remote &remote)
         if (!query.exec())
             qCWarning(lcFederation) << "recording the remote failed";
     }
+    m_discovered.removeIf([&](const DiscoveredHost &host) { return host.hostname == remote.hostname; });
     if (remote.origin == RemoteOrigin::Inbound)
         return; // reached back because it called us: its own config keeps it, not ours
     // §6.3 step 5: the remote goes into federation.remotes, labelled with its hostname.

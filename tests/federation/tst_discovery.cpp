@@ -78,6 +78,8 @@ struct Node
 {
     std::unique_ptr<BrokerHarness> broker;
     std::shared_ptr<FederationModule> module;
+    // What the module's reload() re-reads (settingsSource), set by the test.
+    std::shared_ptr<FederationSettings> reloaded = std::make_shared<FederationSettings>();
 };
 
 Node makeNode(const QString &hostname, bool fakeDiscovery)
@@ -102,6 +104,8 @@ Node makeNode(const QString &hostname, bool fakeDiscovery)
     parts.listenAddress = QHostAddress::LocalHost;
     parts.environment = node.broker->home().environment();
     parts.discovery = [] { return std::make_unique<FakeDiscovery>(); };
+    *node.reloaded = settings;
+    parts.settingsSource = [reloaded = node.reloaded] { return *reloaded; };
     node.module = std::make_shared<FederationModule>(settings, std::move(parts));
     node.broker->server().addModule(node.module);
     node.broker->server().setFederationLink(node.module);
@@ -268,7 +272,7 @@ private Q_SLOTS:
         QVERIFY(config.save(alpha.broker->home().configPath()));
         discovery->announce(betaService);
         QTRY_VERIFY_WITH_TIMEOUT(
-            alpha.module->remotePeers().isEmpty() && !statusOfAlpha().value(u"remotes").toArray().isEmpty() &&
+            !statusOfAlpha().value(u"remotes").toArray().isEmpty() &&
                 statusOfAlpha().value(u"remotes").toArray().first().toObject().value(u"state").toString() ==
                     u"connected",
             TestSupport::scaled(10000));
@@ -276,8 +280,8 @@ private Q_SLOTS:
                      .pins()
                      .value(QStringLiteral("127.0.0.1:%1").arg(beta.module->listeningPort())),
                  betaPin);
-        QVERIFY(statusOfAlpha().value(u"discovered").toArray().isEmpty() ||
-                statusOfAlpha().value(u"discovered").toArray().size() == 1); // the earlier sighting may stay
+        // Connected now: no longer waiting for pairing.
+        QVERIFY(statusOfAlpha().value(u"discovered").toArray().isEmpty());
 
         // A pinned fingerprint at an address pinned to another key: listed, not connected.
         Node gamma = makeNode(QStringLiteral("gamma"), false);
@@ -306,6 +310,36 @@ private Q_SLOTS:
         QVERIFY(std::none_of(listed.begin(), listed.end(), [](const QJsonValue &host) {
             return host.toObject().value(u"hostname").toString() == u"gamma";
         }));
+    }
+
+    void reloadTurnsDiscoveryOffAndOn()
+    {
+        Node node = makeNode(QStringLiteral("epsilon"), true);
+        QVERIFY(startNode(node));
+        QVERIFY(node.module->discoveryActive());
+        QVERIFY(FakeDiscovery::last);
+        FakeDiscovery::last->announce(
+            {QStringLiteral("zeta"), QStringLiteral("127.0.0.1"), 9,
+             encodeDiscoveryTxt({QStringLiteral("1.0.0"), QStringLiteral("zeta"), kPinB, false})});
+        QCOMPARE(node.module->discoveredHosts().size(), 1);
+
+        node.reloaded->mdnsEnabled = false;
+        node.reloaded->mdnsOffReason = QStringLiteral("federation.mdns.enabled is false");
+        node.broker->server().reload();
+        QVERIFY(!node.module->discoveryActive());
+        QVERIFY(node.module->discoveredHosts().isEmpty());
+        QCOMPARE(node.broker->get(QStringLiteral("/federation/status"))
+                     .object()
+                     .value(u"mdns")
+                     .toObject()
+                     .value(u"reason")
+                     .toString(),
+                 QStringLiteral("turned off (federation.mdns.enabled is false)"));
+
+        node.reloaded->mdnsEnabled = true;
+        node.broker->server().reload();
+        QVERIFY(node.module->discoveryActive());
+        QVERIFY(FakeDiscovery::last && FakeDiscovery::last->active);
     }
 
     void unavailableDiscoveryIsReportedNotFatal()
