@@ -87,8 +87,17 @@ bool portOpen(quint16 port)
     return socket.waitForConnected(TestSupport::scaled(2000));
 }
 
-// The pin of the certificate the federation port presents now ("" when no TLS answer).
-QString presentedPin(quint16 port)
+// GET /health on a federation port from 127.0.0.1, accepting any certificate: what it answers
+// (200 past the subnet filter, which comes first, §4.1; 403 with its message when refused) and
+// the certificate it presented.
+struct HealthLook
+{
+    HttpResult answer;
+    QString pin; // "" when no TLS answer
+    QSslCertificate certificate;
+};
+
+HealthLook lookAtHealth(quint16 port)
 {
     Federation::PinnedTlsClient client;
     Federation::TlsRequest request;
@@ -96,41 +105,32 @@ QString presentedPin(quint16 port)
     request.port = port;
     request.path = "/health";
     request.method = "GET";
-    QString seen;
-    request.acceptPin = [&](const QString &pin, const QSslCertificate &) {
-        seen = pin;
+    HealthLook look;
+    request.acceptPin = [&](const QString &pin, const QSslCertificate &certificate) {
+        look.pin = pin;
+        look.certificate = certificate;
         return true;
     };
     request.timeoutMs = TestSupport::scaled(5000);
     bool done = false;
-    client.send(request, [&](const Federation::TlsRequestResult &) { done = true; });
+    client.send(request, [&](const Federation::TlsRequestResult &result) {
+        look.answer = result ? HttpResult {result->status, result->body}
+                             : HttpResult {result.error().httpStatus, result.error().body};
+        done = true;
+    });
     if (!QTest::qWaitFor([&] { return done; }, TestSupport::scaled(10000)))
-        return {};
-    return seen;
+        return HealthLook();
+    return look;
 }
 
-// GET /health from 127.0.0.1 on the federation port: 200 past the subnet filter (which comes
-// first, §4.1), 403 with its message when refused by it.
+QString presentedPin(quint16 port)
+{
+    return lookAtHealth(port).pin;
+}
+
 HttpResult healthFromLoopback(quint16 port)
 {
-    Federation::PinnedTlsClient client;
-    Federation::TlsRequest request;
-    request.host = QStringLiteral("127.0.0.1");
-    request.port = port;
-    request.path = "/health";
-    request.method = "GET";
-    request.acceptPin = [](const QString &, const QSslCertificate &) { return true; };
-    request.timeoutMs = TestSupport::scaled(5000);
-    std::optional<HttpResult> answer;
-    client.send(request, [&](const Federation::TlsRequestResult &result) {
-        if (result)
-            answer = HttpResult {result->status, result->body};
-        else
-            answer = HttpResult {result.error().httpStatus, result.error().body};
-    });
-    if (!QTest::qWaitFor([&] { return answer.has_value(); }, TestSupport::scaled(10000)))
-        return {};
-    return *answer;
+    return lookAtHealth(port).answer;
 }
 
 bool linkedTo(Machine &machine, quint16 port)
@@ -273,24 +273,7 @@ private Q_SLOTS:
         const quint16 port = module->listeningPort();
         QVERIFY(port);
         QCOMPARE(module->ownPin(), original->pin);
-        const auto servedExpiry = [&] {
-            QSslCertificate served;
-            Federation::PinnedTlsClient client;
-            Federation::TlsRequest request;
-            request.host = QStringLiteral("127.0.0.1");
-            request.port = port;
-            request.path = "/health";
-            request.method = "GET";
-            request.acceptPin = [&](const QString &, const QSslCertificate &certificate) {
-                served = certificate;
-                return true;
-            };
-            bool done = false;
-            client.send(request, [&](const Federation::TlsRequestResult &) { done = true; });
-            if (!QTest::qWaitFor([&] { return done; }, TestSupport::scaled(10000)))
-                return QDateTime();
-            return served.expiryDate();
-        };
+        const auto servedExpiry = [&] { return lookAtHealth(port).certificate.expiryDate(); };
         QCOMPARE(servedExpiry(), original->expiresAt());
 
         // Nine days on (31 left): the job runs and leaves it alone.
