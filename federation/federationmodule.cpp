@@ -8,6 +8,7 @@
 #include "filesecretstore.h"
 #include "http/httpserver.h"
 #include "joinurl.h"
+#include "pairing.h"
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
@@ -74,6 +75,7 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_started = true;
     m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
     m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
+    startPairing(context);
     if (!m_settings.enabled)
         return {};
     if (!m_settings.hostnameError.isEmpty()) {
@@ -103,6 +105,10 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.guard = m_guard.get();
     inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
         inboundHandshake(from, hostname, port);
+    };
+    inbound.pairing = [this](const Broker::Http::Request &request,
+                             const Broker::Http::ResponderPtr &responder) {
+        return m_pairing && m_pairing->handleInbound(request, responder);
     };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
 
@@ -195,10 +201,30 @@ QList<Broker::Route> FederationModule::routes()
         route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
         return route;
     };
-    return {route("/federation/rotate-psk", &FederationModule::rotatePsk),
-            route("/federation/token", &FederationModule::token),
-            route("/federation/join", &FederationModule::join),
-            route("/federation/init", &FederationModule::init)};
+    QList<Broker::Route> routes {route("/federation/rotate-psk", &FederationModule::rotatePsk),
+                                 route("/federation/token", &FederationModule::token),
+                                 route("/federation/join", &FederationModule::join),
+                                 route("/federation/init", &FederationModule::init),
+                                 route("/federation/doctor", &FederationModule::doctor)};
+    // Pairing's routes answer only while federation is on, like the others.
+    for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
+        pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
+            if (!m_settings.enabled)
+                Broker::RouteAnswer::json(
+                    call.responder,
+                    {{QStringLiteral("ok"), false},
+                     {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+            else
+                handler(call);
+        };
+        routes.append(pairing);
+    }
+    return routes;
+}
+
+PendingRequests *FederationModule::pendingRequests()
+{
+    return m_pairing ? &m_pairing->pendingRequests() : nullptr;
 }
 
 QList<Broker::ModuleJob> FederationModule::jobs()
@@ -273,6 +299,8 @@ QJsonObject FederationModule::status() const
             warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
                                 .arg(legacy.size()));
     }
+    if (m_pairing)
+        m_pairing->addToStatus(status);
     if (m_inbound) {
         status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
         status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
@@ -597,6 +625,41 @@ void FederationModule::init(Broker::RouteCall &call)
         else
             finish({});
     });
+}
+
+void FederationModule::startPairing(Broker::ModuleContext &context)
+{
+    if (m_pairing)
+        return; // kept across stop()/start(): the routes hold it
+    Pairing::Hooks hooks;
+    hooks.ownPin = [this] { return m_ownPin; };
+    hooks.hostname = [this] { return m_settings.hostname; };
+    hooks.federationPort = [this] { return int(listeningPort() ? listeningPort() : m_settings.port); };
+    hooks.dialAddress = [] { return lanAddress(); };
+    hooks.psk = [this] { return psk(); };
+    hooks.pskIsTokenCopy = [this] { return m_psk && m_psk->equalsLocalToken(); };
+    hooks.replacePsk = [this](const QByteArray &key, std::function<void(Broker::Result<void>)> done) {
+        if (!m_psk) {
+            done(fail(ErrorKind::Unreachable, QStringLiteral("The broker is stopping")));
+            return;
+        }
+        m_psk->replace(key, std::move(done));
+    };
+    hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
+    hooks.setPin = [this](const RemoteAddress &address, const QString &pin) -> Broker::Result<void> {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(address.host, address.port, pin);
+        return config.save(m_settings.configPath);
+    };
+    hooks.connect = [this](const RemoteAddress &address, Callback done) {
+        if (!m_links) {
+            done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+            return;
+        }
+        m_links->connect(address, RemoteOrigin::Manual, std::move(done));
+    };
+    hooks.clock = &context.clock();
+    m_pairing = std::make_unique<Pairing>(std::move(hooks));
 }
 
 } // namespace Federation

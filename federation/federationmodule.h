@@ -25,6 +25,8 @@ struct ServerLimits;
 
 namespace Federation {
 
+class Pairing;
+class PendingRequests;
 class PskKeeper;
 class ReplayGuard;
 
@@ -81,6 +83,9 @@ public:
     // Our certificate's pin, "sha256-<b64url>" (empty on plain HTTP or before start).
     QString ownPin() const { return m_ownPin; }
     const FederationSettings &settings() const { return m_settings; }
+    // Pairing requests (a discovered unknown host becomes one: PendingRequests::add); null
+    // before start().
+    PendingRequests *pendingRequests();
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
 
@@ -92,6 +97,8 @@ private:
     void token(Broker::RouteCall &call);
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
+    void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
     FederationSettings m_settings;
@@ -102,6 +109,7 @@ private:
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
+    std::unique_ptr<Pairing> m_pairing;
     void setUpTls();
     QString pinFor(const RemoteAddress &address) const;
     void keepFirstUsePin(const RemoteAddress &address, const QString &pin);
