@@ -68,7 +68,8 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 
     const QString text = QString::fromUtf8(bytes);
     if (const auto code = PairingCode::normalizeCode(text)) {
-        if (code->size() != PairingCode::kCodeSymbols || !PairingCode::normalizeCode(PairingCode::displayCode(*code)))
+        if (code->size() != PairingCode::kCodeSymbols ||
+            !PairingCode::normalizeCode(PairingCode::displayCode(*code)))
             abort();
     }
     const auto opened = PairingCode::openSecret(QByteArray(32, 'k'), text, "aad");
