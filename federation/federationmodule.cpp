@@ -7,6 +7,7 @@
 #include "federationlogging.h"
 #include "filesecretstore.h"
 #include "http/httpserver.h"
+#include "internal/localroute.h"
 #include "joinurl.h"
 #include "pairing.h"
 #include "pskkeeper.h"
@@ -192,14 +193,8 @@ void FederationModule::pskLoaded()
 QList<Broker::Route> FederationModule::routes()
 {
     // The CLI's federation commands: the user's own token only, small JSON bodies.
-    using Handler = void (FederationModule::*)(Broker::RouteCall &);
-    const auto route = [this](const char *path, Handler handler) {
-        Broker::Route route;
-        route.path = path;
-        route.auth = Broker::RouteAuth::MainToken;
-        route.maxBodyBytes = 8192;
-        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
-        return route;
+    const auto route = [this](const char *path, void (FederationModule::*handler)(Broker::RouteCall &)) {
+        return Internal::localRoute(this, path, handler);
     };
     QList<Broker::Route> routes {route("/federation/rotate-psk", &FederationModule::rotatePsk),
                                  route("/federation/token", &FederationModule::token),

@@ -3,6 +3,7 @@
 #include "certificatepin.h"
 #include "clock.h"
 #include "federationlogging.h"
+#include "internal/localroute.h"
 #include "pairingcode.h"
 #include "pinnedtlsclient.h"
 #include "subnetfilter.h"
@@ -243,14 +244,8 @@ void Pairing::inboundCollect(const Request &, const QJsonObject &body, const Res
 
 QList<Broker::Route> Pairing::routes()
 {
-    using Handler = void (Pairing::*)(Broker::RouteCall &);
-    const auto route = [this](const char *path, Handler handler) {
-        Broker::Route route;
-        route.path = path;
-        route.auth = Broker::RouteAuth::MainToken;
-        route.maxBodyBytes = 8192;
-        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
-        return route;
+    const auto route = [this](const char *path, void (Pairing::*handler)(Broker::RouteCall &)) {
+        return Internal::localRoute(this, path, handler);
     };
     return {route("/federation/pair-code", &Pairing::pairCode),
             route("/federation/pending", &Pairing::listPending),
