@@ -7,7 +7,10 @@
 #include "federationlogging.h"
 #include "filesecretstore.h"
 #include "http/httpserver.h"
+#include "internal/localroute.h"
 #include "joinurl.h"
+#include "pairing.h"
+#include "pendingrequests.h"
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
@@ -84,6 +87,7 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_started = true;
     m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
     m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
+    startPairing(context);
     if (m_settings.enabled)
         bringUp();
     return {};
@@ -174,6 +178,10 @@ void FederationModule::bringUp()
     inbound.guard = m_guard.get();
     inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
         inboundHandshake(from, hostname, port);
+    };
+    inbound.pairing = [this](const Broker::Http::Request &request,
+                             const Broker::Http::ResponderPtr &responder) {
+        return m_pairing && m_pairing->handleInbound(request, responder);
     };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
     openServer();
@@ -433,6 +441,19 @@ void FederationModule::serviceFound(const DiscoveredService &service)
     qCInfo(lcFederation).noquote() << "mDNS: found" << host.hostname << "at" << address.key() << "-"
                                    << host.reason;
     Q_EMIT hostDiscovered(host);
+    // A host with a fingerprint becomes a pairing request (accepting it pins and connects); a
+    // 0.7 broker has none to pin: it stays in `discovered`, for a join URL by hand.
+    if (PendingRequests *pending = pendingRequests(); pending && !host.fingerprint.isEmpty()) {
+        PendingRequests::Candidate candidate;
+        candidate.host = host.address;
+        candidate.port = host.port;
+        candidate.hostname = host.hostname;
+        candidate.fingerprint = host.fingerprint;
+        candidate.origin = PendingOrigin::Discovery;
+        if (auto added = pending->add(candidate, m_context->clock().msecsSinceEpoch()); !added)
+            qCInfo(lcFederation).noquote()
+                << "mDNS:" << host.hostname << "not added to pending:" << added.error();
+    }
 }
 
 void FederationModule::serviceLost(const QString &instance)
@@ -443,19 +464,33 @@ void FederationModule::serviceLost(const QString &instance)
 QList<Broker::Route> FederationModule::routes()
 {
     // The CLI's federation commands: the user's own token only, small JSON bodies.
-    using Handler = void (FederationModule::*)(Broker::RouteCall &);
-    const auto route = [this](const char *path, Handler handler) {
-        Broker::Route route;
-        route.path = path;
-        route.auth = Broker::RouteAuth::MainToken;
-        route.maxBodyBytes = 8192;
-        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
-        return route;
+    const auto route = [this](const char *path, void (FederationModule::*handler)(Broker::RouteCall &)) {
+        return Internal::localRoute(this, path, handler);
     };
-    return {route("/federation/rotate-psk", &FederationModule::rotatePsk),
-            route("/federation/token", &FederationModule::token),
-            route("/federation/join", &FederationModule::join),
-            route("/federation/init", &FederationModule::init)};
+    QList<Broker::Route> routes {route("/federation/rotate-psk", &FederationModule::rotatePsk),
+                                 route("/federation/token", &FederationModule::token),
+                                 route("/federation/join", &FederationModule::join),
+                                 route("/federation/init", &FederationModule::init),
+                                 route("/federation/doctor", &FederationModule::doctor)};
+    // Pairing's routes answer only while federation is on, like the others.
+    for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
+        pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
+            if (!m_settings.enabled)
+                Broker::RouteAnswer::json(
+                    call.responder,
+                    {{QStringLiteral("ok"), false},
+                     {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+            else
+                handler(call);
+        };
+        routes.append(pairing);
+    }
+    return routes;
+}
+
+PendingRequests *FederationModule::pendingRequests()
+{
+    return m_pairing ? &m_pairing->pendingRequests() : nullptr;
 }
 
 QList<Broker::ModuleJob> FederationModule::jobs()
@@ -543,6 +578,8 @@ QJsonObject FederationModule::status() const
     if (!discoveryActive())
         mdns.insert(QStringLiteral("reason"), m_discoveryOff);
     status.insert(QStringLiteral("mdns"), mdns);
+    if (m_pairing)
+        m_pairing->addToStatus(status);
     if (m_inbound) {
         status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
         status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
@@ -870,6 +907,41 @@ void FederationModule::init(Broker::RouteCall &call)
         else
             finish({});
     });
+}
+
+void FederationModule::startPairing(Broker::ModuleContext &context)
+{
+    if (m_pairing)
+        return; // kept across stop()/start(): the routes hold it
+    Pairing::Hooks hooks;
+    hooks.ownPin = [this] { return m_ownPin; };
+    hooks.hostname = [this] { return m_settings.hostname; };
+    hooks.federationPort = [this] { return int(listeningPort() ? listeningPort() : m_settings.port); };
+    hooks.dialAddress = [] { return lanAddress(); };
+    hooks.psk = [this] { return psk(); };
+    hooks.pskIsTokenCopy = [this] { return m_psk && m_psk->equalsLocalToken(); };
+    hooks.replacePsk = [this](const QByteArray &key, std::function<void(Broker::Result<void>)> done) {
+        if (!m_psk) {
+            done(fail(ErrorKind::Unreachable, QStringLiteral("The broker is stopping")));
+            return;
+        }
+        m_psk->replace(key, std::move(done));
+    };
+    hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
+    hooks.setPin = [this](const RemoteAddress &address, const QString &pin) -> Broker::Result<void> {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(address.host, address.port, pin);
+        return config.save(m_settings.configPath);
+    };
+    hooks.connect = [this](const RemoteAddress &address, Callback done) {
+        if (!m_links) {
+            done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+            return;
+        }
+        m_links->connect(address, RemoteOrigin::Manual, std::move(done));
+    };
+    hooks.clock = &context.clock();
+    m_pairing = std::make_unique<Pairing>(std::move(hooks));
 }
 
 } // namespace Federation

@@ -26,6 +26,8 @@ struct ServerLimits;
 
 namespace Federation {
 
+class Pairing;
+class PendingRequests;
 class PskKeeper;
 class ReplayGuard;
 class TlsHttpServer;
@@ -107,6 +109,9 @@ public:
     // Our certificate's pin, "sha256-<b64url>" (empty on plain HTTP or before start).
     QString ownPin() const { return m_ownPin; }
     const FederationSettings &settings() const { return m_settings; }
+    // Pairing requests (a discovered unknown host becomes one: PendingRequests::add); null
+    // before start().
+    PendingRequests *pendingRequests();
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
     // A discovered host waits for pairing (fedpair's pending requests take it from here).
@@ -136,6 +141,8 @@ private:
     void token(Broker::RouteCall &call);
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
+    void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
     FederationSettings m_settings;
@@ -150,6 +157,7 @@ private:
     std::unique_ptr<Discovery> m_discovery;
     QString m_discoveryOff; // why discovery is off ("" while it runs)
     QList<DiscoveredHost> m_discovered;
+    std::unique_ptr<Pairing> m_pairing;
     void setUpTls();
     QString pinFor(const RemoteAddress &address) const;
     void keepFirstUsePin(const RemoteAddress &address, const QString &pin);

@@ -43,6 +43,8 @@ public:
         // After a successful handshake (bidirectional links): who called, and their port if said.
         std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
             onHandshake;
+        // Pairing (pairing.h): its routes are answered before the PSK check; true when it answered.
+        std::function<bool(const Broker::Http::Request &, const Broker::Http::ResponderPtr &)> pairing;
     };
 
     explicit InboundHandler(Context context) : m_context(std::move(context)) { }

@@ -262,6 +262,15 @@ private Q_SLOTS:
         QCOMPARE(listed.size(), 1);
         QCOMPARE(listed.first().toObject().value(u"hostname").toString(), QStringLiteral("beta"));
         QCOMPARE(listed.first().toObject().value(u"fingerprint").toString(), betaPin);
+        // ... and a pairing request for the user (fedpair's /federation/pending).
+        const QJsonArray pending = alpha.broker->post(QStringLiteral("/federation/pending"), {})
+                                       .object()
+                                       .value(u"requests")
+                                       .toArray();
+        QCOMPARE(pending.size(), 1);
+        QCOMPARE(pending.first().toObject().value(u"hostname").toString(), QStringLiteral("beta"));
+        QCOMPARE(pending.first().toObject().value(u"fingerprint").toString(), betaPin);
+        QCOMPARE(pending.first().toObject().value(u"origin").toString(), QStringLiteral("discovery"));
         QTest::qWait(TestSupport::scaled(1000)); // a connection would have started by now
         QVERIFY(statusOfAlpha().value(u"remotes").toArray().isEmpty());
         QVERIFY(beta.module->remotePeers().isEmpty());

@@ -225,6 +225,20 @@ private Q_SLOTS:
                     .pins()
                     .value(u"10.77.0.3:%1"_s.arg(kFederationPort))
                     .isEmpty());
+
+        // gamma waits as a pairing request; accepting it pins gamma's key and connects.
+        QString requestId;
+        for (const QJsonValue &request :
+             alpha.post(u"/federation/pending"_s, {}).object().value(u"requests"_s).toArray())
+            if (request.toObject().value(u"hostname"_s).toString() == u"gamma"_s &&
+                request.toObject().value(u"origin"_s).toString() == u"discovery"_s)
+                requestId = request.toObject().value(u"id"_s).toString();
+        QVERIFY(!requestId.isEmpty());
+        const Mesh::Reply accepted = alpha.post(u"/federation/accept"_s, {{u"id"_s, requestId}});
+        QVERIFY2(accepted.object().value(u"ok"_s).toBool(), accepted.body.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(
+            remoteAt(alpha.federationStatus(), u"10.77.0.3"_s).value(u"state"_s).toString() == u"connected"_s,
+            TestSupport::scaled(30000));
     }
 };
 
