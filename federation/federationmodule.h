@@ -12,6 +12,7 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -124,6 +125,9 @@ public:
     // broker's clock); a different certificate is served from the next handshake on.
     void refreshCertificate();
 
+    // Local peer changes are announced to linked remotes this long after the first of a burst.
+    static constexpr int kAnnounceDelayMs = 200;
+
 private:
     void bringUp();
     void bringDown();
@@ -135,6 +139,8 @@ private:
     void serviceFound(const DiscoveredService &service);
     void serviceLost(const QString &instance);
     void pskLoaded();
+    void localPeersChanged();
+    void announceIfChanged();
     void remoteConnected(const Remote &remote);
     void inboundHandshake(const QHostAddress &from, const QString &hostname, std::optional<int> port);
     void rotatePsk(Broker::RouteCall &call);
@@ -168,6 +174,8 @@ private:
     QString m_ownPin; // our certificate's SPKI pin ("" on plain HTTP)
     QString m_listenError;
     QString m_pskError;
+    QTimer m_announceTimer;
+    QByteArray m_announcedPeers; // what the remotes list of ours, as last announced
     bool m_started = false;
 };
 
