@@ -51,9 +51,13 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
         answer(responder, 200,
                {{QStringLiteral("status"), QStringLiteral("ok")},
                 {QStringLiteral("federation"), true},
-                {QStringLiteral("hostname"), m_context.hostname}});
+                {QStringLiteral("hostname"), m_context.hostname},
+                // ours: lets the other side's doctor measure clock skew (0.7 ignores it)
+                {QStringLiteral("time_ms"), m_context.clock ? m_context.clock->msecsSinceEpoch() : 0}});
         return;
     }
+    if (m_context.pairing && m_context.pairing(request, responder))
+        return;
     if (request.method != "POST") {
         responder->respond(Response::text(200, QByteArrayLiteral("claude-peers federation agent")));
         return;

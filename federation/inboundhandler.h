@@ -47,6 +47,8 @@ public:
         // After a successful handshake (bidirectional links): who called, and their port if said.
         std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
             onHandshake;
+        // Pairing (pairing.h): its routes are answered before the PSK check; true when it answered.
+        std::function<bool(const Broker::Http::Request &, const Broker::Http::ResponderPtr &)> pairing;
         // POST /federation/peers-changed (ours only, announced in the handshake's capabilities):
         // the caller's peer list changed; the module re-reads it from its link to that hostname.
         std::function<void(const QString &hostname)> onPeersChanged;
