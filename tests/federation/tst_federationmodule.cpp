@@ -420,7 +420,8 @@ private Q_SLOTS:
         QCOMPARE(fedPost(port, "/federation/handshake", big, kSharedPsk).status, 413);
         const QByteArray huge = "{\"text\":\"" + QByteArray(2 * 1024 * 1024, 'a') + "\"}";
         const LinkReply tooLarge = fedPost(port, "/federation/relay", huge, kSharedPsk);
-        QVERIFY2(tooLarge.status == 413, qPrintable(QString::number(tooLarge.status) + u' ' + tooLarge.error));
+        QVERIFY2(tooLarge.status == 413,
+                 qPrintable(QString::number(tooLarge.status) + u' ' + tooLarge.error));
     }
 
     void subnetFilterComesFirst()
