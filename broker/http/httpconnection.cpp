@@ -468,6 +468,7 @@ void Connection::reject(int status, QByteArrayView message)
     appendResponse(slot.answer, Response::json(status, body), false, false, false);
     m_slotAnswerBytes += slot.answer.size();
     m_stopParsing = true;
+    m_refused = true;
     m_requestStart = -1;
     writeAnswered();
 }
@@ -514,7 +515,11 @@ void Connection::halfClose()
         ::shutdown(int(m_socket->socketDescriptor()), SHUT_WR) == 0)
         return; // the client reads our answer, sees EOF and closes: disconnected() follows
 #endif
-    Q_UNUSED(plainTcp);
+    // TLS has no half-close: closing now would reset a client still sending the body we refused
+    // (a 413 mid-upload), and it would never read the answer. Keep discarding its input until it
+    // closes or the linger time ends (sweep()).
+    if (!plainTcp && m_refused)
+        return;
     m_socket->disconnectFromHost();
 }
 

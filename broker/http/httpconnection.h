@@ -107,6 +107,7 @@ private:
     qint64 m_slotAnswerBytes = 0; // answers in m_slots, waiting for an earlier request's
     quint64 m_firstSequence = 0; // sequence number of m_slots.front()
     bool m_stopParsing = false; // a request asked to close, or was refused: read no more
+    bool m_refused = false; // a refusal may leave the client mid-upload: drain before closing
     bool m_continueSent = false;
     bool m_inProcess = false;
     bool m_resumeQueued = false;
