@@ -355,6 +355,11 @@ void BrokerServer::runDueJobs()
         d->core->jobs().runDue();
 }
 
+QList<Peer> BrokerServer::remotePeers() const
+{
+    return d->running && d->federation ? d->federation->remotePeers() : QList<Peer> {};
+}
+
 QList<Peer> BrokerServer::peers() const
 {
     if (!d->running)

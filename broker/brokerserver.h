@@ -66,6 +66,8 @@ public:
 
     // Read model for GUIs (local peers only, liveness-pruned view of the table).
     QList<Peer> peers() const;
+    // The peers of linked remote brokers (the lan scope; ids are "host:id"), empty without federation.
+    QList<Peer> remotePeers() const;
     qint64 pendingMessageCount() const;
     // For the federation side (reference §4.3/§4.4), on the broker's thread while running:
     // the local peers with the liveness prune applied, and a relayed message for a local peer

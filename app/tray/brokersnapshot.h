@@ -15,12 +15,13 @@ namespace App {
 // is) and handed to the GUI thread in a queued signal, so the GUI never reads the broker.
 struct BrokerSnapshot
 {
-    QList<Broker::Peer> peers; // local peers, liveness-pruned, in the broker's order
+    QList<Broker::Peer> peers; // local peers (liveness-pruned, in the broker's order), then the lan's
     qint64 pendingMessages = 0; // stored and not yet acknowledged
 
     bool operator==(const BrokerSnapshot &) const = default;
 
-    // On the broker thread only: a peers SELECT with a kill(pid, 0) per peer and the counts.
+    // On the broker thread only: a peers SELECT with a kill(pid, 0) per peer, the federation
+    // module's remote peers (kept in memory) and the counts.
     static BrokerSnapshot of(const Broker::BrokerServer &server);
 };
 

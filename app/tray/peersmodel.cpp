@@ -20,6 +20,8 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
     case PeersModel::NameColumn: // the tooltip shows pid, tty, version, registration
         return a.sessionName != b.sessionName || a.pid != b.pid || a.tty != b.tty || a.version != b.version ||
             a.client != b.client || a.registeredAt != b.registeredAt;
+    case PeersModel::MachineColumn:
+        return a.id != b.id;
     case PeersModel::StateColumn:
         return a.attention != b.attention || a.attentionSince != b.attentionSince ||
             a.attentionMessage != b.attentionMessage;
@@ -141,6 +143,8 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
     switch (column) {
     case NameColumn:
         return peer.sessionName;
+    case MachineColumn:
+        return peer.isRemote() ? peer.id.section(QLatin1Char(':'), 0, 0) : tr("this machine");
     case StateColumn: {
         const QString state = AttentionText::stateName(peer.attention);
         const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
@@ -222,6 +226,8 @@ QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int ro
     switch (section) {
     case NameColumn:
         return tr("Name");
+    case MachineColumn:
+        return tr("Machine");
     case StateColumn:
         return tr("State");
     case IdColumn:

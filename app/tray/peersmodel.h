@@ -12,7 +12,7 @@ namespace App {
 
 class BrokerHost;
 
-// The local peers as a table, kept in step with the broker by diffing its snapshots:
+// The local and remote (lan) peers as a table, kept in step with the broker by diffing its snapshots:
 // a registration inserts one row, a heartbeat or rename changes the cells that differ, an
 // unregister or liveness prune removes one row. Never a full reset while the broker runs, so
 // views keep selection and scroll position.
@@ -22,6 +22,7 @@ class PeersModel : public QAbstractTableModel
 public:
     enum Column {
         NameColumn,
+        MachineColumn, // "this machine", or the remote broker's hostname (the lan scope)
         StateColumn, // attention state and time in it ("needs you · 3 min")
         IdColumn,
         DirectoryColumn,

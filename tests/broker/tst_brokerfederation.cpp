@@ -137,6 +137,17 @@ private Q_SLOTS:
             403);
     }
 
+    void readModelHasTheLanPeersWhileRunning()
+    {
+        // What the tray's snapshot shows beside the local peers (BrokerSnapshot::of).
+        const QList<Broker::Peer> remote = h->server().remotePeers();
+        QCOMPARE(remote.size(), 2);
+        QCOMPARE(remote.at(0).id, QStringLiteral("remote-box:aaaa1111"));
+        QVERIFY(remote.at(0).isRemote());
+        h->server().stop();
+        QVERIFY(h->server().remotePeers().isEmpty());
+    }
+
     void lanScopeListsRemotePeers()
     {
         const RegisteredPeer local = h->registerPeer();

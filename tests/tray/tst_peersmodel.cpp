@@ -52,16 +52,26 @@ private Q_SLOTS:
         m_model.reset();
     }
 
-    void hasSevenNamedColumns()
+    void hasEightNamedColumns()
     {
-        QCOMPARE(m_model->columnCount(), 7);
-        const QStringList expected {QStringLiteral("Name"),     QStringLiteral("State"),
-                                    QStringLiteral("ID"),       QStringLiteral("Directory"),
-                                    QStringLiteral("Summary"),  QStringLiteral("Push"),
-                                    QStringLiteral("Last seen")};
+        QCOMPARE(m_model->columnCount(), 8);
+        const QStringList expected {QStringLiteral("Name"),      QStringLiteral("Machine"),
+                                    QStringLiteral("State"),     QStringLiteral("ID"),
+                                    QStringLiteral("Directory"), QStringLiteral("Summary"),
+                                    QStringLiteral("Push"),      QStringLiteral("Last seen")};
         for (int column = 0; column < expected.size(); ++column)
             QCOMPARE(m_model->headerData(column, Qt::Horizontal).toString(), expected.at(column));
         QCOMPARE(m_model->rowCount(), 0);
+    }
+
+    void machineColumnNamesTheRemoteBroker()
+    {
+        m_model->sync({peer(QStringLiteral("aaaa1111")), peer(QStringLiteral("lab-box:bbbb2222"))});
+        QCOMPARE(m_model->index(0, PeersModel::MachineColumn).data().toString(),
+                 QStringLiteral("this machine"));
+        QCOMPARE(m_model->index(1, PeersModel::MachineColumn).data().toString(), QStringLiteral("lab-box"));
+        QCOMPARE(m_model->index(1, PeersModel::IdColumn).data().toString(),
+                 QStringLiteral("lab-box:bbbb2222"));
     }
 
     void appendsNewPeersWithOneInsert()
