@@ -9,6 +9,7 @@
 #include <QAction>
 #include <QMenu>
 #include <QSignalSpy>
+#include <QImageReader>
 #include <QTest>
 
 using App::BrokerHost;
@@ -49,6 +50,28 @@ private Q_SLOTS:
         // Running and stopped must look different.
         QVERIFY(App::stateIcon(TrayPresenter::IconState::Idle).pixmap(32, 32).toImage() !=
                 App::stateIcon(TrayPresenter::IconState::Error).pixmap(32, 32).toImage());
+    }
+
+    // The SVGs themselves (not the painted fallback): one per tray state and the app, each
+    // readable by Qt's SVG plugin, no two states alike.
+    void svgIconsLoadForEveryState()
+    {
+        if (!QImageReader::supportedImageFormats().contains("svg"))
+            QSKIP("Qt's SVG plugin (libqt6svg6) is not installed");
+        (void)App::applicationIcon(); // registers the compiled-in resources
+        const QStringList names {QStringLiteral("claude-peers"),         QStringLiteral("claude-peers-needs-you"),
+                                 QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
+                                 QStringLiteral("claude-peers-unread"),  QStringLiteral("claude-peers-running")};
+        QList<QImage> images;
+        for (const QString &name : names) {
+            QImageReader reader(QStringLiteral(":/icons/%1.svg").arg(name));
+            reader.setScaledSize(QSize(32, 32));
+            const QImage image = reader.read();
+            QVERIFY2(!image.isNull(), qPrintable(name + QStringLiteral(": ") + reader.errorString()));
+            for (const QImage &other : std::as_const(images))
+                QVERIFY2(image != other, qPrintable(name + QStringLiteral(" looks like another icon")));
+            images << image;
+        }
     }
 
     void menuFollowsThePresenter()
