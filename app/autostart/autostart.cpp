@@ -43,7 +43,8 @@ bool entryStarts(const QString &path)
 Broker::Error unwritable(const QString &path, const QString &why)
 {
     return {Broker::ErrorKind::Unwritable,
-            QStringLiteral("Cannot write %1: %2. Check that the directory is yours and writable.").arg(path, why)};
+            QStringLiteral("Cannot write %1: %2. Check that the directory is yours and writable.")
+                .arg(path, why)};
 }
 
 Broker::Result<void> writeEntry(const QString &path, const QByteArray &content)
@@ -62,7 +63,9 @@ Broker::Result<void> writeEntry(const QString &path, const QByteArray &content)
 } // namespace
 
 Autostart::Autostart(QString userDir, QStringList systemDirs, QString trayProgram)
-    : m_userDir(std::move(userDir)), m_systemDirs(std::move(systemDirs)), m_trayProgram(std::move(trayProgram))
+    : m_userDir(std::move(userDir)),
+      m_systemDirs(std::move(systemDirs)),
+      m_trayProgram(std::move(trayProgram))
 {
 }
 
@@ -73,7 +76,8 @@ Autostart Autostart::fromEnvironment(const QProcessEnvironment &environment, con
     if (configHome.isEmpty() || QDir::isRelativePath(configHome))
         configHome = environment.value(QStringLiteral("HOME")) + QStringLiteral("/.config");
     QStringList systemDirs;
-    for (const QString &dir : environment.value(QStringLiteral("XDG_CONFIG_DIRS")).split(u':', Qt::SkipEmptyParts)) {
+    for (const QString &dir :
+         environment.value(QStringLiteral("XDG_CONFIG_DIRS")).split(u':', Qt::SkipEmptyParts)) {
         if (QDir::isAbsolutePath(dir))
             systemDirs << dir + QStringLiteral("/autostart");
     }
@@ -122,9 +126,10 @@ Broker::Result<AutostartStatus> Autostart::disable() const
         if (auto written = writeEntry(userPath(), hidden); !written)
             return std::unexpected(written.error());
     } else if (QFileInfo::exists(before.userEntry) && !QFile::remove(before.userEntry)) {
-        return std::unexpected(Broker::Error {
-            Broker::ErrorKind::Unwritable,
-            QStringLiteral("Cannot remove %1. Check that the directory is yours and writable.").arg(before.userEntry)});
+        return std::unexpected(
+            Broker::Error {Broker::ErrorKind::Unwritable,
+                           QStringLiteral("Cannot remove %1. Check that the directory is yours and writable.")
+                               .arg(before.userEntry)});
     }
     return status();
 }
@@ -154,16 +159,16 @@ QByteArray Autostart::entry(const QString &trayProgram)
                              "Name=claude-peers\n"
                              "Comment=Hosts the local claude-peers broker at login\n"
                              "Exec=") +
-           exec.toUtf8() +
-           QByteArrayLiteral("\n"
-                             "Icon=claude-peers\n"
-                             "Terminal=false\n"
-                             "NoDisplay=true\n"
-                             // Tray apps started before the panel find no tray: wait for it.
-                             "X-GNOME-Autostart-enabled=true\n"
-                             "X-GNOME-Autostart-Delay=2\n"
-                             "X-KDE-autostart-after=panel\n"
-                             "X-LXQt-Need-Tray=true\n");
+        exec.toUtf8() +
+        QByteArrayLiteral("\n"
+                          "Icon=claude-peers\n"
+                          "Terminal=false\n"
+                          "NoDisplay=true\n"
+                          // Tray apps started before the panel find no tray: wait for it.
+                          "X-GNOME-Autostart-enabled=true\n"
+                          "X-GNOME-Autostart-Delay=2\n"
+                          "X-KDE-autostart-after=panel\n"
+                          "X-LXQt-Need-Tray=true\n");
 }
 
 } // namespace App

@@ -58,7 +58,8 @@ int main(int argc, char *argv[])
         return 0;
     }
     App::TrayComposition composition(std::move(settings));
-    QObject::connect(&instance, &App::SingleInstance::raiseRequested, &composition, &App::TrayComposition::showWindow);
+    QObject::connect(&instance, &App::SingleInstance::raiseRequested, &composition,
+                     &App::TrayComposition::showWindow);
     composition.start();
     return QApplication::exec();
 }

@@ -44,7 +44,8 @@ Broker::Result<SingleInstance::Role> SingleInstance::claim(int timeoutMs)
         if (m_lock.error() != QLockFile::LockFailedError)
             return std::unexpected(Broker::Error {
                 Broker::ErrorKind::Lock,
-                QStringLiteral("Cannot create the lock file %1 (is XDG_RUNTIME_DIR writable?).").arg(lockPath())});
+                QStringLiteral("Cannot create the lock file %1 (is XDG_RUNTIME_DIR writable?).")
+                    .arg(lockPath())});
         auto asked = askPrimary(int(deadline.remainingTime()));
         if (asked || deadline.hasExpired())
             return asked;
@@ -61,7 +62,8 @@ Broker::Result<SingleInstance::Role> SingleInstance::becomePrimary()
     m_server->setSocketOptions(QLocalServer::UserAccessOption);
     if (!m_server->listen(m_socketPath))
         return std::unexpected(Broker::Error {
-            Broker::ErrorKind::Listen, QStringLiteral("Cannot listen on %1: %2").arg(m_socketPath, m_server->errorString())});
+            Broker::ErrorKind::Listen,
+            QStringLiteral("Cannot listen on %1: %2").arg(m_socketPath, m_server->errorString())});
     connect(m_server, &QLocalServer::newConnection, this, [this] {
         while (QLocalSocket *client = m_server->nextPendingConnection()) {
             connect(client, &QLocalSocket::disconnected, client, &QObject::deleteLater);
@@ -105,9 +107,10 @@ Broker::Result<SingleInstance::Role> SingleInstance::askPrimary(int timeoutMs)
     while (!socket.canReadLine() && socket.state() == QLocalSocket::ConnectedState && !deadline.hasExpired())
         socket.waitForReadyRead(int(deadline.remainingTime()));
     if (socket.readLine(kMaxRequest) != kRaised)
-        return std::unexpected(Broker::Error {
-            Broker::ErrorKind::Unreachable,
-            QStringLiteral("The running claude-peers-tray did not confirm the request on %1.").arg(m_socketPath)});
+        return std::unexpected(
+            Broker::Error {Broker::ErrorKind::Unreachable,
+                           QStringLiteral("The running claude-peers-tray did not confirm the request on %1.")
+                               .arg(m_socketPath)});
     return Role::Secondary;
 }
 

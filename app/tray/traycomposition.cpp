@@ -80,7 +80,8 @@ void TrayComposition::start()
 
 Autostart TrayComposition::autostart() const
 {
-    return Autostart::fromEnvironment(QProcessEnvironment::systemEnvironment(), QCoreApplication::applicationDirPath());
+    return Autostart::fromEnvironment(QProcessEnvironment::systemEnvironment(),
+                                      QCoreApplication::applicationDirPath());
 }
 
 void TrayComposition::setAutostart(bool enabled)

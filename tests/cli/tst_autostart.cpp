@@ -21,9 +21,15 @@ struct Home
 {
     QTemporaryDir dir;
     QString path() const { return dir.path(); }
-    QString userEntry() const { return path() + QStringLiteral("/.config/autostart/claude-peers-tray.desktop"); }
+    QString userEntry() const
+    {
+        return path() + QStringLiteral("/.config/autostart/claude-peers-tray.desktop");
+    }
     QString systemDir() const { return path() + QStringLiteral("/etc-xdg"); }
-    QString systemEntry() const { return systemDir() + QStringLiteral("/autostart/claude-peers-tray.desktop"); }
+    QString systemEntry() const
+    {
+        return systemDir() + QStringLiteral("/autostart/claude-peers-tray.desktop");
+    }
     QProcessEnvironment environment() const
     {
         QProcessEnvironment env;
@@ -31,7 +37,8 @@ struct Home
         env.insert(QStringLiteral("XDG_CONFIG_DIRS"), systemDir());
         return env;
     }
-    App::Autostart autostart(const QString &program = QStringLiteral("/opt/peers/bin/claude-peers-tray")) const
+    App::Autostart
+    autostart(const QString &program = QStringLiteral("/opt/peers/bin/claude-peers-tray")) const
     {
         return App::Autostart::fromEnvironment(environment(), QFileInfo(program).absolutePath());
     }
@@ -58,7 +65,8 @@ QString validatorComplaint(const QString &path)
     process.start(validator, {path});
     if (!process.waitForFinished(TestSupport::scaled(10000)))
         return QStringLiteral("desktop-file-validate did not finish");
-    const QString output = QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
+    const QString output =
+        QString::fromUtf8(process.readAllStandardOutput() + process.readAllStandardError());
     return process.exitCode() == 0 ? QString() : output;
 }
 
@@ -118,8 +126,9 @@ private Q_SLOTS:
         QVERIFY(tray.setPermissions(QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner));
         QVERIFY(home.autostart(binDir + QStringLiteral("/claude-peers")).enable());
         // Quoted per the Exec rules (space, "$" escaped), backslashes doubled by the file's own escaping.
-        QVERIFY2(readAll(home.userEntry()).contains(QByteArray("\nExec=\"" + binDir.toUtf8().replace("$", "\\\\$") +
-                                                               "/claude-peers-tray\"\n")),
+        QVERIFY2(readAll(home.userEntry())
+                     .contains(QByteArray("\nExec=\"" + binDir.toUtf8().replace("$", "\\\\$") +
+                                          "/claude-peers-tray\"\n")),
                  readAll(home.userEntry()).constData());
         const QString complaint = validatorComplaint(home.userEntry());
         QVERIFY2(complaint.isEmpty(), qPrintable(complaint));
@@ -161,7 +170,8 @@ private Q_SLOTS:
         QVERIFY(QDir().mkpath(QFileInfo(home.userEntry()).absolutePath()));
         QFile file(home.userEntry());
         QVERIFY(file.open(QIODevice::WriteOnly));
-        file.write("[Desktop Entry]\nType=Application\nExec=claude-peers-tray\nX-GNOME-Autostart-enabled=false\n");
+        file.write(
+            "[Desktop Entry]\nType=Application\nExec=claude-peers-tray\nX-GNOME-Autostart-enabled=false\n");
         file.close();
         QVERIFY(!home.autostart().status().enabled);
     }
@@ -199,23 +209,25 @@ private Q_SLOTS:
         QVERIFY2(result.out.startsWith("Autostart: disabled\n"), result.out.constData());
         QVERIFY(readAll(home.userEntry()).contains("\nHidden=true\n"));
 
-        result = TestSupport::run(cli, {QStringLiteral("autostart"), QStringLiteral("enable"), QStringLiteral("--json")},
-                                  env);
+        result = TestSupport::run(
+            cli, {QStringLiteral("autostart"), QStringLiteral("enable"), QStringLiteral("--json")}, env);
         QCOMPARE(result.exitCode, 0);
         status = QJsonDocument::fromJson(result.out).object();
         QCOMPARE(status.value(QStringLiteral("enabled")).toBool(), true);
         QCOMPARE(status.value(QStringLiteral("decided_by")).toString(), home.userEntry());
         // The CLI sits beside the tray in the build tree: Exec is that tray's absolute path.
         const QString tray = QFileInfo(cli).absolutePath() + QStringLiteral("/claude-peers-tray");
-        const QByteArray exec = QFileInfo(tray).isExecutable() ? tray.toUtf8() : QByteArray("claude-peers-tray");
-        QVERIFY2(readAll(home.userEntry()).contains(QByteArray("\nExec=" + exec + "\n")), readAll(home.userEntry()).constData());
+        const QByteArray exec =
+            QFileInfo(tray).isExecutable() ? tray.toUtf8() : QByteArray("claude-peers-tray");
+        QVERIFY2(readAll(home.userEntry()).contains(QByteArray("\nExec=" + exec + "\n")),
+                 readAll(home.userEntry()).constData());
     }
 
     void cliRejectsUnknownAction()
     {
         Home home;
-        const auto result = TestSupport::run(TestSupport::cliExe(), {QStringLiteral("autostart"), QStringLiteral("on")},
-                                             home.environment());
+        const auto result = TestSupport::run(
+            TestSupport::cliExe(), {QStringLiteral("autostart"), QStringLiteral("on")}, home.environment());
         QCOMPARE(result.exitCode, 1);
         QVERIFY(result.err.contains("Unknown action 'on'"));
         QVERIFY(!QFile::exists(home.userEntry()));

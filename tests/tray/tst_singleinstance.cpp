@@ -95,11 +95,13 @@ private Q_SLOTS:
 
     void aCrashedTraysSocketDoesNotBlockANewStart()
     {
-        const QString socket = m_runtime->filePath(QStringLiteral("claude-peers-tray-%1.socket").arg(m_home->port()));
+        const QString socket =
+            m_runtime->filePath(QStringLiteral("claude-peers-tray-%1.socket").arg(m_home->port()));
         {
             Tray crashed(m_env);
             QVERIFY(crashed.start());
-            QTRY_COMPARE_WITH_TIMEOUT(healthPid(m_home->port()), crashed.process().processId(), scaled(15000));
+            QTRY_COMPARE_WITH_TIMEOUT(healthPid(m_home->port()), crashed.process().processId(),
+                                      scaled(15000));
             crashed.process().kill();
             QVERIFY(crashed.process().waitForFinished(scaled(5000)));
         }
@@ -141,7 +143,8 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(healthPid(m_home->port()), first.process().processId(), scaled(15000));
 
         QLocalSocket junk;
-        junk.connectToServer(m_runtime->filePath(QStringLiteral("claude-peers-tray-%1.socket").arg(m_home->port())));
+        junk.connectToServer(
+            m_runtime->filePath(QStringLiteral("claude-peers-tray-%1.socket").arg(m_home->port())));
         QVERIFY(junk.waitForConnected(scaled(5000)));
         junk.write(QByteArray(200, 'x')); // no newline, over the limit
         QTRY_COMPARE_WITH_TIMEOUT(junk.state(), QLocalSocket::UnconnectedState, scaled(5000));

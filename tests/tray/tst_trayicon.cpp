@@ -7,9 +7,9 @@
 #include "traytestsupport.h"
 
 #include <QAction>
+#include <QImageReader>
 #include <QMenu>
 #include <QSignalSpy>
-#include <QImageReader>
 #include <QTest>
 
 using App::BrokerHost;
@@ -59,9 +59,10 @@ private Q_SLOTS:
         if (!QImageReader::supportedImageFormats().contains("svg"))
             QSKIP("Qt's SVG plugin (libqt6svg6) is not installed");
         (void)App::applicationIcon(); // registers the compiled-in resources
-        const QStringList names {QStringLiteral("claude-peers"),         QStringLiteral("claude-peers-needs-you"),
-                                 QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
-                                 QStringLiteral("claude-peers-unread"),  QStringLiteral("claude-peers-running")};
+        const QStringList names {
+            QStringLiteral("claude-peers"),         QStringLiteral("claude-peers-needs-you"),
+            QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
+            QStringLiteral("claude-peers-unread"),  QStringLiteral("claude-peers-running")};
         QList<QImage> images;
         for (const QString &name : names) {
             QImageReader reader(QStringLiteral(":/icons/%1.svg").arg(name));
