@@ -52,25 +52,30 @@ private Q_SLOTS:
                 App::stateIcon(TrayPresenter::IconState::Error).pixmap(32, 32).toImage());
     }
 
-    // The SVGs themselves (not the painted fallback): one per tray state and the app, each
-    // readable by Qt's SVG plugin, no two states alike.
+    // The SVGs themselves (not the painted fallback): one per tray state (no two alike) and
+    // the application icon (the idle state's picture), each readable by Qt's SVG plugin.
     void svgIconsLoadForEveryState()
     {
         if (!QImageReader::supportedImageFormats().contains("svg"))
             QSKIP("Qt's SVG plugin (libqt6svg6) is not installed");
         (void)App::applicationIcon(); // registers the compiled-in resources
-        const QStringList names {
-            QStringLiteral("claude-peers"),         QStringLiteral("claude-peers-needs-you"),
-            QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
-            QStringLiteral("claude-peers-unread"),  QStringLiteral("claude-peers-running")};
-        QList<QImage> images;
-        for (const QString &name : names) {
+        const auto read = [](const QString &name) {
             QImageReader reader(QStringLiteral(":/icons/%1.svg").arg(name));
             reader.setScaledSize(QSize(32, 32));
-            const QImage image = reader.read();
-            QVERIFY2(!image.isNull(), qPrintable(name + QStringLiteral(": ") + reader.errorString()));
+            return reader.read();
+        };
+        QVERIFY(!read(QStringLiteral("claude-peers")).isNull());
+        const QStringList states {QStringLiteral("claude-peers-needs-you"),
+                                  QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
+                                  QStringLiteral("claude-peers-unread"),
+                                  QStringLiteral("claude-peers-running")};
+        QList<QImage> images;
+        for (const QString &name : states) {
+            const QImage image = read(name);
+            QVERIFY2(!image.isNull(), qPrintable(name));
             for (const QImage &other : std::as_const(images))
-                QVERIFY2(image != other, qPrintable(name + QStringLiteral(" looks like another icon")));
+                QVERIFY2(image != other,
+                         qPrintable(name + QStringLiteral(" looks like another state's icon")));
             images << image;
         }
     }
