@@ -1,5 +1,6 @@
 // Single instance: real claude-peers-tray processes, offscreen, sharing one XDG_RUNTIME_DIR.
 #include "testsupport.h"
+#include "trayprocess.h"
 
 #include <QDir>
 #include <QFile>
@@ -9,48 +10,10 @@
 #include <QTest>
 
 using TestSupport::scaled;
+using TrayTestSupport::healthPid;
+using Tray = TrayTestSupport::TrayProcess;
 
 namespace {
-
-// A tray process whose stderr (its log) is collected; killed on scope exit.
-class Tray
-{
-public:
-    explicit Tray(const QProcessEnvironment &env)
-    {
-        m_process.setProcessEnvironment(env);
-        m_process.setProgram(TestSupport::trayExe());
-        m_process.setProcessChannelMode(QProcess::SeparateChannels);
-    }
-    ~Tray()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(scaled(5000));
-        }
-    }
-    bool start()
-    {
-        m_process.start();
-        return m_process.waitForStarted(scaled(5000));
-    }
-    QByteArray log()
-    {
-        m_log += m_process.readAllStandardError();
-        return m_log;
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    QProcess m_process;
-    QByteArray m_log;
-};
-
-qint64 healthPid(quint16 port)
-{
-    const auto health = TestSupport::httpGet(port, QStringLiteral("/health"), 1000);
-    return health.status == 200 ? health.object().value(QStringLiteral("pid")).toInteger() : 0;
-}
 
 constexpr char kRaised[] = "another start of claude-peers-tray asked to show the window";
 
@@ -73,7 +36,7 @@ private Q_SLOTS:
         m_runtime = std::make_unique<QTemporaryDir>();
         QVERIFY(m_runtime->isValid());
         m_env = m_home->environment();
-        m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        m_env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen")); // the runs below
         m_env.insert(QStringLiteral("XDG_RUNTIME_DIR"), m_runtime->path());
     }
 
