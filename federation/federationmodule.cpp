@@ -104,6 +104,10 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
         inboundHandshake(from, hostname, port);
     };
+    inbound.onPeersChanged = [this](const QString &hostname) {
+        if (m_links)
+            m_links->syncRemote(hostname);
+    };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
 
     Broker::Http::ServerLimits limits;
@@ -158,6 +162,16 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
     m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
 
+    // Register, unregister, rename, summary: linked brokers of ours hear of it at once instead
+    // of at their next 30 s sync (heartbeats change nothing they list and are not announced).
+    m_announceTimer.setSingleShot(true);
+    connect(&m_announceTimer, &QTimer::timeout, this, &FederationModule::announceIfChanged,
+            Qt::UniqueConnection);
+    Broker::BrokerServer *server = &context.server();
+    connect(server, &Broker::BrokerServer::peerRegistered, this, &FederationModule::localPeersChanged);
+    connect(server, &Broker::BrokerServer::peerUpdated, this, &FederationModule::localPeersChanged);
+    connect(server, &Broker::BrokerServer::peerRemoved, this, &FederationModule::localPeersChanged);
+
     m_psk->load([this](Broker::Result<void> loaded) {
         if (!loaded) {
             m_pskError = loaded.error().message;
@@ -181,6 +195,33 @@ void FederationModule::pskLoaded()
     for (const auto &remote : m_settings.remotes)
         m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
     Q_EMIT ready();
+}
+
+void FederationModule::localPeersChanged()
+{
+    // The first change of a burst starts the delay; later ones ride along.
+    if (m_links && !m_announceTimer.isActive())
+        m_announceTimer.start(kAnnounceDelayMs);
+}
+
+void FederationModule::announceIfChanged()
+{
+    if (!m_links || !m_context)
+        return;
+    auto local = m_context->server().localPeers();
+    if (!local)
+        return;
+    // What a remote keeps of each peer (RemoteLinks::mapPeers), without last_seen.
+    QByteArray listed;
+    for (const Broker::Peer &peer : *local) {
+        for (const QString &field : {peer.id, peer.cwd, peer.gitRoot, peer.sessionName, peer.summary})
+            listed += field.toUtf8() + '\0';
+        listed += '\n';
+    }
+    if (listed == m_announcedPeers)
+        return;
+    m_announcedPeers = listed;
+    m_links->announcePeersChanged();
 }
 
 QList<Broker::Route> FederationModule::routes()
@@ -224,6 +265,9 @@ void FederationModule::stop()
     if (!m_started)
         return;
     m_started = false;
+    m_announceTimer.stop();
+    if (m_context)
+        disconnect(&m_context->server(), nullptr, this, nullptr);
     if (m_server)
         m_server->close();
     m_server.reset();

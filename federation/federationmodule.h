@@ -11,6 +11,7 @@
 #include <QHostAddress>
 #include <QObject>
 #include <QPointer>
+#include <QTimer>
 
 #include <functional>
 #include <memory>
@@ -84,8 +85,13 @@ public:
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
 
+    // Local peer changes are announced to linked remotes this long after the first of a burst.
+    static constexpr int kAnnounceDelayMs = 200;
+
 private:
     void pskLoaded();
+    void localPeersChanged();
+    void announceIfChanged();
     void remoteConnected(const Remote &remote);
     void inboundHandshake(const QHostAddress &from, const QString &hostname, std::optional<int> port);
     void rotatePsk(Broker::RouteCall &call);
@@ -112,6 +118,8 @@ private:
     QString m_ownPin; // our certificate's SPKI pin ("" on plain HTTP)
     QString m_listenError;
     QString m_pskError;
+    QTimer m_announceTimer;
+    QByteArray m_announcedPeers; // what the remotes list of ours, as last announced
     bool m_started = false;
 };
 

@@ -103,6 +103,8 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
         handshake(request, document.object(), responder);
     else if (request.path == "/federation/peers")
         peers(responder);
+    else if (request.path == "/federation/peers-changed")
+        peersChanged(document.object(), responder);
     else
         error(responder, 404, QStringLiteral("not found"));
 }
@@ -119,7 +121,8 @@ void InboundHandler::handshake(const Request &request, const QJsonObject &body, 
                                    << SubnetFilter::unmapped(request.peerAddress).toString();
     answer(responder, 200,
            {{QStringLiteral("hostname"), m_context.hostname},
-            {QStringLiteral("version"), QStringLiteral("1.0.0")}});
+            {QStringLiteral("version"), QStringLiteral("1.0.0")},
+            {QStringLiteral("capabilities"), QJsonArray {QString::fromLatin1(kPeersChangedCapability)}}});
     std::optional<int> port;
     const QJsonValue portValue = body.value(QStringLiteral("port"));
     if (portValue.isDouble() && portValue.toInt() > 0 && portValue.toInt() <= 65535)
@@ -141,6 +144,20 @@ void InboundHandler::peers(const ResponderPtr &responder)
         rows.append(peer.toJson());
     answer(responder, 200,
            {{QStringLiteral("hostname"), m_context.hostname}, {QStringLiteral("peers"), rows}});
+}
+
+void InboundHandler::peersChanged(const QJsonObject &body, const ResponderPtr &responder)
+{
+    // Only a hint: the list itself is fetched back through our own (pinned) link to that
+    // hostname, so a caller can make us re-read a list, never write one.
+    const QString hostname = body.value(QStringLiteral("hostname")).toString();
+    if (hostname.isEmpty() || hostname.contains(QLatin1Char(':')) || hostname.size() > 63) {
+        error(responder, 400, QStringLiteral("peers-changed needs the caller's \"hostname\""));
+        return;
+    }
+    answer(responder, 200, {{QStringLiteral("ok"), true}});
+    if (m_context.onPeersChanged)
+        m_context.onPeersChanged(hostname);
 }
 
 void InboundHandler::refuseRelay(const ResponderPtr &responder, int status, const QJsonObject &object)

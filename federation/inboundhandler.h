@@ -43,7 +43,13 @@ public:
         // After a successful handshake (bidirectional links): who called, and their port if said.
         std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
             onHandshake;
+        // POST /federation/peers-changed (ours only, announced in the handshake's capabilities):
+        // the caller's peer list changed; the module re-reads it from its link to that hostname.
+        std::function<void(const QString &hostname)> onPeersChanged;
     };
+
+    // In the handshake answer: what our brokers understand beyond 0.7 (0.7 ignores the field).
+    static constexpr const char *kPeersChangedCapability = "peers-changed";
 
     explicit InboundHandler(Context context) : m_context(std::move(context)) { }
 
@@ -57,6 +63,7 @@ private:
     void handshake(const Broker::Http::Request &request, const QJsonObject &body,
                    const Broker::Http::ResponderPtr &responder);
     void peers(const Broker::Http::ResponderPtr &responder);
+    void peersChanged(const QJsonObject &body, const Broker::Http::ResponderPtr &responder);
     void relay(const Broker::Http::Request &request, const Broker::Http::ResponderPtr &responder);
     void refuseRelay(const Broker::Http::ResponderPtr &responder, int status, const QJsonObject &answer);
 

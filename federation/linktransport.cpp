@@ -78,6 +78,7 @@ void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, con
                        {QByteArrayLiteral("X-Claude-Peers-PSK"), psk}};
     request.timeoutMs = m_timeoutMs;
     request.maxResponseBytes = kMaxReplyBytes;
+    request.keepAlive = true; // one TLS handshake per remote, not one per relay
     request.expectedPin = m_pinFor ? m_pinFor(to) : QString();
     if (request.expectedPin.isEmpty()) {
         request.acceptPin = [this, to](const QString &seenPin, const QSslCertificate &) {

@@ -106,36 +106,29 @@ QString answerText(const QByteArray &body)
 class PinnedTlsRequestJob : public QObject
 {
 public:
+    // reused: a kept connection whose handshake checked `reused->pin` (PinnedTlsClient::takeIdle).
     PinnedTlsRequestJob(PinnedTlsClient *client, PinnedTlsClient::RequestId id, TlsRequest request,
-                        bool probe, const TlsIdentity &clientIdentity)
+                        bool probe, const TlsIdentity &clientIdentity,
+                        std::optional<PinnedTlsClient::IdleConnection> reused = std::nullopt)
         : QObject(client),
           m_client(client),
           m_id(id),
           m_request(std::move(request)),
           m_probe(probe),
-          m_socket(new QSslSocket(this)),
+          m_clientIdentity(clientIdentity),
           m_reader(m_request.maxResponseBytes)
     {
-        QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
-        configuration.setProtocol(QSsl::TlsV1_2OrLater);
-        // Verify, so that every deviation surfaces in sslErrors; the pin then decides. No CA is
-        // trusted: the pin is the only anchor (and loading the system's CAs into every new
-        // connection cost ~1.5 ms of CPU per request).
-        configuration.setPeerVerifyMode(QSslSocket::VerifyPeer);
-        configuration.setCaCertificates({});
-        if (!clientIdentity.isNull()) {
-            configuration.setLocalCertificateChain(QList<QSslCertificate> {clientIdentity.certificate} +
-                                                   clientIdentity.chain);
-            configuration.setPrivateKey(clientIdentity.privateKey);
+        if (reused) {
+            m_socket = reused->socket;
+            m_socket->setParent(this);
+            m_seenPin = reused->pin;
+            m_reused = true;
+            m_tcpConnected = true;
+            m_encrypted = true;
+            attach();
+        } else {
+            m_socket = newSocket();
         }
-        m_socket->setSslConfiguration(configuration);
-        m_socket->setReadBufferSize(64 * 1024);
-        connect(m_socket, &QSslSocket::connected, this, [this] { m_tcpConnected = true; });
-        connect(m_socket, &QSslSocket::sslErrors, this, &PinnedTlsRequestJob::onSslErrors);
-        connect(m_socket, &QSslSocket::encrypted, this, &PinnedTlsRequestJob::onEncrypted);
-        connect(m_socket, &QSslSocket::readyRead, this, &PinnedTlsRequestJob::onReadyRead);
-        connect(m_socket, &QSslSocket::errorOccurred, this, &PinnedTlsRequestJob::onError);
-        connect(m_socket, &QSslSocket::disconnected, this, &PinnedTlsRequestJob::onDisconnected);
         m_deadline.setSingleShot(true);
         connect(&m_deadline, &QTimer::timeout, this, &PinnedTlsRequestJob::onTimeout);
     }
@@ -143,6 +136,11 @@ public:
     void start()
     {
         m_deadline.start(m_request.timeoutMs);
+        if (m_reused) {
+            qCDebug(lcFederationTls) << "reusing the connection to" << where();
+            writeRequest();
+            return;
+        }
         m_socket->connectToHostEncrypted(m_request.host, m_request.port);
     }
 
@@ -151,12 +149,72 @@ public:
     {
         m_done = true;
         m_deadline.stop();
-        m_socket->disconnect(this);
-        m_socket->abort();
+        if (m_socket) {
+            m_socket->disconnect(this);
+            m_socket->abort();
+        }
         deleteLater();
     }
 
 private:
+    QSslSocket *newSocket()
+    {
+        auto *socket = new QSslSocket(this);
+        QSslConfiguration configuration = QSslConfiguration::defaultConfiguration();
+        configuration.setProtocol(QSsl::TlsV1_2OrLater);
+        // Verify, so that every deviation surfaces in sslErrors; the pin then decides. No CA is
+        // trusted: the pin is the only anchor (and loading the system's CAs into every new
+        // connection cost ~1.5 ms of CPU per request).
+        configuration.setPeerVerifyMode(QSslSocket::VerifyPeer);
+        configuration.setCaCertificates({});
+        if (!m_clientIdentity.isNull()) {
+            configuration.setLocalCertificateChain(QList<QSslCertificate> {m_clientIdentity.certificate} +
+                                                   m_clientIdentity.chain);
+            configuration.setPrivateKey(m_clientIdentity.privateKey);
+        }
+        socket->setSslConfiguration(configuration);
+        socket->setReadBufferSize(64 * 1024);
+        m_socket = socket;
+        connect(socket, &QSslSocket::connected, this, [this] {
+            m_tcpConnected = true;
+            // Small writes go out at once: with Nagle the request written after the handshake's
+            // last flight waited for the server's delayed ACK (~40 ms per relay).
+            m_socket->setSocketOption(QAbstractSocket::LowDelayOption, 1);
+        });
+        connect(socket, &QSslSocket::sslErrors, this, &PinnedTlsRequestJob::onSslErrors);
+        connect(socket, &QSslSocket::encrypted, this, &PinnedTlsRequestJob::onEncrypted);
+        attach();
+        return socket;
+    }
+
+    void attach()
+    {
+        connect(m_socket, &QSslSocket::readyRead, this, &PinnedTlsRequestJob::onReadyRead);
+        connect(m_socket, &QSslSocket::errorOccurred, this, &PinnedTlsRequestJob::onError);
+        connect(m_socket, &QSslSocket::disconnected, this, &PinnedTlsRequestJob::onDisconnected);
+    }
+
+    // The kept connection was closed by the server (its idle timeout raced our request) before a
+    // byte of the answer came: the request is sent again on a fresh connection, pin checked anew.
+    bool retryFresh()
+    {
+        if (!m_reused || m_answerStarted || m_done)
+            return false;
+        qCDebug(lcFederationTls) << "the kept connection to" << where() << "closed; connecting again";
+        QSslSocket *old = std::exchange(m_socket, nullptr);
+        old->disconnect(this);
+        old->abort();
+        old->deleteLater();
+        m_reused = false;
+        m_tcpConnected = false;
+        m_encrypted = false;
+        m_seenPin.clear();
+        m_refusal.reset();
+        m_reader = Internal::HttpResponseReader(m_request.maxResponseBytes);
+        newSocket()->connectToHostEncrypted(m_request.host, m_request.port);
+        return true;
+    }
+
     QString where() const
     {
         return m_request.host.contains(u':')
@@ -248,8 +306,8 @@ private:
         }
         if (!hasContentType && !m_request.body.isEmpty())
             out += "Content-Type: application/json\r\n";
-        out +=
-            "Content-Length: " + QByteArray::number(m_request.body.size()) + "\r\nConnection: close\r\n\r\n";
+        out += "Content-Length: " + QByteArray::number(m_request.body.size()) + "\r\n";
+        out += m_request.keepAlive ? QByteArrayView("\r\n") : QByteArrayView("Connection: close\r\n\r\n");
         out += m_request.body;
         m_socket->write(out);
     }
@@ -258,7 +316,9 @@ private:
     {
         if (!m_encrypted || m_done)
             return;
-        react(m_reader.feed(m_socket->readAll()));
+        const QByteArray bytes = m_socket->readAll();
+        m_answerStarted = m_answerStarted || !bytes.isEmpty();
+        react(m_reader.feed(bytes));
     }
 
     void react(Internal::HttpResponseReader::State state)
@@ -284,6 +344,7 @@ private:
         response.body = m_reader.body();
         response.peerPin = m_seenPin;
         response.peerCertificate = m_socket->peerCertificate();
+        keepConnection();
         if (response.status >= 200 && response.status < 300) {
             finish(response);
             return;
@@ -297,9 +358,20 @@ private:
         fail(std::move(e));
     }
 
+    // A clean answer on a connection the request asked to keep: the client parks it.
+    void keepConnection()
+    {
+        if (!m_request.keepAlive || m_probe || !m_reader.connectionReusable() ||
+            m_socket->state() != QAbstractSocket::ConnectedState || m_socket->bytesAvailable() > 0)
+            return;
+        QSslSocket *socket = std::exchange(m_socket, nullptr);
+        socket->disconnect(this);
+        m_client->park(m_request.host, m_request.port, m_seenPin, socket);
+    }
+
     void onError(QAbstractSocket::SocketError socketError)
     {
-        if (m_done)
+        if (m_done || retryFresh())
             return;
         if (m_refusal) {
             fail(*m_refusal);
@@ -351,7 +423,7 @@ private:
 
     void onDisconnected()
     {
-        if (m_done)
+        if (m_done || retryFresh())
             return;
         if (!m_encrypted) {
             onError(QAbstractSocket::RemoteHostClosedError);
@@ -394,13 +466,16 @@ private:
     PinnedTlsClient::RequestId m_id;
     TlsRequest m_request;
     bool m_probe;
-    QSslSocket *m_socket;
+    TlsIdentity m_clientIdentity;
+    QSslSocket *m_socket = nullptr;
     QTimer m_deadline;
     Internal::HttpResponseReader m_reader;
     QString m_seenPin;
     std::optional<TlsRequestError> m_refusal; // decided in sslErrors, reported when the handshake fails
     bool m_tcpConnected = false;
     bool m_encrypted = false;
+    bool m_reused = false; // on a kept connection (no handshake of its own)
+    bool m_answerStarted = false;
     bool m_done = false;
 };
 
@@ -411,11 +486,72 @@ PinnedTlsClient::~PinnedTlsClient()
     m_pending.clear();
     for (QObject *job : std::as_const(m_jobs))
         static_cast<PinnedTlsRequestJob *>(job)->stop();
+    closeIdle();
 }
 
 void PinnedTlsClient::setClientIdentity(const TlsIdentity &identity)
 {
     m_clientIdentity = identity;
+    closeIdle(); // their handshakes presented the old identity
+}
+
+void PinnedTlsClient::park(const QString &host, quint16 port, const QString &pin, QSslSocket *socket)
+{
+    socket->setParent(this);
+    const auto sameServer = [&](const IdleConnection &c) { return c.host == host && c.port == port; };
+    if (std::count_if(m_idle.cbegin(), m_idle.cend(), sameServer) >= kMaxIdlePerServer) {
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+    auto *expiry = new QTimer(socket);
+    expiry->setSingleShot(true);
+    connect(expiry, &QTimer::timeout, this, [this, socket] { dropIdle(socket); });
+    expiry->start(kKeepAliveIdleMs);
+    // Nothing may arrive on an idle connection: a close, an error or stray bytes end it.
+    connect(socket, &QSslSocket::disconnected, this, [this, socket] { dropIdle(socket); });
+    connect(socket, &QSslSocket::errorOccurred, this, [this, socket] { dropIdle(socket); });
+    connect(socket, &QSslSocket::readyRead, this, [this, socket] { dropIdle(socket); });
+    m_idle.append({host, port, pin, socket, expiry});
+}
+
+std::optional<PinnedTlsClient::IdleConnection> PinnedTlsClient::takeIdle(const TlsRequest &request)
+{
+    if (!request.keepAlive || request.expectedPin.isEmpty())
+        return std::nullopt;
+    for (qsizetype i = m_idle.size() - 1; i >= 0; --i) {
+        const IdleConnection &c = m_idle.at(i);
+        if (c.host != request.host || c.port != request.port || !pinsEqual(c.pin, request.expectedPin) ||
+            c.socket->state() != QAbstractSocket::ConnectedState || c.socket->bytesAvailable() > 0)
+            continue;
+        IdleConnection taken = m_idle.takeAt(i);
+        taken.socket->disconnect(this);
+        delete taken.expiry;
+        taken.expiry = nullptr;
+        return taken;
+    }
+    return std::nullopt;
+}
+
+void PinnedTlsClient::dropIdle(QSslSocket *socket)
+{
+    for (qsizetype i = 0; i < m_idle.size(); ++i) {
+        if (m_idle.at(i).socket != socket)
+            continue;
+        m_idle.removeAt(i);
+        socket->disconnect(this);
+        socket->abort();
+        socket->deleteLater();
+        return;
+    }
+}
+
+void PinnedTlsClient::closeIdle()
+{
+    for (const IdleConnection &c : std::exchange(m_idle, {})) {
+        c.socket->disconnect(this);
+        delete c.socket;
+    }
 }
 
 PinnedTlsClient::RequestId PinnedTlsClient::send(TlsRequest request, Callback done)
@@ -430,7 +566,9 @@ PinnedTlsClient::RequestId PinnedTlsClient::send(TlsRequest request, Callback do
         complete(id, std::unexpected(e));
         return id;
     }
-    auto *job = new PinnedTlsRequestJob(this, id, std::move(request), false, m_clientIdentity);
+    std::optional<IdleConnection> kept = takeIdle(request);
+    auto *job =
+        new PinnedTlsRequestJob(this, id, std::move(request), false, m_clientIdentity, std::move(kept));
     m_jobs.insert(id, job);
     job->start();
     return id;

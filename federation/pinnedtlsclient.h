@@ -12,9 +12,14 @@
 
 #include <expected>
 #include <functional>
+#include <optional>
 
-// Outbound federation calls: one HTTP/1.1 request per TLS connection to https://host:port,
-// on a QSslSocket driven by the caller's event loop. The server's certificate is checked by
+class QSslSocket;
+class QTimer;
+
+// Outbound federation calls: HTTP/1.1 requests over TLS to https://host:port, on QSslSockets
+// driven by the caller's event loop; one request per connection unless the request asks to keep
+// it (keepAlive, below). The server's certificate is checked by
 // its SPKI pin before a single request byte is written: in sslErrors (only SelfSigned and
 // HostNameMismatch are ignored, and only when the pin matches; no CA is trusted, so a CA-issued
 // certificate is refused too) and again once encrypted, whatever verification said. So headers
@@ -74,6 +79,12 @@ struct TlsRequest
     std::function<bool(const QString &seenPin, const QSslCertificate &certificate)> acceptPin;
     int timeoutMs = 5000; // connect + handshake + answer (§6.4: 5 s for relays)
     qint64 maxResponseBytes = 1024 * 1024;
+    // Keep the connection open after a complete answer and send the next keepAlive request to
+    // the same host, port and expected pin on it: the pin is checked once per connection, in its
+    // handshake. Only requests with an expectedPin reuse a connection (trust on first use decides
+    // on a fresh one). A kept connection the server closed before answering is replaced by a
+    // fresh one once, within the same timeout.
+    bool keepAlive = false;
 };
 
 class PinnedTlsClient : public QObject
@@ -100,11 +111,36 @@ public:
 
     void cancel(RequestId id);
     int pendingCount() const { return int(m_pending.size()); }
+    // Kept connections waiting for the next request (for tests and status).
+    int idleConnectionCount() const { return int(m_idle.size()); }
+
+    // A kept connection nobody used for this long is closed: longer than the 30 s peer sync, so a
+    // linked broker's connection stays open, shorter than our server's 60 s idle close (Node's —
+    // 0.7's — is 5 s; a close seen while idle drops the connection at once).
+    static constexpr int kKeepAliveIdleMs = 45000;
+    static constexpr int kMaxIdlePerServer = 4;
 
 private:
     friend class PinnedTlsRequestJob;
-    void complete(RequestId id, TlsRequestResult result);
+    struct IdleConnection
+    {
+        QString host;
+        quint16 port = 0;
+        QString pin;
+        QSslSocket *socket = nullptr;
+        QTimer *expiry = nullptr;
+    };
 
+    void complete(RequestId id, TlsRequestResult result);
+    // Keeps an encrypted connection whose last answer left it clean; closes it when there are
+    // enough already.
+    void park(const QString &host, quint16 port, const QString &pin, QSslSocket *socket);
+    // A kept connection to the request's server with its expected pin, or null.
+    std::optional<IdleConnection> takeIdle(const TlsRequest &request);
+    void dropIdle(QSslSocket *socket);
+    void closeIdle();
+
+    QList<IdleConnection> m_idle;
     QHash<RequestId, Callback> m_pending;
     QHash<RequestId, QObject *> m_jobs;
     RequestId m_nextId = 1;

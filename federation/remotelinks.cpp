@@ -2,6 +2,7 @@
 
 #include "clock.h"
 #include "federationlogging.h"
+#include "inboundhandler.h"
 
 #include <QJsonDocument>
 
@@ -104,6 +105,8 @@ void RemoteLinks::attempt(Remote &remote)
 {
     remote.state = RemoteState::Connecting;
     remote.generation = m_nextGeneration++;
+    remote.syncInFlight = false; // an older generation's answer is dropped unread
+    remote.syncAgain = false;
     const QString key = remote.address.key();
     const quint64 generation = remote.generation;
     const QJsonObject handshake {{QStringLiteral("psk"), QString::fromUtf8(psk())},
@@ -131,8 +134,12 @@ void RemoteLinks::attempt(Remote &remote)
                                   .arg(hostname.left(80)));
                 return;
             }
-            lookup(key, generation)->hostname = hostname;
             Remote *remote = lookup(key, generation);
+            remote->hostname = hostname;
+            remote->acceptsPeersChanged = false;
+            for (const QJsonValue &capability : reply.body.value(QStringLiteral("capabilities")).toArray())
+                remote->acceptsPeersChanged = remote->acceptsPeersChanged ||
+                    capability.toString() == QLatin1String(InboundHandler::kPeersChangedCapability);
             m_transport.post(remote->address, "/federation/peers", "{}", psk(),
                              [this, key, generation, hostname](LinkReply peers) {
                                  connected(key, generation, hostname, peers);
@@ -306,28 +313,71 @@ void RemoteLinks::syncRound()
         remote.failedAttempts = 0;
         remote.nextAttemptMs = now;
         remote.generation = m_nextGeneration++;
+        remote.syncInFlight = false;
+        remote.syncAgain = false;
     }
     for (auto &[key, remote] : m_remotes) {
-        if (remote.state != RemoteState::Connected)
-            continue;
-        const QString remoteKey = key;
-        const quint64 generation = remote.generation;
-        const QString hostname = remote.hostname;
-        m_transport.post(remote.address, "/federation/peers", "{}", psk(),
-                         [this, remoteKey, generation, hostname](LinkReply reply) {
-                             Remote *current = lookup(remoteKey, generation);
-                             if (!current || current->state != RemoteState::Connected)
-                                 return;
-                             if (!reply.ok()) {
-                                 qCInfo(lcFederation).noquote()
-                                     << "sync with" << remoteKey << "failed (" << reply.status
-                                     << "):" << reply.remoteError();
-                                 return;
-                             }
+        if (remote.state == RemoteState::Connected)
+            sync(remote);
+    }
+}
+
+void RemoteLinks::sync(Remote &remote)
+{
+    if (remote.syncInFlight) {
+        remote.syncAgain = true;
+        return;
+    }
+    remote.syncInFlight = true;
+    remote.syncAgain = false;
+    const QString remoteKey = remote.address.key();
+    const quint64 generation = remote.generation;
+    const QString hostname = remote.hostname;
+    m_transport.post(remote.address, "/federation/peers", "{}", psk(),
+                     [this, remoteKey, generation, hostname](LinkReply reply) {
+                         Remote *current = lookup(remoteKey, generation);
+                         if (!current)
+                             return;
+                         current->syncInFlight = false;
+                         if (current->state != RemoteState::Connected)
+                             return;
+                         if (!reply.ok()) {
+                             qCInfo(lcFederation).noquote() << "sync with" << remoteKey << "failed ("
+                                                            << reply.status << "):" << reply.remoteError();
+                         } else {
                              current->peers = mapPeers(hostname, reply.body);
                              current->lastSync = m_clock.now();
                              current->lastSyncMs = m_clock.monotonicMs();
-                         });
+                         }
+                         if (current->syncAgain)
+                             sync(*current);
+                     });
+}
+
+void RemoteLinks::syncRemote(const QString &hostname)
+{
+    for (auto &[key, remote] : m_remotes) {
+        if (remote.state == RemoteState::Connected && remote.hostname == hostname) {
+            qCDebug(lcFederation).noquote() << hostname << "announced a change of its peers";
+            sync(remote);
+        }
+    }
+}
+
+void RemoteLinks::announcePeersChanged()
+{
+    const QByteArray body = compact({{QStringLiteral("hostname"), m_identity.hostname}});
+    for (const auto &[key, remote] : m_remotes) {
+        if (remote.state != RemoteState::Connected || !remote.acceptsPeersChanged)
+            continue;
+        const QString remoteKey = key;
+        m_transport.post(
+            remote.address, "/federation/peers-changed", body, psk(), [remoteKey](LinkReply reply) {
+                // Not fatal: the remote's 30 s sync still brings the change.
+                if (!reply.ok())
+                    qCDebug(lcFederation).noquote() << "announcing our peers to" << remoteKey << "failed ("
+                                                    << reply.status << "):" << reply.remoteError();
+            });
     }
 }
 

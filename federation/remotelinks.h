@@ -47,6 +47,9 @@ struct Remote
     qint64 nextAttemptMs = 0; // monotonic
     QString lastError;
     quint64 generation = 0; // answers of an older attempt or sync are dropped
+    bool acceptsPeersChanged = false; // its handshake answer listed "peers-changed" (ours, not 0.7)
+    bool syncInFlight = false;
+    bool syncAgain = false; // a change was announced while a sync was on its way
     std::vector<Broker::FederationLink::Callback> waiting; // connect callers of the attempt in flight
 };
 
@@ -91,6 +94,12 @@ public:
     void syncRound();
     // Attempts whose backoff delay is over.
     void reconnectDue();
+    // The remote named hostname says its peers changed: its list is fetched now (one fetch at a
+    // time per remote; announcements during one cause one more after it).
+    void syncRemote(const QString &hostname);
+    // Our peers changed: tell the connected remotes that understand it (POST
+    // /federation/peers-changed), so they fetch our list now instead of at their next sync.
+    void announcePeersChanged();
     // The delay after the n-th failure in a row (§6.3: 5 s, 15 s, 45 s, then 60 s).
     static qint64 backoffDelayMs(int failedAttempts);
 
@@ -111,6 +120,7 @@ private:
     void connected(const QString &key, quint64 generation, const QString &hostname, const LinkReply &peers);
     QList<Broker::Peer> mapPeers(const QString &hostname, const QJsonObject &answer) const;
     void finishWaiting(Remote &remote, const Broker::Result<QJsonObject> &result);
+    void sync(Remote &remote);
     Remote *lookup(const QString &key, quint64 generation);
     QByteArray psk() const { return m_identity.psk ? m_identity.psk() : QByteArray(); }
 

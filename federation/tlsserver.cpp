@@ -119,6 +119,11 @@ QTcpServer *TlsHttpServer::createTcpServer()
                 qCDebug(lcFederationTls) << "handshake with" << socket->peerAddress() << "failed:" << reason;
                 Q_EMIT handshakeFailed(socket->peerAddress(), reason);
             });
+    // The handshake's flights and the answers go out at once (HttpServer sets it again on the
+    // encrypted socket): with Nagle a write behind an unacknowledged one waits for the client's
+    // delayed ACK, ~40 ms.
+    connect(server, &QSslServer::startedEncryptionHandshake, this,
+            [](QSslSocket *socket) { socket->setSocketOption(QAbstractSocket::LowDelayOption, 1); });
     m_sslServer = server;
     // Which TLS backend serves decides which errors peers see; the pin logic does not depend on it.
     qCInfo(lcFederationTls).noquote() << "federation TLS through" << QSslSocket::activeBackend() << "with a"

@@ -50,9 +50,10 @@ HttpResponseReader::State HttpResponseReader::parse()
     case Framing::Length:
         if (m_buffer.size() < m_length)
             return State::NeedMore;
-        // Anything after the answer is ignored (we asked for Connection: close), however the
+        // Anything after the answer is ignored (and the connection is not reused), however the
         // bytes were split.
         m_body = m_buffer.left(m_length);
+        m_reusable = m_reusable && m_buffer.size() == m_length;
         m_buffer.clear();
         m_state = State::Complete;
         return m_state;
@@ -90,6 +91,7 @@ HttpResponseReader::State HttpResponseReader::parseHead()
         return fail(State::Malformed, QStringLiteral("not an HTTP answer"));
     qint64 length = -1;
     bool chunked = false;
+    bool closes = !statusLine.startsWith("HTTP/1.1 ");
     for (qsizetype i = 1; i < lines.size(); ++i) {
         const QByteArray line = lines.at(i).trimmed();
         const qsizetype colon = line.indexOf(':');
@@ -107,11 +109,14 @@ HttpResponseReader::State HttpResponseReader::parseHead()
             chunked = value.toLower().trimmed().endsWith("chunked");
             if (!chunked)
                 return fail(State::Malformed, QStringLiteral("an unknown Transfer-Encoding"));
+        } else if (name == "connection") {
+            closes = closes || value.toLower().contains("close");
         }
     }
     m_status = status;
     m_buffer.remove(0, end + 4);
     m_headDone = true;
+    m_reusable = !closes && (chunked || length >= 0 || status == 204 || status == 304 || status < 200);
     if (chunked) {
         m_framing = Framing::Chunked;
     } else if (length >= 0) {
@@ -155,6 +160,8 @@ HttpResponseReader::State HttpResponseReader::parseChunks()
                     return fail(State::TooLarge, QStringLiteral("the answer's trailers are too large"));
                 return State::NeedMore;
             }
+            const qsizetype answerEnd = noTrailers ? eol + 4 : end + 4;
+            m_reusable = m_reusable && m_buffer.size() == answerEnd;
             m_buffer.clear();
             m_state = State::Complete;
             return m_state;

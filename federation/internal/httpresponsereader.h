@@ -29,6 +29,9 @@ public:
     QByteArray header(QByteArrayView lowerCaseName) const;
     const QByteArray &body() const { return m_body; }
     QString error() const { return m_error; } // why Malformed or TooLarge
+    // Complete, framed by length or chunks (not by the close), HTTP/1.1 without "Connection:
+    // close", and nothing after it: the connection can carry the next request.
+    bool connectionReusable() const { return m_state == State::Complete && m_reusable; }
 
 private:
     enum class Framing { Length, Chunked, UntilClose };
@@ -42,6 +45,7 @@ private:
     State m_state = State::NeedMore;
     QByteArray m_buffer;
     bool m_headDone = false;
+    bool m_reusable = false;
     Framing m_framing = Framing::UntilClose;
     qint64 m_length = 0;
     int m_status = 0;

@@ -60,10 +60,10 @@ FederationSettings settingsFor(BrokerHarness &broker, const QString &hostname)
 }
 
 Node makeNode(const QString &hostname, const std::function<void(FederationSettings &)> &tweak = {},
-              const QByteArray &psk = kSharedPsk, bool tls = false)
+              const QByteArray &psk = kSharedPsk, bool tls = false, bool manualClock = false)
 {
     Node node;
-    node.broker = std::make_unique<BrokerHarness>();
+    node.broker = std::make_unique<BrokerHarness>(std::function<void(Broker::Settings &)> {}, manualClock);
     FederationSettings settings = settingsFor(*node.broker, hostname);
     if (tweak)
         tweak(settings);
@@ -269,6 +269,83 @@ private Q_SLOTS:
             {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
         QCOMPARE(again.object().value(u"error").toString(),
                  QStringLiteral("Not connected to 127.0.0.1:%1").arg(b.fedPort()));
+    }
+
+    void peerChangesReachLinkedBrokersWithoutWaitingForTheSync()
+    {
+        Node a = makeNode(QStringLiteral("alpha"));
+        // beta's clock never moves: its 30 s sync never runs, only announcements make it fetch.
+        Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, false, true);
+        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
+        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
+        QVERIFY(a.broker->start());
+        QVERIFY(b.broker->start());
+        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
+        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        const HttpResult connected = a.broker->post(
+            QStringLiteral("/federation/connect"),
+            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
+        QTRY_COMPARE_WITH_TIMEOUT(
+            b.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray().size(),
+            1, TestSupport::scaled(10000));
+        const auto lanAtB = [&] {
+            QHash<QString, QJsonObject> byId;
+            for (const QJsonValue &peer : b.broker->listPeers(QStringLiteral("lan")))
+                byId.insert(peer.toObject().value(u"id").toString(), peer.toObject());
+            return byId;
+        };
+
+        const RegisteredPeer late = a.broker->registerPeer(QStringLiteral("/work/late"));
+        const QString lateId = QStringLiteral("alpha:") + late.id;
+        QTRY_VERIFY_WITH_TIMEOUT(lanAtB().contains(lateId), TestSupport::scaled(10000));
+
+        // A rename and a new summary: each reaches beta's list of alpha's peers.
+        const QList<std::pair<QString, QString>> changes {
+            {QStringLiteral("session_name"), QStringLiteral("renamed")},
+            {QStringLiteral("summary"), QStringLiteral("now this")}};
+        for (const auto &[field, value] : changes) {
+            const QString path =
+                field == u"summary" ? QStringLiteral("/set-summary") : QStringLiteral("/set-name");
+            QCOMPARE(
+                a.broker->post(path, {{QStringLiteral("id"), late.id}, {field, value}}, late.secret).status,
+                200);
+            QTRY_COMPARE_WITH_TIMEOUT(lanAtB().value(lateId).value(field).toString(), value,
+                                      TestSupport::scaled(10000));
+        }
+        QCOMPARE(a.broker->post(QStringLiteral("/unregister"), {{QStringLiteral("id"), late.id}}, late.secret)
+                     .status,
+                 200);
+        QTRY_VERIFY_WITH_TIMEOUT(!lanAtB().contains(lateId), TestSupport::scaled(10000));
+    }
+
+    void peersChangedNeedsThePskAndAHostname()
+    {
+        Node b = makeNode(QStringLiteral("beta"));
+        QSignalSpy ready(b.module.get(), &FederationModule::ready);
+        QVERIFY(b.broker->start());
+        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        const quint16 port = b.fedPort();
+        QCOMPARE(fedPost(port, "/federation/peers-changed", "{\"hostname\":\"alpha\"}", "wrong").status, 403);
+        QCOMPARE(fedPost(port, "/federation/peers-changed", "{}", kSharedPsk).status, 400);
+        QCOMPARE(fedPost(port, "/federation/peers-changed", "{\"hostname\":\"a:b\"}", kSharedPsk).status,
+                 400);
+        // Nobody linked under that name: accepted, nothing to fetch.
+        QCOMPARE(fedPost(port, "/federation/peers-changed", "{\"hostname\":\"alpha\"}", kSharedPsk).status,
+                 200);
+        const QByteArray big =
+            "{\"hostname\":\"" + QByteArray(InboundHandler::kMaxSmallBodyBytes, 'a') + "\"}";
+        QCOMPARE(fedPost(port, "/federation/peers-changed", big, kSharedPsk).status, 413);
+        // Our handshake answer says we understand it (0.7 reads only hostname and version).
+        const LinkReply handshake =
+            fedPost(port, "/federation/handshake",
+                    QJsonDocument(QJsonObject {{QStringLiteral("psk"), QString::fromLatin1(kSharedPsk)},
+                                               {QStringLiteral("hostname"), QStringLiteral("x")}})
+                        .toJson(QJsonDocument::Compact),
+                    kSharedPsk);
+        QCOMPARE(handshake.status, 200);
+        QCOMPARE(handshake.body.value(u"capabilities").toArray(),
+                 QJsonArray {QStringLiteral("peers-changed")});
     }
 
     void refusedRelaysStoreNothing()

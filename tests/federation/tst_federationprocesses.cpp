@@ -167,6 +167,19 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(beta.lanIds().contains(QStringLiteral("alpha:") + peerA),
                                  TestSupport::scaled(10000));
 
+        // A session that appears once the link is up reaches the other side's lan list through the
+        // announcement (POST /federation/peers-changed), not the 30 s sync.
+        QProcess lateSession;
+        QElapsedTimer appeared;
+        appeared.start();
+        const QString late = registerPeer(alpha, lateSession, QStringLiteral("/work/late"));
+        QVERIFY(!late.isEmpty());
+        QTRY_VERIFY_WITH_TIMEOUT(beta.lanIds().contains(QStringLiteral("alpha:") + late),
+                                 TestSupport::scaled(10000));
+        qInfo("a new peer on alpha in beta's lan list after %lld ms", qint64(appeared.elapsed()));
+        lateSession.kill();
+        lateSession.waitForFinished();
+
         // Relays both ways; the relay's round trip through both processes is measured.
         QList<double> roundTripsMs;
         for (int i = 0; i < 30; ++i) {

@@ -10,6 +10,36 @@ class tst_HttpResponseReader : public QObject
     Q_OBJECT
 
 private Q_SLOTS:
+    // Whether the connection may carry the next request (PinnedTlsClient's kept connections).
+    void connectionReusable_data()
+    {
+        QTest::addColumn<QByteArray>("input");
+        QTest::addColumn<bool>("reusable");
+        QTest::newRow("length") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\n{}") << true;
+        QTest::newRow("chunked") << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n"
+                                               "2\r\n{}\r\n0\r\n\r\n")
+                                 << true;
+        QTest::newRow("error status")
+            << QByteArray("HTTP/1.1 403 Forbidden\r\nContent-Length: 2\r\n\r\n{}") << true;
+        QTest::newRow("connection close")
+            << QByteArray("HTTP/1.1 200 OK\r\nConnection: close\r\nContent-Length: 2\r\n\r\n{}") << false;
+        QTest::newRow("http/1.0") << QByteArray("HTTP/1.0 200 OK\r\nContent-Length: 2\r\n\r\n{}") << false;
+        QTest::newRow("bytes after the answer")
+            << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 1\r\n\r\nab") << false;
+        QTest::newRow("bytes after the chunks")
+            << QByteArray("HTTP/1.1 200 OK\r\nTransfer-Encoding: chunked\r\n\r\n0\r\n\r\nX") << false;
+        QTest::newRow("incomplete") << QByteArray("HTTP/1.1 200 OK\r\nContent-Length: 9\r\n\r\n{}") << false;
+    }
+
+    void connectionReusable()
+    {
+        QFETCH(QByteArray, input);
+        QFETCH(bool, reusable);
+        HttpResponseReader reader(1024);
+        reader.feed(input);
+        QCOMPARE(reader.connectionReusable(), reusable);
+    }
+
     void reads_data()
     {
         QTest::addColumn<QByteArray>("input");

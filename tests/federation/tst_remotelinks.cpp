@@ -71,14 +71,18 @@ class tst_RemoteLinks : public QObject
     RemoteLinks *links = nullptr;
     QList<Broker::RemoteMessage> signedMessages;
 
-    // Answers the handshake and peer list of the attempt in flight.
-    void answerConnect(const QString &hostname, const QStringList &peerIds)
+    // Answers the handshake and peer list of the attempt in flight; capabilities as ours send
+    // them (0.7's answer has none).
+    void answerConnect(const QString &hostname, const QStringList &peerIds,
+                       const QJsonArray &capabilities = {})
     {
         SentRequest handshake = transport->take();
         QCOMPARE(handshake.path, QByteArray("/federation/handshake"));
-        handshake.done(reply(
-            200,
-            {{QStringLiteral("hostname"), hostname}, {QStringLiteral("version"), QStringLiteral("1.0.0")}}));
+        QJsonObject answer {{QStringLiteral("hostname"), hostname},
+                            {QStringLiteral("version"), QStringLiteral("1.0.0")}};
+        if (!capabilities.isEmpty())
+            answer.insert(QStringLiteral("capabilities"), capabilities);
+        handshake.done(reply(200, answer));
         SentRequest peers = transport->take();
         QCOMPARE(peers.path, QByteArray("/federation/peers"));
         peers.done(reply(200, peersAnswer(hostname, peerIds)));
@@ -208,6 +212,51 @@ private Q_SLOTS:
         answerConnect(QStringLiteral("beta"), {});
         QVERIFY(answer && answer->has_value());
         QCOMPARE(links->find(address)->failedAttempts, 0);
+    }
+
+    void peerChangesAreAnnouncedOnlyToRemotesThatUnderstandThem()
+    {
+        links->connect({QStringLiteral("10.0.0.2"), 7900}, RemoteOrigin::Config, nullptr);
+        answerConnect(QStringLiteral("ours"), {QStringLiteral("p1")}, {QStringLiteral("peers-changed")});
+        links->connect({QStringLiteral("10.0.0.3"), 7900}, RemoteOrigin::Config, nullptr);
+        answerConnect(QStringLiteral("zeroseven"), {QStringLiteral("z1")}); // 0.7: no capabilities
+        QVERIFY(transport->requests.isEmpty());
+        links->announcePeersChanged();
+        QCOMPARE(transport->requests.size(), 1);
+        SentRequest announced = transport->take();
+        QCOMPARE(announced.to.host, QStringLiteral("10.0.0.2"));
+        QCOMPARE(announced.path, QByteArray("/federation/peers-changed"));
+        QCOMPARE(announced.body, QJsonObject({{QStringLiteral("hostname"), QStringLiteral("alpha")}}));
+        QCOMPARE(announced.psk, QByteArray("k"));
+        announced.done(reply(404, {{QStringLiteral("error"), QStringLiteral("not found")}})); // only logged
+        QCOMPARE(links->connectedCount(), 2);
+    }
+
+    void announcedChangeFetchesThatRemotesPeersOnceAtATime()
+    {
+        links->connect({QStringLiteral("10.0.0.2"), 7900}, RemoteOrigin::Config, nullptr);
+        answerConnect(QStringLiteral("beta"), {QStringLiteral("b1")}, {QStringLiteral("peers-changed")});
+        links->syncRemote(QStringLiteral("nobody")); // no link to that hostname: nothing
+        QVERIFY(transport->requests.isEmpty());
+        links->syncRemote(QStringLiteral("beta"));
+        links->syncRemote(QStringLiteral("beta")); // while the first fetch is on its way
+        links->syncRemote(QStringLiteral("beta"));
+        QCOMPARE(transport->requests.size(), 1);
+        SentRequest first = transport->take();
+        QCOMPARE(first.path, QByteArray("/federation/peers"));
+        first.done(
+            reply(200, peersAnswer(QStringLiteral("beta"), {QStringLiteral("b1"), QStringLiteral("b2")})));
+        QCOMPARE(links->remotePeers().size(), 2);
+        // The announcements during it cause exactly one more fetch.
+        QCOMPARE(transport->requests.size(), 1);
+        transport->take().done(reply(200, peersAnswer(QStringLiteral("beta"), {QStringLiteral("b2")})));
+        QVERIFY(transport->requests.isEmpty());
+        QCOMPARE(links->remotePeers().size(), 1);
+        QCOMPARE(links->remotePeers().first().id, QStringLiteral("beta:b2"));
+        // The periodic round does not pile a second fetch on one in flight either.
+        links->syncRemote(QStringLiteral("beta"));
+        links->syncRound();
+        QCOMPARE(transport->requests.size(), 1);
     }
 
     void syncReplacesPeersThenEvictsAndReconnects()

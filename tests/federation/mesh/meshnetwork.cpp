@@ -146,13 +146,14 @@ QStringList inNamespace(const QString &ns, const QString &hostname, const QStrin
 }
 
 Reply request(const QString &ns, const QString &method, const QString &url, const QByteArray &body,
-              const QStringList &headers, int timeoutMs)
+              const QStringList &headers, int timeoutMs, const QStringList &curlOptions)
 {
     QStringList curl {u"-sS"_s,       u"-k"_s,
                       u"--noproxy"_s, u"*"_s,
                       u"-X"_s,        method,
                       u"-m"_s,        QString::number(qMax(1, TestSupport::scaled(timeoutMs) / 1000)),
                       u"-w"_s,        u"\n%{http_code}"_s};
+    curl << curlOptions;
     for (const QString &h : headers)
         curl << u"-H"_s << h;
     if (method == u"POST"_s)
@@ -240,6 +241,8 @@ QProcessEnvironment Broker::environment() const
     env.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(m_options.federationPort));
     env.insert(u"CLAUDE_PEERS_FEDERATION_SUBNET"_s, m_options.subnet);
     env.insert(u"CLAUDE_PEERS_MDNS_ENABLED"_s, u"false"_s);
+    if (m_options.ns.isEmpty())
+        env.insert(u"CLAUDE_PEERS_FEDERATION_HOSTNAME"_s, m_options.hostname);
     return env;
 }
 
@@ -262,7 +265,9 @@ bool Broker::start(QString *error)
         }
     }
     const QProcessEnvironment env = environment();
-    const QStringList argv = inNamespace(m_options.ns, m_options.hostname, TestSupport::brokerExe(), {});
+    // A UTS namespace (root) only with a network namespace; without, the environment names it.
+    const QStringList argv = inNamespace(
+        m_options.ns, m_options.ns.isEmpty() ? QString() : m_options.hostname, TestSupport::brokerExe(), {});
     if (!m_process.start(argv, env, error))
         return false;
     QDeadlineTimer deadline(TestSupport::scaled(15000));

@@ -60,9 +60,10 @@ QStringList inNamespace(const QString &ns, const QString &hostname, const QStrin
                         const QStringList &arguments);
 
 // curl from inside ns (the host's namespace when empty). https URLs skip certificate checks,
-// as 0.7 does; headers as "Name: value".
+// as 0.7 does; headers as "Name: value"; curlOptions such as {"--interface", "127.0.0.3"} (the
+// loopback variant's source address).
 Reply request(const QString &ns, const QString &method, const QString &url, const QByteArray &body = {},
-              const QStringList &headers = {}, int timeoutMs = 10000);
+              const QStringList &headers = {}, int timeoutMs = 10000, const QStringList &curlOptions = {});
 
 // A process started inside a namespace; killed (by pid) and reaped in the destructor.
 class Process
@@ -93,8 +94,10 @@ class Broker
 public:
     struct Options
     {
-        QString ns; // empty = the host's namespace (fallback mode)
-        QString hostname; // the machine name its peers get as prefix
+        QString ns; // empty = the host's namespace (the loopback variant)
+        // The machine name its peers get as prefix: the namespace's own hostname (UTS namespace),
+        // or CLAUDE_PEERS_FEDERATION_HOSTNAME without a namespace.
+        QString hostname;
         QString address; // where other brokers reach its federation port
         quint16 localPort = 0;
         quint16 federationPort = 0;

@@ -3,6 +3,12 @@
 // (10.77.0.4) and an outsider namespace outside the brokers' subnet (10.77.0.200). Issue #9 §4.
 // Every request is made from inside a namespace with curl; the brokers' local APIs are on their
 // namespaces' loopback only.
+//
+// Where namespaces are impossible (not root, no iproute2), or with PEERS_MESH_LOOPBACK=1 (the
+// ctest tst_federationmesh_loopback), the same scenarios run in the host's namespace on
+// 127.0.0.2-4 (stand-ins .5 and .6, outsider .201, subnet 127.0.0.0/25): one port pair per broker,
+// CLAUDE_PEERS_FEDERATION_HOSTNAME for the hostnames, and curl --interface for each side's source
+// address.
 #include "meshnetwork.h"
 
 #include <QCryptographicHash>
@@ -24,11 +30,32 @@ namespace {
 
 constexpr quint16 kLocalPort = 17899; // inside each namespace: never the host's 7899/7900
 constexpr quint16 kFederationPort = 17900;
-const QString kSubnet = u"10.77.0.0/25"_s;
+
+bool g_loopback = false; // the 127.0.0.x variant
+QHash<int, quint16> g_federationPorts; // loopback: one per address, picked by the OS
 
 QString address(int octet)
 {
-    return u"10.77.0.%1"_s.arg(octet);
+    return g_loopback ? u"127.0.0.%1"_s.arg(octet + 1) : u"10.77.0.%1"_s.arg(octet);
+}
+
+QString subnet()
+{
+    return g_loopback ? u"127.0.0.0/25"_s : u"10.77.0.0/25"_s;
+}
+
+quint16 federationPort(int octet)
+{
+    if (!g_loopback)
+        return kFederationPort;
+    if (!g_federationPorts.contains(octet))
+        g_federationPorts.insert(octet, TestSupport::freePort());
+    return g_federationPorts.value(octet);
+}
+
+QString hostPort(int octet)
+{
+    return u"%1:%2"_s.arg(address(octet)).arg(federationPort(octet));
 }
 
 QByteArray randomToken()
@@ -135,8 +162,11 @@ private:
     // "https", or "http" while the module serves its port without TLS (then the scenarios that
     // are about certificates skip, and the protocol checks run over plain HTTP).
     QString federationScheme();
-    Mesh::Reply federationPost(const QString &fromNs, int toOctet, const QString &path,
-                               const QJsonObject &body, const QByteArray &psk);
+    // A request from host `who` ("a" … "e", "out"): inside its namespace, or from its address.
+    Mesh::Reply requestFrom(const QString &who, const QString &method, const QString &url,
+                            const QByteArray &body = {}, const QStringList &headers = {});
+    Mesh::Reply federationPost(const QString &from, int toOctet, const QString &path, const QJsonObject &body,
+                               const QByteArray &psk);
     void pairAll();
     // A relay from <fromMachine>:<fromPeer> to b's session, signed with the mesh's PSK; with
     // replay fields (ts, a fresh nonce, to_machine mesh-b) when tsMs is given, else 0.7's body.
@@ -148,7 +178,8 @@ private:
     QByteArray m_token; // shared by the mesh: 0.7's PSK is the token, ours starts as its copy
     std::vector<std::unique_ptr<Mesh::Broker>> m_brokers; // a, b, c at .1 .2 .3
     QStringList m_peerIds; // one registered session per broker
-    QHash<QString, QString> m_namespaces; // "a" … "d", "out", "e"
+    QHash<QString, QString> m_namespaces; // "a" … "d", "out", "e" (all "" in the loopback variant)
+    QHash<QString, int> m_octets;
     bool m_paired = false;
     int m_moduleState = -1; // -1 unknown, 0 absent, 1 present
     QString m_scheme;
@@ -156,21 +187,27 @@ private:
 
 void tst_FederationMesh::initTestCase()
 {
-    const QString reason = Mesh::Network::unavailableReason();
-    if (!reason.isEmpty()) {
-        // The 127.0.0.2-4 variant needs one hostname per broker without a UTS namespace,
-        // which the broker has no setting for yet.
-        QSKIP(qPrintable(
-            u"network namespaces unavailable (%1); the loopback variant is not written yet"_s.arg(reason)));
-    }
     QVERIFY2(!TestSupport::brokerExe().isEmpty(), "claude-peers-broker is not built");
-    Mesh::Network::removeStale();
-    m_network = std::make_unique<Mesh::Network>();
+    const QString reason = Mesh::Network::unavailableReason();
+    g_loopback = qEnvironmentVariableIntValue("PEERS_MESH_LOOPBACK") != 0 || !reason.isEmpty();
+    if (g_loopback)
+        qInfo("running the loopback variant (127.0.0.2-4 in this namespace): %s",
+              reason.isEmpty() ? "PEERS_MESH_LOOPBACK=1"
+                               : qPrintable(u"network namespaces unavailable: "_s + reason));
     QString error;
-    QVERIFY2(m_network->setUp(&error), qPrintable(error));
+    if (!g_loopback) {
+        Mesh::Network::removeStale();
+        m_network = std::make_unique<Mesh::Network>();
+        QVERIFY2(m_network->setUp(&error), qPrintable(error));
+    }
     const QList<std::pair<QString, int>> hosts {{u"a"_s, 1}, {u"b"_s, 2}, {u"c"_s, 3},
                                                 {u"d"_s, 4}, {u"e"_s, 5}, {u"out"_s, 200}};
     for (const auto &[name, octet] : hosts) {
+        m_octets.insert(name, octet);
+        if (g_loopback) {
+            m_namespaces.insert(name, QString());
+            continue;
+        }
         const QString ns = m_network->addHost(name, octet, &error);
         QVERIFY2(!ns.isEmpty(), qPrintable(error));
         m_namespaces.insert(name, ns);
@@ -181,9 +218,9 @@ void tst_FederationMesh::initTestCase()
         o.ns = m_namespaces.value(name);
         o.hostname = u"mesh-"_s + name;
         o.address = address(int(m_brokers.size()) + 1);
-        o.localPort = kLocalPort;
-        o.federationPort = kFederationPort;
-        o.subnet = kSubnet;
+        o.localPort = g_loopback ? TestSupport::freePort() : kLocalPort;
+        o.federationPort = federationPort(int(m_brokers.size()) + 1);
+        o.subnet = subnet();
         o.sharedToken = m_token;
         auto broker = std::make_unique<Mesh::Broker>(o);
         QVERIFY2(broker->start(&error), qPrintable(error));
@@ -228,10 +265,10 @@ bool tst_FederationMesh::requireModule()
 QString tst_FederationMesh::federationScheme()
 {
     if (m_scheme.isEmpty()) {
-        const QString health = u"://%1:%2/health"_s.arg(address(2)).arg(kFederationPort);
-        if (Mesh::request(m_namespaces.value(u"c"_s), u"GET"_s, u"https"_s + health).status == 200) {
+        const QString health = u"://%1/health"_s.arg(hostPort(2));
+        if (requestFrom(u"c"_s, u"GET"_s, u"https"_s + health).status == 200) {
             m_scheme = u"https"_s;
-        } else if (Mesh::request(m_namespaces.value(u"c"_s), u"GET"_s, u"http"_s + health).status == 200) {
+        } else if (requestFrom(u"c"_s, u"GET"_s, u"http"_s + health).status == 200) {
             m_scheme = u"http"_s;
             qWarning("the federation port answers plain HTTP, not TLS: certificate scenarios skip");
         }
@@ -246,14 +283,21 @@ QString tst_FederationMesh::federationScheme()
             QSKIP("the federation port serves plain HTTP: the module has no TLS server wired in yet");       \
     } while (false)
 
-Mesh::Reply tst_FederationMesh::federationPost(const QString &fromNs, int toOctet, const QString &path,
+Mesh::Reply tst_FederationMesh::requestFrom(const QString &who, const QString &method, const QString &url,
+                                            const QByteArray &body, const QStringList &headers)
+{
+    QStringList source;
+    if (g_loopback)
+        source << u"--interface"_s << address(m_octets.value(who));
+    return Mesh::request(m_namespaces.value(who), method, url, body, headers, 10000, source);
+}
+
+Mesh::Reply tst_FederationMesh::federationPost(const QString &from, int toOctet, const QString &path,
                                                const QJsonObject &body, const QByteArray &psk)
 {
-    return Mesh::request(
-        fromNs, u"POST"_s,
-        u"%1://%2:%3%4"_s.arg(federationScheme(), address(toOctet)).arg(kFederationPort).arg(path),
-        QJsonDocument(body).toJson(QJsonDocument::Compact),
-        {u"X-Claude-Peers-PSK: "_s + QString::fromLatin1(psk)});
+    return requestFrom(from, u"POST"_s, u"%1://%2%3"_s.arg(federationScheme(), hostPort(toOctet), path),
+                       QJsonDocument(body).toJson(QJsonDocument::Compact),
+                       {u"X-Claude-Peers-PSK: "_s + QString::fromLatin1(psk)});
 }
 
 QJsonObject tst_FederationMesh::relayToB(const QString &fromMachine, const QString &fromPeer,
@@ -280,21 +324,22 @@ void tst_FederationMesh::harnessStandInsAcrossNamespaces()
     o.ns = m_namespaces.value(u"d"_s);
     o.hostname = u"standin-d"_s;
     o.address = address(4);
-    o.federationPort = kFederationPort;
+    o.federationPort = federationPort(4);
     o.sharedToken = m_token;
-    o.subnet = kSubnet;
+    o.subnet = subnet();
     Mesh::StandIn d(o);
     QString error;
     QVERIFY2(d.start(&error), qPrintable(error));
     o.ns = m_namespaces.value(u"e"_s);
     o.hostname = u"standin-e"_s;
     o.address = address(5);
+    o.federationPort = federationPort(5);
     Mesh::StandIn e(o);
     QVERIFY2(e.start(&error), qPrintable(error));
 
     QCOMPARE(d.control(u"POST"_s, u"/control/register"_s, {{u"id"_s, u"dddd0001"_s}}).status, 200);
-    const Mesh::Reply connected =
-        e.control(u"POST"_s, u"/control/connect"_s, {{u"host"_s, address(4)}, {u"port"_s, kFederationPort}});
+    const Mesh::Reply connected = e.control(u"POST"_s, u"/control/connect"_s,
+                                            {{u"host"_s, address(4)}, {u"port"_s, federationPort(4)}});
     QCOMPARE(connected.object().value(u"hostname"_s).toString(), u"standin-d"_s);
     const Mesh::Reply relayed = e.control(
         u"POST"_s, u"/control/relay"_s,
@@ -303,13 +348,13 @@ void tst_FederationMesh::harnessStandInsAcrossNamespaces()
     QVERIFY(hasMessage(d.messages(), u"standin-e:eeee0001"_s, u"across"_s));
 
     // The source address the filter sees is the namespace's own: .200 is outside /25.
-    const Mesh::Reply outside = Mesh::request(m_namespaces.value(u"out"_s), u"GET"_s,
-                                              u"https://%1:%2/health"_s.arg(address(4)).arg(kFederationPort));
+    const Mesh::Reply outside = requestFrom(u"out"_s, u"GET"_s, u"https://%1/health"_s.arg(hostPort(4)));
     QCOMPARE(outside.status, 403);
     QVERIFY2(outside.object()
                  .value(u"error"_s)
                  .toString()
-                 .startsWith(u"Connection rejected: 10.77.0.200 is outside allowed subnet 10.77.0.0/25"_s),
+                 .startsWith(
+                     u"Connection rejected: %1 is outside allowed subnet %2"_s.arg(address(200), subnet())),
              outside.body.constData());
 }
 
@@ -322,15 +367,16 @@ void tst_FederationMesh::pairAll()
         m_brokers.at(1)->cli({u"federation"_s, u"token"_s, u"--host"_s, address(2)});
     QVERIFY2(token.exitCode == 0, token.err.constData());
     const QString url = QString::fromUtf8(token.out).trimmed();
-    QVERIFY2(url.startsWith(u"cpt://10.77.0.2:17900;fp=sha256-"_s), qPrintable(url));
+    QVERIFY2(url.startsWith(u"cpt://%1;fp=sha256-"_s.arg(hostPort(2))), qPrintable(url));
     QVERIFY2(token.err.contains("federation secret"), token.err.constData());
     const TestSupport::RunResult joined = m_brokers.at(0)->cli({u"federation"_s, u"join"_s, url});
     QVERIFY2(joined.exitCode == 0, QByteArray(joined.out + joined.err).constData());
-    QVERIFY2(joined.out.contains("  2. OK   Paired with mesh-b (10.77.0.2:17900)"), joined.out.constData());
+    QVERIFY2(joined.out.contains(u"  2. OK   Paired with mesh-b (%1)"_s.arg(hostPort(2)).toUtf8()),
+             joined.out.constData());
     const QList<std::pair<int, int>> links {{0, 2}, {1, 2}};
     for (const auto &[from, to] : links) {
         const Mesh::Reply r = m_brokers.at(from)->post(
-            u"/federation/connect"_s, {{u"host"_s, address(to + 1)}, {u"port"_s, kFederationPort}});
+            u"/federation/connect"_s, {{u"host"_s, address(to + 1)}, {u"port"_s, federationPort(to + 1)}});
         QCOMPARE(r.status, 200);
         QVERIFY2(r.object().value(u"ok"_s).toBool(), r.body.constData());
         QCOMPARE(r.object().value(u"hostname"_s).toString(), m_brokers.at(to)->options().hostname);
@@ -356,10 +402,11 @@ void tst_FederationMesh::pairAndListLan()
     qInfo("pair + every peer in every lan list: %lld ms", qint64(clock.elapsed()));
     const TestSupport::RunResult status = m_brokers.at(0)->cli({u"federation"_s, u"status"_s});
     QVERIFY2(status.exitCode == 0, status.err.constData());
-    for (const char *line : {"Federation enabled on port 17900 (subnet: 10.77.0.0/25)",
-                             "  10.77.0.2:17900  hostname=mesh-b  peers=1",
-                             "  10.77.0.3:17900  hostname=mesh-c  peers=1", "This machine: mesh-a"})
-        QVERIFY2(status.out.contains(line), status.out.constData());
+    for (const QString &line :
+         {u"Federation enabled on port %1 (subnet: %2)"_s.arg(federationPort(1)).arg(subnet()),
+          u"  %1  hostname=mesh-b  peers=1"_s.arg(hostPort(2)),
+          u"  %1  hostname=mesh-c  peers=1"_s.arg(hostPort(3)), u"This machine: mesh-a"_s})
+        QVERIFY2(status.out.contains(line.toUtf8()), status.out.constData());
 
     // A session that appears after the links are up: how long until both others list it.
     QString error;
@@ -435,13 +482,12 @@ void tst_FederationMesh::wrongPskRefused()
     REQUIRE_MODULE();
     const QByteArray wrong = randomToken();
     const Mesh::Reply hs = federationPost(
-        m_namespaces.value(u"c"_s), 2, u"/federation/handshake"_s,
+        u"c"_s, 2, u"/federation/handshake"_s,
         {{u"psk"_s, QString::fromLatin1(wrong)}, {u"hostname"_s, u"intruder"_s}, {u"version"_s, u"1.0.0"_s}},
         wrong);
     QCOMPARE(hs.status, 403);
     QVERIFY2(hs.object().value(u"error"_s).toString().contains(u"PSK"_s), hs.body.constData());
-    const Mesh::Reply peers =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/peers"_s, {}, wrong);
+    const Mesh::Reply peers = federationPost(u"c"_s, 2, u"/federation/peers"_s, {}, wrong);
     QCOMPARE(peers.status, 403);
     QVERIFY(!peers.object().contains(u"peers"_s));
 }
@@ -452,13 +498,11 @@ void tst_FederationMesh::badHmacRefused()
     const QString text = u"bad hmac "_s + newNonce();
     QJsonObject body = relayToB(u"mesh-c"_s, u"cccc0000"_s, text, std::nullopt);
     body.insert(u"text"_s, QString(text + u" (changed after signing)"_s));
-    const Mesh::Reply r =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply r = federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(r.status, 403);
     QCOMPARE(r.object().value(u"error"_s).toString(), u"Invalid HMAC signature"_s);
     body.remove(u"signature"_s);
-    QCOMPARE(federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token).status,
-             403);
+    QCOMPARE(federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token).status, 403);
     QCOMPARE(countText(m_brokers.at(1)->pendingMessages(m_peerIds.at(1)), text), 0);
     QCOMPARE(
         countText(m_brokers.at(1)->pendingMessages(m_peerIds.at(1)), text + u" (changed after signing)"_s),
@@ -471,11 +515,9 @@ void tst_FederationMesh::replayedRelayRefused()
     const QString text = u"replayed "_s + newNonce();
     const QJsonObject body =
         relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch());
-    const Mesh::Reply first =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply first = federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(first.status, 200);
-    const Mesh::Reply again =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply again = federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(again.status, 403);
     QVERIFY2(again.object().value(u"error"_s).toString().contains(u"Replay"_s, Qt::CaseInsensitive),
              again.body.constData());
@@ -484,8 +526,7 @@ void tst_FederationMesh::replayedRelayRefused()
     // mesh-c has spoken the replay fields: a relay from it without them is a downgrade.
     const QString legacyText = u"downgraded "_s + newNonce();
     const QJsonObject legacy = relayToB(u"mesh-c"_s, m_peerIds.at(2), legacyText, std::nullopt);
-    const Mesh::Reply downgraded =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, legacy, m_token);
+    const Mesh::Reply downgraded = federationPost(u"c"_s, 2, u"/federation/relay"_s, legacy, m_token);
     QVERIFY2(downgraded.status == 403, downgraded.body.constData());
     QCOMPARE(countText(m_brokers.at(1)->pendingMessages(m_peerIds.at(1)), legacyText), 0);
 }
@@ -496,8 +537,7 @@ void tst_FederationMesh::staleTimestampRefused()
     const QString text = u"stale "_s + newNonce();
     const QJsonObject body =
         relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch() - 301 * 1000);
-    const Mesh::Reply r =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply r = federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(r.status, 403);
     QCOMPARE(countText(m_brokers.at(1)->pendingMessages(m_peerIds.at(1)), text), 0);
 }
@@ -507,16 +547,16 @@ void tst_FederationMesh::outsideSubnetRefused()
     REQUIRE_MODULE();
     const QString text = u"from outside "_s + newNonce();
     const QJsonObject body = relayToB(u"mesh-x"_s, u"xxxx0000"_s, text, std::nullopt);
-    const QString outsider = m_namespaces.value(u"out"_s);
-    const Mesh::Reply health = Mesh::request(
-        outsider, u"GET"_s, u"%1://%2:%3/health"_s.arg(federationScheme(), address(2)).arg(kFederationPort));
+    const Mesh::Reply health =
+        requestFrom(u"out"_s, u"GET"_s, u"%1://%2/health"_s.arg(federationScheme(), hostPort(2)));
     QCOMPARE(health.status, 403);
     QVERIFY2(health.object()
                  .value(u"error"_s)
                  .toString()
-                 .startsWith(u"Connection rejected: 10.77.0.200 is outside allowed subnet 10.77.0.0/25"_s),
+                 .startsWith(
+                     u"Connection rejected: %1 is outside allowed subnet %2"_s.arg(address(200), subnet())),
              health.body.constData());
-    const Mesh::Reply relay = federationPost(outsider, 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply relay = federationPost(u"out"_s, 2, u"/federation/relay"_s, body, m_token);
     QCOMPARE(relay.status, 403);
     QCOMPARE(countText(m_brokers.at(1)->pendingMessages(m_peerIds.at(1)), text), 0);
 }
@@ -530,15 +570,13 @@ void tst_FederationMesh::oversizedRelayRefused()
         relayToB(u"mesh-c"_s, m_peerIds.at(2), text, QDateTime::currentMSecsSinceEpoch());
     // With replay fields: mesh-c spoke them before (replayedRelayRefused), and a peer that did is
     // never accepted without them again.
-    const Mesh::Reply r =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, body, m_token);
+    const Mesh::Reply r = federationPost(u"c"_s, 2, u"/federation/relay"_s, body, m_token);
     QVERIFY2(r.status == 400, r.body.constData());
     QCOMPARE(r.object().value(u"error"_s).toString(), u"Message too large (text + metadata max 10KB)"_s);
     // A body far over any limit is refused before it is parsed (the local API's limit).
     QJsonObject huge = body;
     huge.insert(u"text"_s, QString(marker + QString(4 * 1024 * 1024, u'y')));
-    const Mesh::Reply h =
-        federationPost(m_namespaces.value(u"c"_s), 2, u"/federation/relay"_s, huge, m_token);
+    const Mesh::Reply h = federationPost(u"c"_s, 2, u"/federation/relay"_s, huge, m_token);
     QVERIFY2(h.status == 413 || h.status == 400, qPrintable(QString::number(h.status) + h.curlError));
     for (const QJsonValue &m : m_brokers.at(1)->pendingMessages(m_peerIds.at(1)))
         QVERIFY(!m.toObject().value(u"text"_s).toString().startsWith(marker));
@@ -552,7 +590,7 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     o.ns = m_namespaces.value(u"d"_s);
     o.hostname = u"mesh-07"_s;
     o.address = address(4);
-    o.federationPort = kFederationPort;
+    o.federationPort = federationPort(4);
     o.sharedToken = m_token;
     Mesh::StandIn d(o); // Ed25519 certificate, as older 0.7 installs have
     QString error;
@@ -560,11 +598,11 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     QCOMPARE(d.control(u"POST"_s, u"/control/register"_s, {{u"id"_s, u"d0000007"_s}}).status, 200);
 
     // Ours → 0.7: the legacy header goes only to a pinned peer; the user pins it with the CLI.
-    const TestSupport::RunResult connected =
-        m_brokers.at(0)->cli({u"federation"_s, u"connect"_s, u"%1:%2"_s.arg(address(4)).arg(kFederationPort),
-                              u"--fingerprint"_s, d.fingerprint()});
+    const TestSupport::RunResult connected = m_brokers.at(0)->cli(
+        {u"federation"_s, u"connect"_s, hostPort(4), u"--fingerprint"_s, d.fingerprint()});
     QVERIFY2(connected.exitCode == 0, QByteArray(connected.out + connected.err).constData());
-    QVERIFY2(connected.out.startsWith("Connected to 10.77.0.4:17900 (mesh-07). 1 remote peer(s) available."),
+    QVERIFY2(connected.out.startsWith(
+                 u"Connected to %1 (mesh-07). 1 remote peer(s) available."_s.arg(hostPort(4)).toUtf8()),
              connected.out.constData());
     QVERIFY(eventually([&] { return m_brokers.at(0)->lanPeerIds().contains(u"mesh-07:d0000007"_s); },
                        TestSupport::scaled(40000)));
@@ -578,8 +616,8 @@ void tst_FederationMesh::mixedMeshWithStandIn()
                        TestSupport::scaled(10000)));
 
     // 0.7 → ours: legacy PSK header, no replay fields, accepted by default (accept_legacy).
-    const Mesh::Reply back =
-        d.control(u"POST"_s, u"/control/connect"_s, {{u"host"_s, address(1)}, {u"port"_s, kFederationPort}});
+    const Mesh::Reply back = d.control(u"POST"_s, u"/control/connect"_s,
+                                       {{u"host"_s, address(1)}, {u"port"_s, federationPort(1)}});
     QVERIFY2(back.object().value(u"ok"_s).toBool(), back.body.constData());
     QCOMPARE(back.object().value(u"hostname"_s).toString(), u"mesh-a"_s);
     const QString fromStandIn = u"from 0.7 "_s + newNonce();
@@ -591,12 +629,13 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     QVERIFY(
         hasMessage(m_brokers.at(0)->pendingMessages(m_peerIds.at(0)), u"mesh-07:d0000007"_s, fromStandIn));
 
-    QCOMPARE(m_brokers.at(0)
-                 ->post(u"/federation/disconnect"_s, {{u"host"_s, address(4)}, {u"port"_s, kFederationPort}})
-                 .object()
-                 .value(u"ok"_s)
-                 .toBool(),
-             true);
+    QCOMPARE(
+        m_brokers.at(0)
+            ->post(u"/federation/disconnect"_s, {{u"host"_s, address(4)}, {u"port"_s, federationPort(4)}})
+            .object()
+            .value(u"ok"_s)
+            .toBool(),
+        true);
 }
 
 void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
@@ -610,7 +649,7 @@ void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
     o.ns = b.options().ns;
     o.hostname = u"mesh-b"_s;
     o.address = address(2);
-    o.federationPort = kFederationPort;
+    o.federationPort = federationPort(2);
     o.sharedToken = m_token;
     o.keyType = u"rsa:2048"_s;
     {
@@ -618,9 +657,9 @@ void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
         QString error;
         QVERIFY2(impostor.start(&error), qPrintable(error));
         m_brokers.at(0)->post(u"/federation/disconnect"_s,
-                              {{u"host"_s, address(2)}, {u"port"_s, kFederationPort}});
-        const Mesh::Reply r = m_brokers.at(0)->post(u"/federation/connect"_s,
-                                                    {{u"host"_s, address(2)}, {u"port"_s, kFederationPort}});
+                              {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
+        const Mesh::Reply r = m_brokers.at(0)->post(
+            u"/federation/connect"_s, {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
         QVERIFY2(!r.object().value(u"ok"_s).toBool(), r.body.constData());
         QVERIFY2(r.object().value(u"error"_s).toString().contains(u"certificate"_s, Qt::CaseInsensitive),
                  r.body.constData());
@@ -629,8 +668,8 @@ void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
     }
     QString error;
     QVERIFY2(b.start(&error), qPrintable(error));
-    const Mesh::Reply again = m_brokers.at(0)->post(u"/federation/connect"_s,
-                                                    {{u"host"_s, address(2)}, {u"port"_s, kFederationPort}});
+    const Mesh::Reply again = m_brokers.at(0)->post(
+        u"/federation/connect"_s, {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
     QVERIFY2(again.object().value(u"ok"_s).toBool(), again.body.constData());
 }
 
