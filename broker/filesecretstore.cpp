@@ -32,7 +32,9 @@ QHash<QString, QString> FileSecretStore::defaultPaths(const Location &location)
     const QDir home = QFileInfo(location.configPath).dir();
     return {{localTokenKey, location.tokenPath},
             {federationPskKey, home.filePath(QStringLiteral(".claude-peers-federation-psk"))},
-            {openCodePasswordKey, home.filePath(QStringLiteral(".claude-peers-opencode-password"))}};
+            {openCodePasswordKey, home.filePath(QStringLiteral(".claude-peers-opencode-password"))},
+            {managedOpenCodePasswordKey,
+             home.filePath(QStringLiteral(".claude-peers-opencode-managed-password"))}};
 }
 
 void FileSecretStore::read(const QString &key, QObject *context, ReadDone done)

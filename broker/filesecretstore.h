@@ -15,7 +15,8 @@ public:
     explicit FileSecretStore(QHash<QString, QString> pathsByKey);
 
     // local-token → the token file; federation-psk and opencode-password beside the config
-    // file ($HOME/.claude-peers-federation-psk, $HOME/.claude-peers-opencode-password).
+    // file ($HOME/.claude-peers-federation-psk, $HOME/.claude-peers-opencode-password,
+    // $HOME/.claude-peers-opencode-managed-password).
     static QHash<QString, QString> defaultPaths(const Location &location);
 
     QString pathOf(const QString &key) const { return m_paths.value(key); }

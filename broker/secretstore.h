@@ -56,6 +56,8 @@ public:
     static constexpr QLatin1String localTokenKey {"local-token"};
     static constexpr QLatin1String federationPskKey {"federation-psk"};
     static constexpr QLatin1String openCodePasswordKey {"opencode-password"};
+    // The password the broker generates for the OpenCode it starts itself (openchamber/).
+    static constexpr QLatin1String managedOpenCodePasswordKey {"opencode-managed-password"};
 
     virtual ~SecretStore();
 

@@ -194,6 +194,7 @@ void ActionRun::onEvent(const QJsonObject &event)
         return;
     const QString type = event.value(QStringLiteral("type")).toString();
     const QJsonObject properties = event.value(QStringLiteral("properties")).toObject();
+    qCDebug(lcOpenCode).noquote() << "event" << type << "for" << m_sessionId;
     if (type == QLatin1String("session.status")) {
         const QJsonObject status = properties.value(QStringLiteral("status")).toObject();
         if (isActive(status)) {
@@ -542,6 +543,9 @@ void ActionRun::sessionAction()
 
     resolveScope([this, create, fork](const QString &directory) {
         m_directory = directory;
+        // The event stream connects while the checks run, so that the prompt need not wait for it.
+        if (!m_prompt.isEmpty() && (m_confirmLanding || m_wait))
+            ensureEvents(m_directory);
         waitReady([this, create, fork] {
             auto afterValidation = [this, create, fork] {
                 if (create)
@@ -610,7 +614,9 @@ void ActionRun::waitReady(Step then)
     get(QStringLiteral("/global/health"), {}, {}, [this, then](auto answer) {
         if (answer && isTrue(answer->toObject().value(QStringLiteral("healthy"))))
             return then();
-        if (!answer && answer.error().kind == OpenCodeError::Kind::Unauthorized)
+        if (!answer &&
+            (answer.error().kind == OpenCodeError::Kind::Unauthorized ||
+             answer.error().kind == OpenCodeError::Kind::CannotRun))
             return failOpenCode(answer.error());
         if (now() >= m_readyDeadline) {
             if (!answer)
@@ -669,6 +675,7 @@ void ActionRun::createSession()
             return fail(runtimeError(QStringLiteral("failed to create session")));
         // Unlike the reference, a failure from here on says the session exists (§5.1 quirk).
         targetCreated(id, QStringLiteral("session-created"));
+        m_freshSession = true;
         m_result = {{QStringLiteral("sessionId"), id}, {QStringLiteral("directory"), m_directory}};
         if (!m_projectId.isEmpty())
             m_result.insert(QStringLiteral("projectId"), m_projectId);
@@ -836,7 +843,7 @@ void ActionRun::dispatchPrompt(const Selection &selection)
     const QString messagePath = OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/message"));
     QUrlQuery query;
     query.addQueryItem(QStringLiteral("limit"), QStringLiteral("100"));
-    get(messagePath, m_directory, query, [this, selection](auto baseline) {
+    auto withBaseline = [this, selection](OpenCodeResult<QJsonValue> baseline) {
         m_baselineUser = baseline ? newestUserMessageId(baseline->toArray()) : QString();
         // Listen before posting, so that the landing and the run's end cannot slip past; a
         // stream that does not connect soon only costs the polling's latency.
@@ -848,7 +855,11 @@ void ActionRun::dispatchPrompt(const Selection &selection)
             return sleep(EventConnectWaitMs, [this, selection] { postPrompt(selection); });
         }
         postPrompt(selection);
-    });
+    };
+    // A session this action created a moment ago has no messages: no baseline to read.
+    if (m_freshSession)
+        return withBaseline(QJsonValue(QJsonArray()));
+    get(messagePath, m_directory, query, std::move(withBaseline));
 }
 
 void ActionRun::postPrompt(const Selection &selection)
@@ -866,7 +877,9 @@ void ActionRun::postPrompt(const Selection &selection)
              if (!answer)
                  return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
              if (!m_confirmLanding) {
+                 // A scheduled run: OpenCode accepting the prompt is the dispatch (§9.3).
                  setDispatched(true, false);
+                 Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
                  return finishSessionAction();
              }
              m_landingDeadline = now() + m_service.options().landingWindowMs;

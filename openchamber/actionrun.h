@@ -114,6 +114,7 @@ private:
     ControlCallback m_done;
     bool m_answered = false;
     bool m_confirmLanding = true;
+    bool m_freshSession = false; // created by this action: its baseline is empty
     QJsonObject m_partial; // details every error answer carries from now on
 
     QObject *m_sleeper = nullptr;

@@ -13,7 +13,10 @@ class SecretStore;
 
 namespace OpenChamber {
 
+class ControlEvents;
+class ManagedOpenCode;
 class OpenCodeClient;
+class SessionWatcher;
 class ScheduleRuntime;
 class SessionService;
 
@@ -34,8 +37,10 @@ public:
 };
 
 // The broker hosts' backend: the OpenCode client (URL from CLAUDE_PEERS_OPENCODE_URL or the
-// config file, password from the secret store), the session service, and the scheduled tasks
-// (their table, their job, their runs started through the session service).
+// config file, password from the secret store — or the OpenCode the broker runs itself when
+// openchamber.manage_opencode is true, with a password generated once and kept in the secret
+// store), the session service, and the scheduled tasks (their table, their job, their runs
+// started through the session service).
 class OpenCodeBackend final : public ControlBackend
 {
 public:
@@ -52,14 +57,32 @@ public:
     // For the tray: prompts dispatched and scheduled runs (between start() and stop()).
     SessionService *sessions() const { return m_sessions.get(); }
     ScheduleRuntime &schedules() const { return *m_schedules; }
+    // The OpenCode the broker runs itself; null when it uses a configured URL.
+    ManagedOpenCode *managedOpenCode() const { return m_managed.get(); }
+
+    // For the tray: prompts dispatched, sessions' status changes, scheduled runs, the managed
+    // OpenCode's state. One object for the backend's life (connect once, across restarts).
+    ControlEvents &events() const { return *m_events; }
+    // Session status changes need an event stream per directory to OpenCode (the configured
+    // projects' and those the service sent prompts to): only when a front end shows them.
+    // Takes effect at the next start().
+    void setWatchSessions(bool watch) { m_watchSessions = watch; }
+    SessionWatcher *sessionWatcher() const { return m_watcher.get(); }
 
 private:
+    void connectEvents();
+    void startManaged();
+
     std::shared_ptr<Broker::SecretStore> m_secrets;
     QProcessEnvironment m_environment;
     QString m_configPath;
     std::unique_ptr<ScheduleRuntime> m_schedules;
     std::unique_ptr<OpenCodeClient> m_openCode;
+    std::unique_ptr<ManagedOpenCode> m_managed; // after m_openCode: it steers the client
     std::unique_ptr<SessionService> m_sessions;
+    std::unique_ptr<SessionWatcher> m_watcher;
+    std::unique_ptr<ControlEvents> m_events;
+    bool m_watchSessions = false;
 };
 
 } // namespace OpenChamber

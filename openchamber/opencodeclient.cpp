@@ -3,6 +3,7 @@
 #include "openchamberlogging.h"
 #include "secretstore.h"
 
+#include <QElapsedTimer>
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
@@ -126,6 +127,9 @@ QNetworkRequest OpenCodeClient::requestFor(const QString &path, const QString &d
 
 QString OpenCodeClient::unreachableMessage(const QString &detail) const
 {
+    if (m_explainUnreachable)
+        return QStringLiteral("OpenCode is not reachable at %1 (%2): %3")
+            .arg(m_options.baseUrl.toString(), detail, m_explainUnreachable());
     const int port = m_options.baseUrl.port(m_options.baseUrl.scheme() == QLatin1String("https") ? 443 : 80);
     return QStringLiteral("OpenCode is not reachable at %1 (%2). Start it with `opencode serve --port %3 "
                           "--hostname %4`, or point %5 (or openchamber.opencode_url in "
@@ -164,6 +168,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
     QNetworkReply *reply = verb == "POST" ? m_network.post(request, body) : m_network.get(request);
     ++m_pending;
     qCDebug(lcOpenCode).noquote() << verb << request.url().toString(QUrl::RemoveUserInfo);
+    QElapsedTimer started;
+    started.start();
 
     struct State
     {
@@ -200,7 +206,7 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
     const bool hadContext = context != nullptr;
     connect(
         reply, &QNetworkReply::finished, this,
-        [this, reply, state, guard, hadContext, verb, path, done = std::move(done)] {
+        [this, reply, state, guard, hadContext, verb, path, started, done = std::move(done)] {
             reply->deleteLater();
             --m_pending;
             if (hadContext && !guard)
@@ -209,6 +215,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
                 state->data += reply->readAll();
             const int status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
             const QString what = QString::fromLatin1(verb) + QLatin1Char(' ') + path;
+            qCDebug(lcOpenCode).noquote()
+                << what << "answered" << status << "after" << started.elapsed() << "ms";
             auto fail = [&](OpenCodeError::Kind kind, QString message) {
                 qCDebug(lcOpenCode).noquote() << what << "failed:" << message;
                 done(std::unexpected(
@@ -224,7 +232,8 @@ void OpenCodeClient::send(const QByteArray &verb, const QString &path, const QSt
                             QStringLiteral("OpenCode at %1 did not answer %2 in time")
                                 .arg(m_options.baseUrl.toString(), what));
             if (status == 0)
-                return fail(OpenCodeError::Kind::Unreachable, unreachableMessage(reply->errorString()));
+                return fail(m_cannotRun ? OpenCodeError::Kind::CannotRun : OpenCodeError::Kind::Unreachable,
+                            unreachableMessage(reply->errorString()));
             if (status == 401)
                 return fail(OpenCodeError::Kind::Unauthorized,
                             QStringLiteral("OpenCode at %1 refused the request (401): its server password "

@@ -26,6 +26,7 @@ struct OpenCodeError
 {
     enum class Kind {
         Unreachable, // refused, reset, host not found: nothing answers at the URL
+        CannotRun, // nothing answers, and the server cannot start (the managed OpenCode's binary is missing)
         Timeout, // no complete answer before the request's deadline
         Unauthorized, // 401: the server password is missing or wrong
         Http, // any other non-2xx answer; httpStatus and body say which
@@ -75,6 +76,17 @@ public:
 
     const Options &options() const { return m_options; }
     QUrl baseUrl() const { return m_options.baseUrl; }
+    // The broker's managed OpenCode moves to a new port when it is restarted.
+    void setBaseUrl(const QUrl &url) { m_options.baseUrl = url; }
+    // Who answers for the server when it is not reachable (the managed OpenCode's state, in
+    // words): replaces the "start it with opencode serve" advice of unreachableMessage().
+    void setUnreachableExplanation(std::function<QString()> explain)
+    {
+        m_explainUnreachable = std::move(explain);
+    }
+    // Set while the server cannot start: an unreachable answer is then CannotRun (no point in
+    // waiting for it). False again once it may start.
+    void setCannotRun(bool cannotRun) { m_cannotRun = cannotRun; }
     void setPassword(const QByteArray &password) { m_password = password; }
     bool hasPassword() const { return !m_password.isEmpty(); }
     // Reads the server password from the broker's secret store (key "opencode-password") and
@@ -106,6 +118,8 @@ private:
               const QByteArray &body, QObject *context, Callback done, int timeoutMs);
 
     Options m_options;
+    std::function<QString()> m_explainUnreachable;
+    bool m_cannotRun = false;
     QByteArray m_password;
     QNetworkAccessManager m_network;
     int m_pending = 0;

@@ -180,6 +180,19 @@ void FakeOpenCode::emitEvent(const QString &directory, const QJsonObject &event)
     }
 }
 
+void FakeOpenCode::dropEventStreams()
+{
+    QList<QTcpSocket *> streams;
+    for (auto it = m_connections.cbegin(); it != m_connections.cend(); ++it) {
+        if (it->eventStream)
+            streams.append(it.key());
+    }
+    for (QTcpSocket *socket : streams) {
+        m_connections[socket].eventStream = false;
+        socket->disconnectFromHost();
+    }
+}
+
 int FakeOpenCode::eventStreams() const
 {
     int n = 0;

@@ -89,6 +89,7 @@ public:
 
     void emitEvent(const QString &directory, const QJsonObject &event);
     int eventStreams() const;
+    void dropEventStreams(); // closes every open /event stream (OpenCode restarted)
 
 Q_SIGNALS:
     void requestReceived(const QString &path);

@@ -9,18 +9,19 @@
 // Cases: create with a prompt → wait → lastAssistantMessage is the mock's reply; unknown agent,
 // unknown model, known model with an unknown variant → exit 2 and no session created (counted
 // through OpenCode's own API); send and fork on that session; the tool's envelope; OpenCode
-// down → a clear error naming the URL.
-import { spawn } from 'node:child_process';
+// down → a clear error naming the URL. Alongside them, on brokers of their own, the scheduled
+// once tasks of schedulecases.mjs (run exactly once, also across a restart while due or mid-run).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { check, fail, freePort, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
-import { prepareIsolatedOpenCode } from '../opencode/isolatedopencode.mjs';
+import { isolatedOpenCodeEnv, opencodeExe, prepareIsolatedOpenCode, startOpenCodeServer } from '../opencode/isolatedopencode.mjs';
 import { startMockProvider } from '../opencode/mockprovider.mjs';
+import { cliRunner, json } from './cli.mjs';
+import { runScheduleCases } from './schedulecases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const opencodeDir = path.resolve(here, '..', 'opencode');
-const opencodeExe = path.join(opencodeDir, 'node_modules', 'opencode-ai', 'bin', 'opencode.exe');
 if (!existsSync(opencodeExe) || !existsSync(path.join(opencodeDir, 'node_modules', '@opencode-ai', 'plugin', 'package.json')))
   fail('opencode-ai is not installed. Run: tools/install-deps.sh test (npm install --prefix tests/external/opencode)');
 if (process.env.PEERS_IN_NETNS !== '1' || process.pid !== 1)
@@ -41,32 +42,16 @@ const base = path.join(home.dir, 'oc');
 const { project, xdg } = prepareIsolatedOpenCode(base, mock.port, { high: {} });
 const ocPort = await freePort();
 const dir = realpathSync(project);
-let ocLog = '';
-const oc = spawn(opencodeExe, ['serve', '--port', String(ocPort), '--hostname', '127.0.0.1', '--print-logs'], {
-  cwd: project,
-  env: {
-    PATH: '/usr/bin:/bin', HOME: home.dir, ...xdg,
-    OPENCODE_DISABLE_AUTOUPDATE: 'true', OPENCODE_DISABLE_MODELS_FETCH: 'true', OPENCODE_DISABLE_DEFAULT_PLUGINS: 'true',
-    OPENCODE_DISABLE_LSP_DOWNLOAD: 'true', OPENCODE_DISABLE_SHARE: 'true', OPENCODE_DISABLE_EXTERNAL_SKILLS: 'true',
-    OPENCODE_DISABLE_EMBEDDED_WEB_UI: 'true',
-  },
-  stdio: ['ignore', 'pipe', 'pipe'],
-  detached: true,
+const { oc, log: ocLogOf, url: ocUrl } = await startOpenCodeServer({
+  project, env: isolatedOpenCodeEnv(home.dir, xdg), port: ocPort, timeoutMs: 60000 * factor, failAndExit: fail,
 });
-oc.stdout.on('data', (d) => (ocLog += d));
-oc.stderr.on('data', (d) => (ocLog += d));
 onCleanup(() => {
   try {
     process.kill(-oc.pid, 'SIGKILL');
   } catch { /* gone */ }
 });
-await waitFor(() => {
-  if (oc.exitCode !== null) fail(`opencode exited early:\n${ocLog}`);
-  return ocLog.includes('opencode server listening on');
-}, 60000 * factor, 'opencode to say "opencode server listening on"');
 
 // OpenCode's own view, for counting sessions.
-const ocUrl = `http://127.0.0.1:${ocPort}`;
 async function ocSessions() {
   const r = await fetch(`${ocUrl}/session?directory=${encodeURIComponent(dir)}`, { signal: AbortSignal.timeout(30000 * factor) });
   const list = await r.json();
@@ -94,35 +79,16 @@ const directText = (directAnswer.parts ?? []).filter((p) => p.type === 'text').m
 check(directText === 'Reply to PEERS hello', `OpenCode alone gets the mock's reply: ${JSON.stringify(directAnswer).slice(0, 500)}`);
 console.log(`figure: OpenCode's own POST /session/:id/message took ${directMs} ms`);
 
+// The scheduled tasks wait for a minute boundary: they run alongside the cases below.
+const scheduled = runScheduleCases({ ocUrl, base, cli }).catch((e) => fail(`schedule cases: ${e?.stack ?? e}`));
+
 // The broker with the control service pointed at this OpenCode.
 home.env.CLAUDE_PEERS_OPENCODE_URL = ocUrl;
 writeFileSync(path.join(home.dir, '.claude-peers-config.json'),
   JSON.stringify({ openchamber: { projects: [{ id: 'demo', path: dir }] } }));
 await startBroker(home);
 
-// Asynchronous on purpose: the mock provider is served by this process, so a synchronous spawn
-// would stop it from streaming its answer while the CLI waits for that answer.
-function run(...args) {
-  return new Promise((resolve) => {
-    const child = spawn(cli, args, { env: { ...process.env, ...home.env }, stdio: ['ignore', 'pipe', 'pipe'] });
-    let out = '';
-    let err = '';
-    child.stdout.setEncoding('utf8').on('data', (d) => (out += d));
-    child.stderr.setEncoding('utf8').on('data', (d) => (err += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), 180000 * factor);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code: code ?? `signal ${signal}`, out, err });
-    });
-  });
-}
-const json = (r, what) => {
-  try {
-    return JSON.parse(r.out);
-  } catch {
-    fail(`${what}: not JSON (exit ${r.code}): ${r.out}\n${r.err}`);
-  }
-};
+const run = cliRunner(cli, home.env);
 
 // projects and models come from the config file.
 let r = await run('projects', '--json');
@@ -139,7 +105,7 @@ if (r.code !== 0 && created.sessionId) {
   const messages = await (await fetch(`${ocUrl}/session/${created.sessionId}/message?directory=${encodeURIComponent(dir)}`)).json();
   const status = await (await fetch(`${ocUrl}/session/status?directory=${encodeURIComponent(dir)}`)).json();
   console.log(`OpenCode's messages: ${JSON.stringify(messages).slice(0, 3000)}\nstatus: ${JSON.stringify(status)}`);
-  console.log(`mock requests: ${JSON.stringify(mock.requests.map((q) => ({ stream: q.stream, roles: (q.messages ?? []).map((m) => m.role), last: JSON.stringify(q.messages?.at(-1)?.content).slice(0, 300), tools: (q.tools ?? []).length })))}\nopencode log tail:\n${ocLog.slice(-3000)}`);
+  console.log(`mock requests: ${JSON.stringify(mock.requests.map((q) => ({ stream: q.stream, roles: (q.messages ?? []).map((m) => m.role), last: JSON.stringify(q.messages?.at(-1)?.content).slice(0, 300), tools: (q.tools ?? []).length })))}\nopencode log tail:\n${ocLogOf().slice(-3000)}`);
 }
 check(r.code === 0 && created.promptDispatched === true, `create dispatched the prompt: ${r.out}${r.err}`);
 check(created.lastAssistantMessage?.text === 'Reply to PEERS hello',
@@ -203,6 +169,8 @@ answer = await tool('session.create', { prompt: 'PEERS refused', agent: 'no-such
 check(answer.isError && answer.envelope.ok === false && answer.envelope.error?.kind === 'usage',
   `a refused agent is a usage envelope: ${JSON.stringify(answer.envelope)}`);
 check((await ocSessions()).length === 3, 'the tool created exactly one session');
+
+await scheduled;
 
 // OpenCode down: a clear error naming the URL, exit 1.
 process.kill(-oc.pid, 'SIGKILL');
