@@ -72,6 +72,10 @@ public:
     // with the same method refuses the start.
     virtual QList<Route> routes() { return {}; }
     virtual QList<ModuleJob> jobs() { return {}; }
+    // SIGHUP / POST /reload, after the broker re-read its token and config: the module re-reads
+    // its own settings and applies what it can without a restart. Routes and jobs stay as
+    // registered at start.
+    virtual void reload() { }
     // The broker stops: no more requests or jobs; kept responders get no answer from the
     // module after this (the broker closes their connections). A host may start the same
     // server, and so the module, again later (the tray after a hand-over).

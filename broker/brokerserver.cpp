@@ -336,6 +336,8 @@ void BrokerServer::reload()
         d->core->rateLimiter().setLimit(d->settings.rateLimitPerMinute);
         d->http->setLimits(d->limits());
     }
+    for (const auto &module : std::as_const(d->modules))
+        module->reload();
     qCInfo(lcServer) << "Reloaded token and configuration";
 }
 

@@ -56,7 +56,7 @@ public:
     quint16 port() const;
     const Settings &settings() const;
 
-    // SIGHUP / POST /reload: re-read token and config.
+    // SIGHUP / POST /reload: re-read token and config, then each module's reload().
     void reload();
     // Runs the periodic jobs now: stale peers, orphan bounce, purge of old delivered messages.
     void runMaintenance();

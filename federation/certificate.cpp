@@ -393,7 +393,8 @@ bool needsRenewal(const TlsIdentity &identity, const QDateTime &now, int renewBe
 }
 
 CertificateResult<EnsuredIdentity> ensureIdentity(const CertificateFiles &files, const QString &hostname,
-                                                  GenerateOptions options, int renewBeforeDays)
+                                                  GenerateOptions options, int renewBeforeDays,
+                                                  const QDateTime &clockNow)
 {
     const bool haveCertificate = QFile::exists(files.certificatePath);
     const bool haveKey = QFile::exists(files.keyPath);
@@ -412,7 +413,7 @@ CertificateResult<EnsuredIdentity> ensureIdentity(const CertificateFiles &files,
     auto loaded = loadIdentity(files);
     if (!loaded)
         return std::unexpected(loaded.error());
-    const QDateTime now = QDateTime::currentDateTimeUtc();
+    const QDateTime now = clockNow.isValid() ? clockNow : QDateTime::currentDateTimeUtc();
     if (!needsRenewal(*loaded, now, renewBeforeDays)) {
         if (!loaded->selfSigned && loaded->expiresAt() <= now.addDays(renewBeforeDays))
             qCWarning(lcFederationTls).noquote()

@@ -97,8 +97,10 @@ struct EnsuredIdentity
 // What the broker runs at start and once a day: both files there → load them (and renew a
 // self-signed certificate close to expiry, keeping the key); only the key → issue a
 // certificate for it; neither → generate. Only a certificate without its key is an error: a
-// new key would change the pin every peer holds, so that needs the user's decision.
+// new key would change the pin every peer holds, so that needs the user's decision. `now` is
+// the broker's clock (invalid: the system's).
 CertificateResult<EnsuredIdentity> ensureIdentity(const CertificateFiles &files, const QString &hostname,
-                                                  GenerateOptions options = {}, int renewBeforeDays = 30);
+                                                  GenerateOptions options = {}, int renewBeforeDays = 30,
+                                                  const QDateTime &now = {});
 
 } // namespace Federation

@@ -2,16 +2,25 @@
 
 #include "brokerserver.h"
 #include "certificate.h"
+#include "challengeserver.h"
+#include "challengespeakers.h"
 #include "clock.h"
 #include "config.h"
 #include "federationlogging.h"
 #include "filesecretstore.h"
 #include "http/httpserver.h"
+#include "internal/localroute.h"
 #include "joinurl.h"
+#include "pairing.h"
+#include "pendingrequests.h"
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
+#include "sessiontransport.h"
 #include "tlsserver.h"
+#ifdef PEERS_HAVE_DNSSD
+#include "discoverydnssd.h"
+#endif
 
 #include <QJsonArray>
 #include <QNetworkInterface>
@@ -23,6 +32,13 @@ using Broker::fail;
 namespace Federation {
 
 namespace {
+
+bool listsRemote(const QList<Broker::ConfigFile::Remote> &remotes, const Broker::ConfigFile::Remote &remote)
+{
+    return std::any_of(remotes.cbegin(), remotes.cend(), [&](const Broker::ConfigFile::Remote &listed) {
+        return listed.host == remote.host && listed.port == remote.port;
+    });
+}
 
 } // namespace
 
@@ -39,7 +55,8 @@ FederationModule::FederationModule(FederationSettings settings, Parts parts)
     if (!m_parts.transport) {
         m_parts.transport = std::make_shared<TlsLinkTransport>(
             [this](const RemoteAddress &address) { return pinFor(address); },
-            [this](const RemoteAddress &address, const QString &pin) { keepFirstUsePin(address, pin); });
+            // A pin first seen is kept only once the remote proved the PSK over it (keepProvenPin).
+            [](const RemoteAddress &, const QString &) {});
     }
     if (!m_parts.server && m_parts.plainHttp) {
         m_parts.server = [](Broker::Http::RequestHandler *handler, const Broker::Http::ServerLimits &limits) {
@@ -55,7 +72,7 @@ FederationModule::~FederationModule()
 
 QList<Broker::ModuleMigration> FederationModule::migrations() const
 {
-    return ReplayGuard::migrations();
+    return ReplayGuard::migrations() + ChallengeSpeakers::migrations();
 }
 
 QByteArray FederationModule::psk() const
@@ -74,19 +91,17 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_started = true;
     m_psk = std::make_unique<PskKeeper>(m_parts.keychain, m_parts.pskFile, m_settings.tokenPath);
     m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
-    if (!m_settings.enabled)
-        return {};
-    if (!m_settings.hostnameError.isEmpty()) {
-        // 0.7: federation startup fails, the broker goes on without it.
-        qCWarning(lcFederation).noquote() << m_settings.hostnameError << "Federation stays off.";
-        m_settings.enabled = false;
-        return {};
-    }
+    m_speakers =
+        std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
+    startPairing(context);
+    if (m_settings.enabled)
+        bringUp();
+    return {};
+}
 
-    InboundHandler::Context inbound;
-    inbound.hostname = m_settings.hostname;
-    inbound.acceptLegacy = m_settings.acceptLegacy;
-    inbound.psk = [this] { return psk(); };
+void FederationModule::applySubnets()
+{
+    m_subnetError.clear();
     if (m_settings.subnets.isEmpty()) {
         m_subnets = SubnetFilter::detectLocal(m_parts.environment);
     } else if (auto parsed = SubnetFilter::parse(m_settings.subnets)) {
@@ -97,28 +112,23 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         m_subnetError = parsed.error().message;
         qCWarning(lcFederation).noquote() << m_subnetError << "The federation port refuses every source.";
     }
-    inbound.subnets = &m_subnets;
-    inbound.broker = &context.server();
-    inbound.clock = &context.clock();
-    inbound.guard = m_guard.get();
-    inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
-        inboundHandshake(from, hostname, port);
-    };
-    inbound.onPeersChanged = [this](const QString &hostname) {
-        if (m_links)
-            m_links->syncRemote(hostname);
-    };
-    m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
+}
 
+void FederationModule::openServer()
+{
+    m_listenError.clear();
+    m_certificateError.clear();
     Broker::Http::ServerLimits limits;
-    limits.maxBodyBytes = context.server().settings().maxBodyBytes; // the relay's limit = the local API's
-    limits.maxHeaderBytes = context.server().settings().maxHeaderBytes;
+    limits.maxBodyBytes = m_context->server().settings().maxBodyBytes; // the relay's limit = the local API's
+    limits.maxHeaderBytes = m_context->server().settings().maxHeaderBytes;
     limits.maxConnections = 256;
+    m_tls = nullptr;
     if (m_parts.server) {
         m_server = m_parts.server(m_inbound.get(), limits);
     } else {
-        auto identity = ensureIdentity(
-            CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home), m_settings.hostname);
+        auto identity =
+            ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
+                           m_settings.hostname, {}, kRenewBeforeDays, m_context->clock().now());
         if (!identity) {
             m_certificateError =
                 QStringLiteral("The federation certificate is not usable: %1").arg(identity.error().message);
@@ -127,7 +137,9 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
             m_ownPin = identity->identity.pin;
             TlsServerOptions options;
             options.limits = limits;
-            m_server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+            auto server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+            m_tls = server.get();
+            m_server = std::move(server);
         }
     }
     if (!m_server) {
@@ -142,6 +154,50 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         qCInfo(lcFederation).noquote()
             << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
     }
+}
+
+void FederationModule::closeServer()
+{
+    m_tls = nullptr;
+    if (m_server)
+        m_server->close();
+    m_server.reset();
+}
+
+void FederationModule::bringUp()
+{
+    if (!m_settings.hostnameError.isEmpty()) {
+        // 0.7: federation startup fails, the broker goes on without it.
+        qCWarning(lcFederation).noquote() << m_settings.hostnameError << "Federation stays off.";
+        m_settings.enabled = false;
+        return;
+    }
+    Broker::ModuleContext &context = *m_context;
+    InboundHandler::Context inbound;
+    inbound.hostname = m_settings.hostname;
+    inbound.acceptLegacy = m_settings.acceptLegacy;
+    inbound.psk = [this] { return psk(); };
+    applySubnets();
+    inbound.subnets = &m_subnets;
+    inbound.broker = &context.server();
+    inbound.clock = &context.clock();
+    inbound.guard = m_guard.get();
+    m_challenges = std::make_unique<ChallengeServer>(ChallengeServer::Context {
+        m_settings.hostname, [this] { return psk(); }, [this] { return m_ownPin; }, &context.clock()});
+    inbound.challenges = m_challenges.get();
+    inbound.onHandshake = [this](const QHostAddress &from, const QString &hostname, std::optional<int> port) {
+        inboundHandshake(from, hostname, port);
+    };
+    inbound.onPeersChanged = [this](const QString &hostname) {
+        if (m_links)
+            m_links->syncRemote(hostname);
+    };
+    inbound.pairing = [this](const Broker::Http::Request &request,
+                             const Broker::Http::ResponderPtr &responder) {
+        return m_pairing && m_pairing->handleInbound(request, responder);
+    };
+    m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
+    openServer();
 
     // The handshake tells the callee our port, so it can reach us back.
     LinkIdentity identity {m_settings.hostname, listeningPort() ? listeningPort() : m_settings.port,
@@ -159,7 +215,23 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         relay.replyTo = message.replyTo;
         return signRelay(relay, RelayReplay::fresh(clock.msecsSinceEpoch(), remoteHostname), psk());
     };
-    m_links = std::make_unique<RemoteLinks>(*m_parts.transport, clock, identity, sign);
+    SessionTransport::Hooks hooks;
+    hooks.hostname = m_settings.hostname;
+    hooks.federationPort = [this] { return listeningPort() ? listeningPort() : quint16(m_settings.port); };
+    hooks.ownPin = [this] { return m_ownPin; };
+    hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
+    hooks.keepPin = [this](const RemoteAddress &address, const QString &pin) { keepProvenPin(address, pin); };
+    hooks.speaksChallenge = [this](const QString &identity) {
+        return m_speakers && m_speakers->speaks(identity);
+    };
+    hooks.recordSpeaker = [this](const QString &identity, const RemoteAddress &address,
+                                 const QString &hostname) {
+        if (m_speakers)
+            m_speakers->record(identity, address.key(), hostname);
+    };
+    hooks.legacyChosen = [this](const RemoteAddress &address) { outboundLegacy(address); };
+    m_sessions = std::make_unique<SessionTransport>(*m_parts.transport, clock, std::move(hooks));
+    m_links = std::make_unique<RemoteLinks>(*m_sessions, clock, identity, sign);
     m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
 
     // Register, unregister, rename, summary: linked brokers of ours hear of it at once instead
@@ -168,9 +240,12 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     connect(&m_announceTimer, &QTimer::timeout, this, &FederationModule::announceIfChanged,
             Qt::UniqueConnection);
     Broker::BrokerServer *server = &context.server();
-    connect(server, &Broker::BrokerServer::peerRegistered, this, &FederationModule::localPeersChanged);
-    connect(server, &Broker::BrokerServer::peerUpdated, this, &FederationModule::localPeersChanged);
-    connect(server, &Broker::BrokerServer::peerRemoved, this, &FederationModule::localPeersChanged);
+    connect(server, &Broker::BrokerServer::peerRegistered, this, &FederationModule::localPeersChanged,
+            Qt::UniqueConnection);
+    connect(server, &Broker::BrokerServer::peerUpdated, this, &FederationModule::localPeersChanged,
+            Qt::UniqueConnection);
+    connect(server, &Broker::BrokerServer::peerRemoved, this, &FederationModule::localPeersChanged,
+            Qt::UniqueConnection);
 
     m_psk->load([this](Broker::Result<void> loaded) {
         if (!loaded) {
@@ -180,7 +255,24 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
         }
         pskLoaded();
     });
-    return {};
+}
+
+void FederationModule::bringDown()
+{
+    m_announceTimer.stop();
+    if (m_context)
+        disconnect(&m_context->server(), nullptr, this, nullptr);
+    stopDiscovery();
+    closeServer();
+    m_inbound.reset();
+    if (m_links)
+        m_links->clear();
+    m_links.reset();
+    m_sessions.reset();
+    m_challenges.reset();
+    m_listenError.clear();
+    m_certificateError.clear();
+    m_subnetError.clear();
 }
 
 void FederationModule::pskLoaded()
@@ -194,7 +286,226 @@ void FederationModule::pskLoaded()
                                              "`claude-peers federation rotate-psk` to separate them";
     for (const auto &remote : m_settings.remotes)
         m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
+    startDiscovery();
     Q_EMIT ready();
+}
+
+void FederationModule::reload()
+{
+    if (!m_started || !m_context)
+        return;
+    FederationSettings fresh = m_parts.settingsSource
+        ? m_parts.settingsSource()
+        : FederationSettings::load(m_context->server().settings().location, m_parts.environment);
+    // The hostname prefixes every peer id our remotes hold: changing it needs a restart.
+    fresh.hostname = m_settings.hostname;
+    fresh.hostnameError = m_settings.hostnameError;
+    const FederationSettings old = m_settings;
+    m_settings = fresh;
+    if (!old.enabled && !fresh.enabled)
+        return;
+    if (old.enabled && !fresh.enabled) {
+        bringDown();
+        qCInfo(lcFederation) << "reload: federation disabled, its port closed and remotes disconnected";
+        return;
+    }
+    if (!old.enabled) {
+        qCInfo(lcFederation) << "reload: federation enabled";
+        bringUp();
+        return;
+    }
+    if (fresh.port != old.port || fresh.acceptLegacy != old.acceptLegacy) {
+        // The port goes into every handshake and accept_legacy into the inbound pipeline: the
+        // federation side starts over (remotes reconnect), the broker does not.
+        qCInfo(lcFederation) << "reload: federation port or accept_legacy changed; restarting federation";
+        bringDown();
+        bringUp();
+        return;
+    }
+    if (fresh.subnets != old.subnets) {
+        applySubnets();
+        qCInfo(lcFederation).noquote()
+            << "reload: federation subnets now" << m_subnets.toStringList().join(QLatin1Char(','));
+    }
+    refreshCertificate();
+    if (m_links) {
+        for (const auto &remote : old.remotes) {
+            if (!listsRemote(fresh.remotes, remote) && m_links->disconnect({remote.host, remote.port}))
+                qCInfo(lcFederation).noquote() << "reload: disconnected" << remote.host << remote.port;
+        }
+        if (m_psk && m_psk->isLoaded()) {
+            for (const auto &remote : fresh.remotes) {
+                if (!listsRemote(old.remotes, remote) && !m_links->find({remote.host, remote.port})) {
+                    qCInfo(lcFederation).noquote() << "reload: connecting" << remote.host << remote.port;
+                    m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
+                }
+            }
+        }
+    }
+    // Also the way to retry discovery once avahi-daemon runs.
+    if (!fresh.mdnsEnabled) {
+        stopDiscovery();
+        m_discoveryOff = QStringLiteral("turned off (%1)").arg(fresh.mdnsOffReason);
+    } else if (!discoveryActive() && m_psk && m_psk->isLoaded())
+        startDiscovery();
+}
+
+void FederationModule::refreshCertificate()
+{
+    if (!m_tls || !m_context)
+        return;
+    auto ensured = ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
+                                  m_settings.hostname, {}, kRenewBeforeDays, m_context->clock().now());
+    if (!ensured) {
+        // The port keeps serving the certificate it has.
+        m_certificateError =
+            QStringLiteral("The federation certificate is not usable: %1").arg(ensured.error().message);
+        qCWarning(lcFederation).noquote() << m_certificateError;
+        return;
+    }
+    m_certificateError.clear();
+    if (ensured->identity.certificate == m_tls->identity().certificate)
+        return;
+    const QString oldPin = m_ownPin;
+    m_tls->setIdentity(ensured->identity);
+    m_ownPin = ensured->identity.pin;
+    qCInfo(lcFederation).noquote()
+        << (ensured->outcome == EnsureOutcome::Renewed ? "federation certificate renewed"
+                                                       : "federation certificate reloaded")
+        << QStringLiteral("(valid until %1)").arg(ensured->identity.expiresAt().toString(Qt::ISODate))
+        << (m_ownPin == oldPin ? QStringLiteral("same pin")
+                               : QStringLiteral("NEW pin %1: remotes must pair again").arg(m_ownPin));
+    if (m_ownPin != oldPin && discoveryActive())
+        startDiscovery(); // announce the new fingerprint
+}
+
+void FederationModule::startDiscovery()
+{
+    stopDiscovery();
+    if (!m_settings.mdnsEnabled) {
+        m_discoveryOff = QStringLiteral("turned off (%1)").arg(m_settings.mdnsOffReason);
+    } else if (m_ownPin.isEmpty()) {
+        m_discoveryOff =
+            QStringLiteral("no certificate fingerprint to announce (plain HTTP or no certificate)");
+    } else if (!listeningPort()) {
+        m_discoveryOff = QStringLiteral("the federation port is not open");
+    } else {
+        m_discoveryOff.clear();
+    }
+    if (!m_discoveryOff.isEmpty()) {
+        qCInfo(lcFederation).noquote() << "mDNS discovery off:" << m_discoveryOff;
+        return;
+    }
+    if (m_parts.discovery) {
+        m_discovery = m_parts.discovery();
+    } else {
+#ifdef PEERS_HAVE_DNSSD
+        m_discovery = std::make_unique<DnsSdDiscovery>();
+#else
+        m_discovery = std::make_unique<NullDiscovery>(
+            QStringLiteral("this build has no DNS-SD (dns_sd.h was not found when it was built)"));
+#endif
+    }
+    connect(m_discovery.get(), &Discovery::found, this, &FederationModule::serviceFound);
+    connect(m_discovery.get(), &Discovery::lost, this, &FederationModule::serviceLost);
+    connect(m_discovery.get(), &Discovery::unavailable, this, [this](const QString &reason) {
+        m_discoveryOff = reason;
+        qCWarning(lcFederation).noquote()
+            << "mDNS discovery off:" << reason << "- federation works without it (join URLs, connect).";
+    });
+    const DiscoveryTxt txt {QString::fromLatin1(RemoteLinks::kProtocolVersion), m_settings.hostname, m_ownPin,
+                            false};
+    m_discovery->start(m_settings.hostname, listeningPort(), encodeDiscoveryTxt(txt));
+}
+
+void FederationModule::stopDiscovery()
+{
+    if (m_discovery) {
+        m_discovery->disconnect(this);
+        m_discovery->stop();
+    }
+    m_discovery.reset();
+    m_discovered.clear();
+    m_discoveryOff = QStringLiteral("federation is not running");
+}
+
+void FederationModule::serviceFound(const DiscoveredService &service)
+{
+    if (!m_links || !m_psk || !m_psk->isLoaded())
+        return;
+    const Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    const QHash<QString, QString> pins = config.pins();
+    DiscoveryContext context;
+    context.ownHostname = m_settings.hostname;
+    context.ownPin = m_ownPin;
+    context.pinnedFingerprints = QSet<QString>(pins.cbegin(), pins.cend());
+    context.linked = [this](const QString &hostname) { return m_links->hasHostname(hostname); };
+    const DiscoveryDecision decision = decideDiscovery(service, context);
+    const RemoteAddress address {service.address, service.port};
+    if (decision.action == DiscoveryAction::Ignore) {
+        qCDebug(lcFederation).noquote() << "mDNS:" << service.instance << decision.reason;
+        return;
+    }
+    if (decision.action == DiscoveryAction::Connect) {
+        const QString pinned = pins.value(address.key());
+        if (pinned.isEmpty() || pinned == decision.txt.fingerprint) {
+            if (m_links->find(address))
+                return;
+            // The pin goes with the address first, so the TLS check verifies exactly this key.
+            Broker::ConfigFile updated = config;
+            updated.setPin(address.host, address.port, decision.txt.fingerprint);
+            if (auto saved = updated.save(m_settings.configPath); !saved) {
+                qCWarning(lcFederation).noquote()
+                    << "mDNS: keeping the pin of" << address.key() << "failed:" << saved.error().message;
+                return;
+            }
+            qCInfo(lcFederation).noquote() << "mDNS: found" << decision.txt.hostname << "at" << address.key()
+                                           << "with a pinned fingerprint; connecting";
+            m_links->connect(address, RemoteOrigin::Manual, [address](Broker::Result<QJsonObject> done) {
+                if (!done)
+                    qCWarning(lcFederation).noquote()
+                        << "mDNS: connecting to" << address.key() << "failed:" << done.error().message;
+            });
+            return;
+        }
+        // The address is pinned to another key: the user decides (re-pair), we do not connect.
+    }
+    DiscoveredHost host {service.instance,
+                         decision.txt.hostname,
+                         service.address,
+                         service.port,
+                         decision.txt.fingerprint,
+                         decision.txt.version,
+                         decision.action == DiscoveryAction::Connect
+                             ? QStringLiteral("its address is pinned to another certificate: pair it again")
+                             : decision.reason,
+                         m_context ? m_context->clock().now() : QDateTime::currentDateTimeUtc()};
+    const auto same = [&](const DiscoveredHost &known) { return known.instance == host.instance; };
+    m_discovered.removeIf(same);
+    if (m_discovered.size() >= kMaxDiscoveredHosts)
+        m_discovered.removeFirst(); // the oldest sighting goes
+    m_discovered.append(host);
+    qCInfo(lcFederation).noquote() << "mDNS: found" << host.hostname << "at" << address.key() << "-"
+                                   << host.reason;
+    Q_EMIT hostDiscovered(host);
+    // A host with a fingerprint becomes a pairing request (accepting it pins and connects); a
+    // 0.7 broker has none to pin: it stays in `discovered`, for a join URL by hand.
+    if (PendingRequests *pending = pendingRequests(); pending && !host.fingerprint.isEmpty()) {
+        PendingRequests::Candidate candidate;
+        candidate.host = host.address;
+        candidate.port = host.port;
+        candidate.hostname = host.hostname;
+        candidate.fingerprint = host.fingerprint;
+        candidate.origin = PendingOrigin::Discovery;
+        if (auto added = pending->add(candidate, m_context->clock().msecsSinceEpoch()); !added)
+            qCInfo(lcFederation).noquote()
+                << "mDNS:" << host.hostname << "not added to pending:" << added.error();
+    }
+}
+
+void FederationModule::serviceLost(const QString &instance)
+{
+    m_discovered.removeIf([&](const DiscoveredHost &known) { return known.instance == instance; });
 }
 
 void FederationModule::localPeersChanged()
@@ -227,19 +538,33 @@ void FederationModule::announceIfChanged()
 QList<Broker::Route> FederationModule::routes()
 {
     // The CLI's federation commands: the user's own token only, small JSON bodies.
-    using Handler = void (FederationModule::*)(Broker::RouteCall &);
-    const auto route = [this](const char *path, Handler handler) {
-        Broker::Route route;
-        route.path = path;
-        route.auth = Broker::RouteAuth::MainToken;
-        route.maxBodyBytes = 8192;
-        route.handler = [this, handler](Broker::RouteCall &call) { (this->*handler)(call); };
-        return route;
+    const auto route = [this](const char *path, void (FederationModule::*handler)(Broker::RouteCall &)) {
+        return Internal::localRoute(this, path, handler);
     };
-    return {route("/federation/rotate-psk", &FederationModule::rotatePsk),
-            route("/federation/token", &FederationModule::token),
-            route("/federation/join", &FederationModule::join),
-            route("/federation/init", &FederationModule::init)};
+    QList<Broker::Route> routes {route("/federation/rotate-psk", &FederationModule::rotatePsk),
+                                 route("/federation/token", &FederationModule::token),
+                                 route("/federation/join", &FederationModule::join),
+                                 route("/federation/init", &FederationModule::init),
+                                 route("/federation/doctor", &FederationModule::doctor)};
+    // Pairing's routes answer only while federation is on, like the others.
+    for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
+        pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
+            if (!m_settings.enabled)
+                Broker::RouteAnswer::json(
+                    call.responder,
+                    {{QStringLiteral("ok"), false},
+                     {QStringLiteral("error"), Broker::DisabledFederationLink::disabledMessage()}});
+            else
+                handler(call);
+        };
+        routes.append(pairing);
+    }
+    return routes;
+}
+
+PendingRequests *FederationModule::pendingRequests()
+{
+    return m_pairing ? &m_pairing->pendingRequests() : nullptr;
 }
 
 QList<Broker::ModuleJob> FederationModule::jobs()
@@ -257,6 +582,10 @@ QList<Broker::ModuleJob> FederationModule::jobs()
                      if (m_guard)
                          m_guard->purgeExpired();
                  }});
+    // Renewal 30 days before expiry, while running: a broker that runs for months keeps a
+    // valid certificate (same key, same pin) without a restart.
+    jobs.append({QStringLiteral("federation certificate renewal"), kCertificateCheckIntervalMs,
+                 [this] { refreshCertificate(); }});
     return jobs;
 }
 
@@ -265,16 +594,8 @@ void FederationModule::stop()
     if (!m_started)
         return;
     m_started = false;
-    m_announceTimer.stop();
-    if (m_context)
-        disconnect(&m_context->server(), nullptr, this, nullptr);
-    if (m_server)
-        m_server->close();
-    m_server.reset();
-    m_inbound.reset();
-    if (m_links)
-        m_links->clear();
-    m_links.reset();
+    bringDown();
+    m_speakers.reset();
     m_guard.reset(); // drops its database copies
     m_psk.reset();
     m_context = nullptr;
@@ -289,7 +610,26 @@ QJsonObject FederationModule::status() const
                         {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
                         {QStringLiteral("hostname"), m_settings.hostname},
                         {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
-    status.insert(QStringLiteral("remotes"), m_links ? m_links->statusRemotes() : QJsonArray());
+    QJsonArray remotes = m_links ? m_links->statusRemotes() : QJsonArray();
+    for (auto it = remotes.begin(); it != remotes.end(); ++it) {
+        // How we prove the PSK to it: a session of the challenge exchange, or 0.7's header.
+        QJsonObject entry = it->toObject();
+        const RemoteAddress address {entry.value(u"host").toString(), entry.value(u"port").toInt()};
+        const SessionTransport::Mode mode =
+            m_sessions ? m_sessions->mode(address) : SessionTransport::Mode::None;
+        entry.insert(QStringLiteral("auth"), SessionTransport::modeName(mode));
+        if (mode == SessionTransport::Mode::Legacy)
+            entry.insert(QStringLiteral("legacy"), true); // the CLI's "(0.7 protocol)"
+        if (const QString pin = pinFor(address); !pin.isEmpty())
+            entry.insert(QStringLiteral("fingerprint"), pin);
+        *it = entry;
+    }
+    status.insert(QStringLiteral("remotes"), remotes);
+    if (m_challenges) {
+        status.insert(QStringLiteral("sessions"), m_challenges->sessionCount());
+        status.insert(QStringLiteral("sessions_issued"), m_challenges->sessionsIssued());
+        status.insert(QStringLiteral("failed_verifications"), m_challenges->failedVerifications());
+    }
     status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
     QJsonArray warnings;
     if (m_psk && m_psk->isLoaded()) {
@@ -317,6 +657,23 @@ QJsonObject FederationModule::status() const
             warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
                                 .arg(legacy.size()));
     }
+    QJsonArray discovered;
+    for (const DiscoveredHost &host : m_discovered)
+        discovered.append(QJsonObject {{QStringLiteral("hostname"), host.hostname},
+                                       {QStringLiteral("host"), host.address},
+                                       {QStringLiteral("port"), int(host.port)},
+                                       {QStringLiteral("fingerprint"), host.fingerprint},
+                                       {QStringLiteral("version"), host.version},
+                                       {QStringLiteral("legacy"), host.fingerprint.isEmpty()},
+                                       {QStringLiteral("reason"), host.reason},
+                                       {QStringLiteral("seen_at"), Broker::Clock::toIso(host.seenAt)}});
+    status.insert(QStringLiteral("discovered"), discovered);
+    QJsonObject mdns {{QStringLiteral("active"), discoveryActive()}};
+    if (!discoveryActive())
+        mdns.insert(QStringLiteral("reason"), m_discoveryOff);
+    status.insert(QStringLiteral("mdns"), mdns);
+    if (m_pairing)
+        m_pairing->addToStatus(status);
     if (m_inbound) {
         status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
         status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
@@ -358,6 +715,8 @@ void FederationModule::disconnectRemote(const QString &host, int port, Callback 
         return;
     }
     const RemoteAddress address {host, port};
+    if (m_sessions)
+        m_sessions->forget(address); // a later connect proves the PSK afresh
     if (!m_links->disconnect(address)) {
         done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
         return;
@@ -395,11 +754,14 @@ void FederationModule::remoteConnected(const Remote &remote)
         if (!query.exec())
             qCWarning(lcFederation) << "recording the remote failed";
     }
+    m_discovered.removeIf([&](const DiscoveredHost &host) { return host.hostname == remote.hostname; });
     if (remote.origin == RemoteOrigin::Inbound)
         return; // reached back because it called us: its own config keeps it, not ours
     // §6.3 step 5: the remote goes into federation.remotes, labelled with its hostname.
     Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     const Broker::ConfigFile::Remote entry {remote.address.host, remote.address.port, remote.hostname};
+    if (!listsRemote(m_settings.remotes, entry))
+        m_settings.remotes.append(entry); // a later reload that no longer lists it disconnects it
     if (config.remotes().contains(entry))
         return;
     config.upsertRemote(entry);
@@ -424,16 +786,31 @@ void FederationModule::inboundHandshake(const QHostAddress &from, const QString 
 
 QString FederationModule::pinFor(const RemoteAddress &address) const
 {
-    return Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+    const QString configured = Broker::ConfigFile::load(m_settings.configPath).pins().value(address.key());
+    return configured.isEmpty() ? m_provenPins.value(address.key()) : configured;
 }
 
-void FederationModule::keepFirstUsePin(const RemoteAddress &address, const QString &pin)
+void FederationModule::keepProvenPin(const RemoteAddress &address, const QString &pin)
 {
+    // Trust on first use, but only once the remote proved our PSK over this key.
+    qCInfo(lcFederation).noquote() << "pinning" << address.key() << "to" << pin
+                                   << "(it proved the federation PSK over that key)";
+    m_provenPins.insert(address.key(), pin);
     Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     config.setPin(address.host, address.port, pin);
     if (auto saved = config.save(m_settings.configPath); !saved)
         qCWarning(lcFederation).noquote()
             << "keeping the pin of" << address.key() << ":" << saved.error().message;
+}
+
+void FederationModule::outboundLegacy(const RemoteAddress &address)
+{
+    if (m_guard && m_context &&
+        m_guard->recordLegacyUse(address.key(), QStringLiteral("outbound-psk-header")))
+        qCWarning(lcFederation).noquote()
+            << address.key()
+            << "speaks claude-peers 0.7's protocol only: it gets the legacy PSK header (its certificate is "
+               "pinned and it never spoke the challenge exchange)";
 }
 
 namespace {
@@ -461,6 +838,8 @@ void FederationModule::rotatePsk(Broker::RouteCall &call)
             return;
         }
         qCInfo(lcFederation).noquote() << "federation PSK rotated; kept in" << m_psk->where().describe();
+        if (m_challenges)
+            m_challenges->clear(); // sessions proved the old key
         Broker::RouteAnswer::json(
             responder,
             {{QStringLiteral("ok"), true}, {QStringLiteral("location"), m_psk->where().describe()}});
@@ -569,6 +948,8 @@ void FederationModule::join(Broker::RouteCall &call)
             answerFailure(responder, QStringLiteral("The broker is stopping"));
             return;
         }
+        if (m_challenges)
+            m_challenges->clear(); // sessions proved the old key
         m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
                          [responder, target](Broker::Result<QJsonObject> connected) {
                              if (!connected) {
@@ -641,6 +1022,41 @@ void FederationModule::init(Broker::RouteCall &call)
         else
             finish({});
     });
+}
+
+void FederationModule::startPairing(Broker::ModuleContext &context)
+{
+    if (m_pairing)
+        return; // kept across stop()/start(): the routes hold it
+    Pairing::Hooks hooks;
+    hooks.ownPin = [this] { return m_ownPin; };
+    hooks.hostname = [this] { return m_settings.hostname; };
+    hooks.federationPort = [this] { return int(listeningPort() ? listeningPort() : m_settings.port); };
+    hooks.dialAddress = [] { return lanAddress(); };
+    hooks.psk = [this] { return psk(); };
+    hooks.pskIsTokenCopy = [this] { return m_psk && m_psk->equalsLocalToken(); };
+    hooks.replacePsk = [this](const QByteArray &key, std::function<void(Broker::Result<void>)> done) {
+        if (!m_psk) {
+            done(fail(ErrorKind::Unreachable, QStringLiteral("The broker is stopping")));
+            return;
+        }
+        m_psk->replace(key, std::move(done));
+    };
+    hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
+    hooks.setPin = [this](const RemoteAddress &address, const QString &pin) -> Broker::Result<void> {
+        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+        config.setPin(address.host, address.port, pin);
+        return config.save(m_settings.configPath);
+    };
+    hooks.connect = [this](const RemoteAddress &address, Callback done) {
+        if (!m_links) {
+            done(fail(ErrorKind::FederationDisabled, Broker::DisabledFederationLink::disabledMessage()));
+            return;
+        }
+        m_links->connect(address, RemoteOrigin::Manual, std::move(done));
+    };
+    hooks.clock = &context.clock();
+    m_pairing = std::make_unique<Pairing>(std::move(hooks));
 }
 
 } // namespace Federation

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokermodule.h"
+#include "discovery.h"
 #include "federationlink.h"
 #include "federationsettings.h"
 #include "inboundhandler.h"
@@ -26,8 +27,14 @@ struct ServerLimits;
 
 namespace Federation {
 
+class ChallengeServer;
+class ChallengeSpeakers;
+class Pairing;
+class PendingRequests;
 class PskKeeper;
 class ReplayGuard;
+class SessionTransport;
+class TlsHttpServer;
 
 // The federation module (issue #9): the broker's FederationLink (the lan scope, /federation/*
 // local routes, metrics) and a BrokerModule (its tables, its jobs, the federation port and the
@@ -53,7 +60,27 @@ public:
         ServerFactory server; // default: by plainHttp
         QHostAddress listenAddress = QHostAddress::Any; // 0.7: all interfaces
         QProcessEnvironment environment = QProcessEnvironment::systemEnvironment(); // cert paths, WSL2
+        // DNS-SD (default: dns_sd.h when built with it); tests give a fake.
+        std::function<std::unique_ptr<Discovery>()> discovery;
+        // What reload() re-reads (default: FederationSettings::load on the broker's location).
+        std::function<FederationSettings()> settingsSource;
     };
+
+    // A host found by discovery that is not (yet) paired: shown in status as "discovered".
+    struct DiscoveredHost
+    {
+        QString instance;
+        QString hostname;
+        QString address;
+        quint16 port = 0;
+        QString fingerprint; // empty: a 0.7 broker
+        QString version;
+        QString reason;
+        QDateTime seenAt;
+    };
+    static constexpr int kMaxDiscoveredHosts = 64;
+    static constexpr int kRenewBeforeDays = 30;
+    static constexpr qint64 kCertificateCheckIntervalMs = 6LL * 3600 * 1000;
 
     FederationModule(FederationSettings settings, Parts parts);
     ~FederationModule() override;
@@ -65,6 +92,10 @@ public:
     QList<Broker::Route> routes() override;
     QList<Broker::ModuleJob> jobs() override;
     void stop() override;
+    // SIGHUP / POST /reload: re-reads the config and applies, without a restart, enable/disable
+    // (the port opens/closes), subnets, port, remotes added/removed, mdns, and changed
+    // certificate files (used for the next handshakes). The hostname needs a restart.
+    void reload() override;
 
     // FederationLink
     bool isEnabled() const override { return m_settings.enabled; }
@@ -82,13 +113,34 @@ public:
     // Our certificate's pin, "sha256-<b64url>" (empty on plain HTTP or before start).
     QString ownPin() const { return m_ownPin; }
     const FederationSettings &settings() const { return m_settings; }
+    // Pairing requests (a discovered unknown host becomes one: PendingRequests::add); null
+    // before start().
+    PendingRequests *pendingRequests();
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
+    // A discovered host waits for pairing (fedpair's pending requests take it from here).
+    Q_SIGNAL void hostDiscovered(const Federation::FederationModule::DiscoveredHost &host);
+    QList<DiscoveredHost> discoveredHosts() const { return m_discovered; }
+    // Whether DNS-SD runs, and why not.
+    bool discoveryActive() const { return m_discovery && m_discovery->isActive(); }
+    QString discoveryOffReason() const { return m_discoveryOff; }
+    // Re-reads the certificate files, renewing a self-signed one 30 days before expiry (by the
+    // broker's clock); a different certificate is served from the next handshake on.
+    void refreshCertificate();
 
     // Local peer changes are announced to linked remotes this long after the first of a burst.
     static constexpr int kAnnounceDelayMs = 200;
 
 private:
+    void bringUp();
+    void bringDown();
+    void applySubnets();
+    void openServer();
+    void closeServer();
+    void startDiscovery();
+    void stopDiscovery();
+    void serviceFound(const DiscoveredService &service);
+    void serviceLost(const QString &instance);
     void pskLoaded();
     void localPeersChanged();
     void announceIfChanged();
@@ -98,6 +150,8 @@ private:
     void token(Broker::RouteCall &call);
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
+    void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
     FederationSettings m_settings;
@@ -105,12 +159,22 @@ private:
     Broker::ModuleContext *m_context = nullptr;
     std::unique_ptr<PskKeeper> m_psk;
     std::unique_ptr<ReplayGuard> m_guard;
+    std::unique_ptr<ChallengeServer> m_challenges; // inbound: challenges and sessions
+    std::unique_ptr<ChallengeSpeakers> m_speakers;
+    std::unique_ptr<SessionTransport> m_sessions; // outbound: in front of m_parts.transport
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
+    TlsHttpServer *m_tls = nullptr; // m_server when it is ours over TLS
+    std::unique_ptr<Discovery> m_discovery;
+    QString m_discoveryOff; // why discovery is off ("" while it runs)
+    QList<DiscoveredHost> m_discovered;
+    std::unique_ptr<Pairing> m_pairing;
     void setUpTls();
     QString pinFor(const RemoteAddress &address) const;
-    void keepFirstUsePin(const RemoteAddress &address, const QString &pin);
+    void keepProvenPin(const RemoteAddress &address, const QString &pin);
+    void outboundLegacy(const RemoteAddress &address);
+    QHash<QString, QString> m_provenPins; // kept in memory too, should the config not be writable
 
     SubnetFilter m_subnets;
     QString m_subnetError;

@@ -64,6 +64,18 @@ FederationSettings FederationSettings::load(const Broker::Location &location, co
                 .arg(s.hostname);
 
     s.remotes = config.remotes();
+    // 0.7: only the exact value "false" turns it off.
+    if (env.value(QStringLiteral("CLAUDE_PEERS_MDNS_ENABLED")) == QLatin1String("false")) {
+        s.mdnsEnabled = false;
+        s.mdnsOffReason = QStringLiteral("CLAUDE_PEERS_MDNS_ENABLED=false");
+    } else if (env.contains(QStringLiteral("WSL_DISTRO_NAME"))) {
+        // 0.7 too: WSL2's NAT keeps multicast inside the VM.
+        s.mdnsEnabled = false;
+        s.mdnsOffReason = QStringLiteral("WSL2 (its NAT keeps mDNS inside the VM)");
+    } else if (config.mdnsEnabled() == false) {
+        s.mdnsEnabled = false;
+        s.mdnsOffReason = QStringLiteral("federation.mdns.enabled is false in %1").arg(location.configPath);
+    }
     if (!config.warning().isEmpty())
         qCWarning(lcFederation).noquote() << config.warning();
     return s;

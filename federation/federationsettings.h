@@ -22,6 +22,10 @@ struct FederationSettings
     QString hostname; // lower-cased, ≤ 63 characters, no ':'
     QString hostnameError; // why the machine hostname cannot be used (contains ':')
     QList<Broker::ConfigFile::Remote> remotes;
+    // DNS-SD discovery (§6.8): on unless CLAUDE_PEERS_MDNS_ENABLED is exactly "false" or
+    // federation.mdns.enabled is false; mdnsOffReason says which.
+    bool mdnsEnabled = true;
+    QString mdnsOffReason;
     QString configPath;
     QString home; // where the PSK file lives when no keychain answers
     QString tokenPath; // the local token, copied into the PSK once (migration)

@@ -1,6 +1,7 @@
 #include "inboundhandler.h"
 
 #include "brokerserver.h"
+#include "challengeserver.h"
 #include "clock.h"
 #include "federationlogging.h"
 #include "relayenvelope.h"
@@ -50,9 +51,13 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
         answer(responder, 200,
                {{QStringLiteral("status"), QStringLiteral("ok")},
                 {QStringLiteral("federation"), true},
-                {QStringLiteral("hostname"), m_context.hostname}});
+                {QStringLiteral("hostname"), m_context.hostname},
+                // ours: lets the other side's doctor measure clock skew (0.7 ignores it)
+                {QStringLiteral("time_ms"), m_context.clock ? m_context.clock->msecsSinceEpoch() : 0}});
         return;
     }
+    if (m_context.pairing && m_context.pairing(request, responder))
+        return;
     if (request.method != "POST") {
         responder->respond(Response::text(200, QByteArrayLiteral("claude-peers federation agent")));
         return;
@@ -63,20 +68,17 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
               QStringLiteral("Federation is starting (its key is being read); try again shortly"));
         return;
     }
-    if (!RelaySignature::constantTimeEquals(request.header("x-claude-peers-psk"), psk)) {
-        error(responder, 403, kPskMismatch);
+    if (m_context.challenges &&
+        (request.path == "/federation/challenge" || request.path == "/federation/verify")) {
+        const ChallengeServer::Answer result = request.path == "/federation/challenge"
+            ? m_context.challenges->challenge(request.peerAddress, request.body)
+            : m_context.challenges->verify(request.peerAddress, request.body);
+        answer(responder, result.status, result.body);
         return;
     }
-    // The PSK header is 0.7's only mechanism; the challenge exchange that replaces it between our
-    // brokers is not there yet, so every caller is logged as a legacy one.
-    const QString peer = source.toString();
-    if (!m_context.acceptLegacy) {
-        error(responder, 403,
-              QStringLiteral("The legacy PSK header is refused here (federation.accept_legacy is off)"));
+    const Proof proof = authenticate(request, source, responder);
+    if (proof == Proof::Refused)
         return;
-    }
-    if (m_context.guard && m_context.guard->recordLegacyUse(peer, QStringLiteral("psk-header")))
-        qCInfo(lcFederation).noquote() << peer << "uses the legacy PSK header (claude-peers 0.7's protocol)";
 
     if (request.path == "/federation/relay") {
         relay(request, responder);
@@ -100,7 +102,7 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
         return;
     }
     if (request.path == "/federation/handshake")
-        handshake(request, document.object(), responder);
+        handshake(request, document.object(), proof, responder);
     else if (request.path == "/federation/peers")
         peers(responder);
     else if (request.path == "/federation/peers-changed")
@@ -109,10 +111,42 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
         error(responder, 404, QStringLiteral("not found"));
 }
 
-void InboundHandler::handshake(const Request &request, const QJsonObject &body, const ResponderPtr &responder)
+InboundHandler::Proof InboundHandler::authenticate(const Request &request, const QHostAddress &source,
+                                                   const ResponderPtr &responder)
+{
+    const QByteArray session = request.header(Challenge::kSessionHeaderLower);
+    if (!session.isEmpty() && m_context.challenges) {
+        if (m_context.challenges->session(session, source))
+            return Proof::Session;
+        // Our clients run the exchange again on this status (a restart forgets sessions).
+        error(responder, 401,
+              QStringLiteral("Unknown or expired federation session: run the challenge exchange again "
+                             "(POST /federation/challenge)"));
+        return Proof::Refused;
+    }
+    if (!RelaySignature::constantTimeEquals(request.header("x-claude-peers-psk"), m_context.psk())) {
+        error(responder, 403, kPskMismatch);
+        return Proof::Refused;
+    }
+    // 0.7's only mechanism: accepted while federation.accept_legacy is on, logged once per peer.
+    const QString peer = source.toString();
+    if (!m_context.acceptLegacy) {
+        error(responder, 403,
+              QStringLiteral("The legacy PSK header is refused here (federation.accept_legacy is off)"));
+        return Proof::Refused;
+    }
+    if (m_context.guard && m_context.guard->recordLegacyUse(peer, QStringLiteral("psk-header")))
+        qCInfo(lcFederation).noquote() << peer << "uses the legacy PSK header (claude-peers 0.7's protocol)";
+    return Proof::PskHeader;
+}
+
+void InboundHandler::handshake(const Request &request, const QJsonObject &body, Proof proof,
+                               const ResponderPtr &responder)
 {
     const QByteArray psk = m_context.psk();
-    if (!RelaySignature::constantTimeEquals(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
+    // 0.7 repeats the PSK in the handshake's body (§4.2); a session proved it already.
+    if (proof == Proof::PskHeader &&
+        !RelaySignature::constantTimeEquals(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
         error(responder, 403, kPskMismatch);
         return;
     }

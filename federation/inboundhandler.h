@@ -18,14 +18,17 @@ class Clock;
 
 namespace Federation {
 
+class ChallengeServer;
 class ReplayGuard;
 class SubnetFilter;
 
 // The requests on the federation port, in 0.7's order (reference §4.1): the subnet filter,
 // /health, the PSK header, then /federation/handshake, /federation/peers, /federation/relay,
-// with 0.7's bodies, status codes and error texts. A relay is stored through the broker's
-// public BrokerServer::storeRelayedMessage, as a local send would be; nothing is stored when
-// any check fails.
+// with 0.7's bodies, status codes and error texts. Our brokers skip the PSK header: they run
+// /federation/challenge and /federation/verify (before the PSK check) and then send
+// X-Federation-Session instead (challengeserver.h); the header stays 0.7's (legacy) way in. A relay is stored
+// through the broker's public BrokerServer::storeRelayedMessage, as a local send would be; nothing is stored
+// when any check fails.
 class InboundHandler final : public Broker::Http::RequestHandler
 {
 public:
@@ -40,9 +43,12 @@ public:
         Broker::BrokerServer *broker = nullptr;
         const Broker::Clock *clock = nullptr;
         ReplayGuard *guard = nullptr;
+        ChallengeServer *challenges = nullptr; // null: 0.7's pipeline only
         // After a successful handshake (bidirectional links): who called, and their port if said.
         std::function<void(const QHostAddress &from, const QString &hostname, std::optional<int> port)>
             onHandshake;
+        // Pairing (pairing.h): its routes are answered before the PSK check; true when it answered.
+        std::function<bool(const Broker::Http::Request &, const Broker::Http::ResponderPtr &)> pairing;
         // POST /federation/peers-changed (ours only, announced in the handshake's capabilities):
         // the caller's peer list changed; the module re-reads it from its link to that hostname.
         std::function<void(const QString &hostname)> onPeersChanged;
@@ -60,7 +66,12 @@ public:
     qint64 relaysRefused() const { return m_relaysRefused; }
 
 private:
-    void handshake(const Broker::Http::Request &request, const QJsonObject &body,
+    // Whether the request proved the PSK: a live session, or (legacy) the PSK header. Answers
+    // the refusal itself when not.
+    enum class Proof { Refused, Session, PskHeader };
+    Proof authenticate(const Broker::Http::Request &request, const QHostAddress &source,
+                       const Broker::Http::ResponderPtr &responder);
+    void handshake(const Broker::Http::Request &request, const QJsonObject &body, Proof proof,
                    const Broker::Http::ResponderPtr &responder);
     void peers(const Broker::Http::ResponderPtr &responder);
     void peersChanged(const QJsonObject &body, const Broker::Http::ResponderPtr &responder);

@@ -9,7 +9,22 @@
 #include <QNetworkRequest>
 #include <QUrl>
 
+#include <QTimer>
+
 namespace Federation {
+
+QByteArray LinkCredential::headerName() const
+{
+    switch (kind) {
+    case Kind::None:
+        return {};
+    case Kind::Psk:
+        return QByteArrayLiteral("X-Claude-Peers-PSK");
+    case Kind::Session:
+        return QByteArrayLiteral("X-Federation-Session");
+    }
+    return {};
+}
 
 PlainHttpTransport::PlainHttpTransport(int timeoutMs)
     : m_network(std::make_unique<QNetworkAccessManager>()), m_timeoutMs(timeoutMs)
@@ -19,7 +34,7 @@ PlainHttpTransport::PlainHttpTransport(int timeoutMs)
 PlainHttpTransport::~PlainHttpTransport() = default;
 
 void PlainHttpTransport::post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-                              const QByteArray &psk, Done done)
+                              const LinkCredential &credential, Done done)
 {
     QUrl url;
     url.setScheme(QStringLiteral("http"));
@@ -28,7 +43,8 @@ void PlainHttpTransport::post(const RemoteAddress &to, const QByteArray &path, c
     url.setPath(QString::fromLatin1(path));
     QNetworkRequest request(url);
     request.setHeader(QNetworkRequest::ContentTypeHeader, QByteArrayLiteral("application/json"));
-    request.setRawHeader("X-Claude-Peers-PSK", psk);
+    if (credential.kind != LinkCredential::Kind::None)
+        request.setRawHeader(credential.headerName(), credential.value);
     request.setTransferTimeout(m_timeoutMs);
     QNetworkReply *reply = m_network->post(request, jsonBody);
     auto answered = std::make_shared<bool>(false);
@@ -67,22 +83,36 @@ TlsLinkTransport::TlsLinkTransport(PinFor pinFor, FirstUse firstUse, int timeout
 TlsLinkTransport::~TlsLinkTransport() = default;
 
 void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-                            const QByteArray &psk, Done done)
+                            const LinkCredential &credential, Done done)
 {
     TlsRequest request;
     request.host = to.host;
     request.port = quint16(to.port);
     request.path = path;
     request.body = jsonBody;
-    request.headers = {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")},
-                       {QByteArrayLiteral("X-Claude-Peers-PSK"), psk}};
+    request.headers = {{QByteArrayLiteral("Content-Type"), QByteArrayLiteral("application/json")}};
+    if (credential.kind != LinkCredential::Kind::None)
+        request.headers.append({credential.headerName(), credential.value});
     request.timeoutMs = m_timeoutMs;
     request.maxResponseBytes = kMaxReplyBytes;
     request.keepAlive = true; // one TLS handshake per remote, not one per relay
     request.expectedPin = m_pinFor ? m_pinFor(to) : QString();
+    if (request.expectedPin.isEmpty() && credential.kind != LinkCredential::Kind::None) {
+        // Trust on first use is for the challenge exchange, which reveals nothing: a secret goes
+        // only where a pin says who answers.
+        QTimer::singleShot(0, m_client.get(), [done, to] {
+            done(LinkReply {0,
+                            {},
+                            QStringLiteral("Not sent: %1 has no pinned certificate, so its key was not "
+                                           "checked and the federation PSK or session stays here")
+                                .arg(to.key())});
+        });
+        return;
+    }
     if (request.expectedPin.isEmpty()) {
         request.acceptPin = [this, to](const QString &seenPin, const QSslCertificate &) {
-            qCInfo(lcFederation).noquote() << "trusting" << to.key() << "on first use, pin" << seenPin;
+            qCInfo(lcFederation).noquote()
+                << "first contact with" << to.key() << "(no pin yet), its pin" << seenPin;
             if (m_firstUse)
                 m_firstUse(to, seenPin);
             return true;
@@ -93,7 +123,9 @@ void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, con
         if (result) {
             reply.status = result->status;
             reply.body = QJsonDocument::fromJson(result->body).object();
+            reply.peerPin = result->peerPin;
         } else if (result.error().kind == TlsRequestErrorKind::HttpStatus) {
+            reply.peerPin = result.error().seenPin;
             reply.status = result.error().httpStatus;
             reply.body = QJsonDocument::fromJson(result.error().body).object();
             reply.error = reply.body.value(QStringLiteral("error")).toString();

@@ -22,13 +22,39 @@ struct RemoteAddress
     bool operator==(const RemoteAddress &) const = default;
 };
 
+// How a request proves the PSK. From a QByteArray (the PSK itself, as every caller had it): 0.7's
+// X-Claude-Peers-PSK header — which SessionTransport turns into a session of the challenge
+// exchange between our brokers; Session: X-Federation-Session; None: nothing (the exchange).
+struct LinkCredential
+{
+    enum class Kind { None, Psk, Session };
+    Kind kind = Kind::None;
+    QByteArray value;
+
+    LinkCredential() = default;
+    LinkCredential(const QByteArray &psk) // NOLINT(google-explicit-constructor): the PSK is the usual one
+        : kind(psk.isEmpty() ? Kind::None : Kind::Psk), value(psk)
+    {
+    }
+    static LinkCredential session(const QByteArray &token)
+    {
+        LinkCredential credential;
+        credential.kind = Kind::Session;
+        credential.value = token;
+        return credential;
+    }
+    QByteArray headerName() const; // "" for None
+};
+
 // One answer of a remote federation port. status 0: nothing answered (refused, reset, timed
-// out, a certificate that does not match its pin); error then says why in plain words.
+// out, a certificate that does not match its pin) or the request was not sent (see error);
+// error then says why in plain words.
 struct LinkReply
 {
     int status = 0;
     QJsonObject body; // {} when the answer is not a JSON object
     QString error; // transport failure, or the remote's {"error":…}
+    QString peerPin {}; // the server's certificate pin seen in TLS ("" on plain HTTP, or none seen)
 
     bool ok() const { return status >= 200 && status < 300; }
     // "<remote error or unknown>" as 0.7 words its failures.
@@ -48,7 +74,7 @@ public:
     virtual ~LinkTransport() = default;
     // Answers through `done` later, on the caller's thread, exactly once (also on timeout).
     virtual void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-                      const QByteArray &psk, Done done) = 0;
+                      const LinkCredential &credential, Done done) = 0;
 };
 
 // Plain HTTP (no TLS) through QNetworkAccessManager: the loopback tests' transport, and the
@@ -60,7 +86,7 @@ public:
     ~PlainHttpTransport() override;
 
     void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-              const QByteArray &psk, Done done) override;
+              const LinkCredential &credential, Done done) override;
 
 private:
     std::unique_ptr<QNetworkAccessManager> m_network;
@@ -71,8 +97,9 @@ class PinnedTlsClient;
 
 // HTTPS through fedtls's PinnedTlsClient, as 0.7 speaks to remotes (§6.3) but with the server's
 // key checked before the PSK header is written: a pinned address must show its pin (a changed
-// certificate is refused until re-paired); an address without a pin is trusted on first use and
-// its pin handed to firstUse to keep.
+// certificate is refused until re-paired); an address without a pin is trusted on first use
+// (its pin handed to firstUse) for requests without a credential only — a PSK or a session is
+// never sent to an address that has no pin.
 class TlsLinkTransport final : public LinkTransport
 {
 public:
@@ -83,7 +110,7 @@ public:
     ~TlsLinkTransport() override;
 
     void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-              const QByteArray &psk, Done done) override;
+              const LinkCredential &credential, Done done) override;
 
 private:
     std::unique_ptr<PinnedTlsClient> m_client;

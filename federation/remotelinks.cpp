@@ -109,8 +109,9 @@ void RemoteLinks::attempt(Remote &remote)
     remote.syncAgain = false;
     const QString key = remote.address.key();
     const quint64 generation = remote.generation;
-    const QJsonObject handshake {{QStringLiteral("psk"), QString::fromUtf8(psk())},
-                                 {QStringLiteral("hostname"), m_identity.hostname},
+    // No "psk" here: our brokers prove it with the challenge exchange; for a 0.7 remote the
+    // transport adds it (SessionTransport's legacy path).
+    const QJsonObject handshake {{QStringLiteral("hostname"), m_identity.hostname},
                                  {QStringLiteral("version"), QString::fromLatin1(kProtocolVersion)},
                                  {QStringLiteral("port"), int(m_identity.federationPort)}};
     qCDebug(lcFederation).noquote() << "handshake with" << key;

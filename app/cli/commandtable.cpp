@@ -27,7 +27,8 @@ constexpr OptionSpec kHook[] = {
     {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
 constexpr OptionSpec kFederation[] = {
-    {"json", nullptr, "status, pending, doctor: print JSON"},
+    {"json", nullptr, "status, pending, doctor, pair-code: print JSON"},
+    {"yes", nullptr, "join by code, accept: the verification codes were compared already (scripts)"},
     {"host", "H", "token: the address the other machine dials (default: the broker's LAN address)"},
     {"legacy", nullptr, "token: 0.7's URL form, without the certificate fingerprint"},
     {"fingerprint", "FP", "connect: pin this certificate (sha256-<base64url>, from federation status there)"},
@@ -143,11 +144,14 @@ const std::array kCommands {
              &Handlers::restart},
     Command {
         "federation", "<subcommand> [arguments] [options]", "Connect brokers across machines",
-        "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | token [--host H] "
+        "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | join "
+        "<host>[:<port>] "
+        "<code> [--yes] | pair-code [--json] | token [--host H] "
         "[--legacy] | doctor [--json] | connect <host>:<port> [--fingerprint sha256-...] | disconnect "
         "<host>:<port> | status [--json] | enable [port] [subnet] | disable | rotate-psk | pending [--json] "
         "| "
-        "accept <id> | reject <id>. The broker keeps the federation secret and the certificate; enable, "
+        "accept <id> [--yes] | reject <id>. The broker keeps the federation secret and the certificate; "
+        "enable, "
         "disable and init edit the config file and have a running broker re-read it.",
         kFederation, false, 0, -1, &Handlers::federation},
     Command {

@@ -12,6 +12,10 @@
 #include "jsonfields.h"
 
 #include <QDateTime>
+#include <QFile>
+
+#include <algorithm>
+#include <cstdio>
 
 namespace Cli::Handlers {
 
@@ -210,8 +214,168 @@ void withBroker(Context &ctx, std::function<void()> next)
     });
 }
 
-void join(Context &ctx, const Invocation &, const QStringList &args)
+// The user's answer to a yes/no question, read from stdin; nullopt when there is no answer to
+// read (stdin closed or not given: a script), so the caller fails instead of assuming yes.
+std::optional<bool> ask(Context &ctx, const QString &question)
 {
+    ctx.errRaw(question + QStringLiteral(" [y/N] "));
+    QFile in;
+    if (!in.open(stdin, QIODevice::ReadOnly))
+        return std::nullopt;
+    const QByteArray line = in.readLine(256);
+    if (line.isEmpty()) {
+        ctx.err(QString());
+        return std::nullopt;
+    }
+    const QByteArray answer = line.trimmed().toLower();
+    return answer == "y" || answer == "yes";
+}
+
+void notInteractive(Context &ctx, const QString &what)
+{
+    ctx.err(QStringLiteral(
+                "Failed: no answer on standard input. Compare the code with the other machine, then run "
+                "this again in a terminal, or add --yes to %1.")
+                .arg(what));
+    ctx.finish(ExitFailed);
+}
+
+void pairCode(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    const bool json = inv.flag("json");
+    ctx.api().call(
+        Broker::FederationPairCodeRequest {}, [&ctx, json](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationPairCodeRequest::path))
+                return;
+            if (json) {
+                ctx.outRaw(Format::prettyJson(answer->toJson()));
+                ctx.finish(ExitOk);
+                return;
+            }
+            const QString code = detail(*answer, "code");
+            ctx.out(QStringLiteral("Pairing code: %1  (one use, valid %2 minutes)")
+                        .arg(code)
+                        .arg(Broker::integerValue(answer->details.value(QLatin1String("expires_in_s")))
+                                 .value_or(600) /
+                             60));
+            ctx.out(QStringLiteral("This machine: %1 at %2:%3, certificate %4")
+                        .arg(detail(*answer, "hostname"), detail(*answer, "host"), detail(*answer, "port"),
+                             detail(*answer, "fingerprint")));
+            ctx.out(QString());
+            ctx.out(QStringLiteral("On the other machine run:"));
+            ctx.out(QStringLiteral("  claude-peers federation join %1:%2 %3")
+                        .arg(detail(*answer, "host"), detail(*answer, "port"), code));
+            ctx.out(QStringLiteral("then here: claude-peers federation pending, and accept the request "
+                                   "whose 6-digit code both machines show."));
+            ctx.finish(ExitOk);
+        });
+}
+
+// Machine B after the user confirmed: waits (20 s per call) until machine A accepts or rejects.
+void waitForAccept(Context &ctx, const QString &id, const QString &hostname)
+{
+    Broker::FederationPairConfirmRequest request;
+    request.id = id;
+    ctx.api().call(
+        request,
+        [&ctx, id, hostname](Broker::Result<Broker::FederationAnswer> answer) {
+            if (answer && !answer->ok) {
+                ctx.out(QStringLiteral("  3. FAIL ") + answer->error);
+                ctx.err(QStringLiteral("Failed: %1").arg(answer->error));
+                ctx.finish(ExitFailed);
+                return;
+            }
+            if (failed(ctx, answer, Broker::FederationPairConfirmRequest::path))
+                return;
+            if (detail(*answer, "state") == QLatin1String("pending")) {
+                waitForAccept(ctx, id, hostname);
+                return;
+            }
+            ctx.out(
+                QStringLiteral("  3. OK   %1 accepted: the federation key arrived, its certificate is pinned "
+                               "and the link is up")
+                    .arg(hostname));
+            ctx.finish(ExitOk);
+        },
+        LinkTimeoutMs + 60000);
+}
+
+void joinByCode(Context &ctx, const Invocation &inv, const QString &target, const QString &code)
+{
+    auto hp = FederationFormat::hostPort(target);
+    if (!hp && !target.contains(QLatin1Char(':')) && !target.isEmpty())
+        hp = HostPort {target, 7900};
+    if (!hp) {
+        ctx.err(QStringLiteral("Invalid address \"%1\". Expected <host>[:<port>] as `claude-peers federation "
+                               "pair-code` printed it on the other machine.")
+                    .arg(target));
+        ctx.finish(ExitUsage);
+        return;
+    }
+    const bool yes = inv.flag("yes");
+    ctx.out(QStringLiteral("[Federation Join]"));
+    withBroker(ctx, [&ctx, hp = *hp, code, yes] {
+        ctx.out(QStringLiteral("  1. ..   Proving the code to %1:%2 (nothing secret is sent)...")
+                    .arg(hp.host)
+                    .arg(hp.port));
+        Broker::FederationPairRequest request;
+        request.host = hp.host;
+        request.port = hp.port;
+        request.code = code;
+        ctx.api().call(
+            request,
+            [&ctx, yes](Broker::Result<Broker::FederationAnswer> answer) {
+                if (answer && !answer->ok) {
+                    ctx.out(QStringLiteral("  1. FAIL ") + answer->error);
+                    ctx.err(QStringLiteral("Failed: %1").arg(answer->error));
+                    ctx.finish(ExitFailed);
+                    return;
+                }
+                if (failed(ctx, answer, Broker::FederationPairRequest::path))
+                    return;
+                const QString id = detail(*answer, "id");
+                const QString hostname = detail(*answer, "hostname");
+                ctx.out(QStringLiteral("  1. OK   %1 knows the code; its certificate: %2")
+                            .arg(hostname, detail(*answer, "fingerprint")));
+                ctx.out(QStringLiteral("  2. ..   Verification code: %1").arg(detail(*answer, "sas")));
+                const auto confirmed = yes ? std::optional<bool>(true)
+                                           : ask(ctx,
+                                                 QStringLiteral("Does %1 show the same code (claude-peers "
+                                                                "federation pending there)?")
+                                                     .arg(hostname));
+                if (!confirmed || !*confirmed) {
+                    Broker::FederationPairCancelRequest cancel;
+                    cancel.id = id;
+                    ctx.api().call(cancel, [&ctx, confirmed](Broker::Result<Broker::FederationAnswer>) {
+                        if (!confirmed) {
+                            notInteractive(ctx,
+                                           QStringLiteral("claude-peers federation join <host:port> <code>"));
+                            return;
+                        }
+                        ctx.err(QStringLiteral(
+                            "Failed: the codes differ, so pairing stopped; nothing was shared. "
+                            "Something may sit between the two machines: pair on a network you "
+                            "trust."));
+                        ctx.finish(ExitFailed);
+                    });
+                    return;
+                }
+                ctx.out(QStringLiteral("  2. OK   Codes match"));
+                ctx.out(QStringLiteral(
+                            "  3. ..   Waiting for %1 to accept (claude-peers federation accept %2 there)")
+                            .arg(hostname, id));
+                waitForAccept(ctx, id, hostname);
+            },
+            LinkTimeoutMs + 10000);
+    });
+}
+
+void join(Context &ctx, const Invocation &inv, const QStringList &args)
+{
+    if (args.size() == 2) {
+        joinByCode(ctx, inv, args.at(0).trimmed(), args.at(1).trimmed());
+        return;
+    }
     const QString url = args.at(0).trimmed();
     const auto hp = FederationFormat::joinTarget(url);
     if (!hp) {
@@ -487,17 +651,63 @@ void pending(Context &ctx, const Invocation &inv, const QStringList &)
                    });
 }
 
-void accept(Context &ctx, const Invocation &, const QStringList &args)
+void accept(Context &ctx, const Invocation &inv, const QStringList &args)
 {
-    Broker::FederationAcceptRequest request;
-    request.id = args.at(0);
-    ctx.api().call(request, [&ctx, id = request.id](Broker::Result<Broker::FederationAnswer> answer) {
-        if (failed(ctx, answer, Broker::FederationAcceptRequest::path))
-            return;
-        const QString hostname = detail(*answer, "hostname");
-        ctx.out(QStringLiteral("Accepted %1: paired.").arg(hostname.isEmpty() ? id : hostname));
-        ctx.finish(ExitOk);
-    });
+    const QString id = args.at(0);
+    const bool yes = inv.flag("yes");
+    // The request's code is shown and confirmed before anything is accepted.
+    ctx.api().call(
+        Broker::FederationPendingRequest {},
+        [&ctx, id, yes](Broker::Result<Broker::FederationPendingAnswer> list) {
+            if (failed(ctx, list, Broker::FederationPendingRequest::path))
+                return;
+            const auto found = std::find_if(list->requests.begin(), list->requests.end(),
+                                            [&](const auto &r) { return r.id == id; });
+            if (found == list->requests.end()) {
+                ctx.err(QStringLiteral(
+                            "Failed: no pairing request %1 (expired?). See: claude-peers federation pending")
+                            .arg(id));
+                ctx.finish(ExitFailed);
+                return;
+            }
+            ctx.out(QStringLiteral("Pairing request %1 from %2 (%3:%4)")
+                        .arg(id, found->hostname, found->host)
+                        .arg(found->port));
+            ctx.out(QStringLiteral("  its certificate: %1").arg(found->fingerprint));
+            if (!found->sas.isEmpty())
+                ctx.out(QStringLiteral("  verification code: %1").arg(found->sas));
+            if (!yes) {
+                const auto confirmed =
+                    ask(ctx,
+                        found->sas.isEmpty()
+                            ? QStringLiteral("Accept %1?").arg(found->hostname)
+                            : QStringLiteral("Does %1 show the same code?").arg(found->hostname));
+                if (!confirmed) {
+                    notInteractive(ctx, QStringLiteral("claude-peers federation accept <id>"));
+                    return;
+                }
+                if (!*confirmed) {
+                    ctx.err(QStringLiteral(
+                                "Not accepted. If the codes differ, reject it: claude-peers federation "
+                                "reject %1")
+                                .arg(id));
+                    ctx.finish(ExitFailed);
+                    return;
+                }
+            }
+            Broker::FederationAcceptRequest request;
+            request.id = id;
+            ctx.api().call(request, [&ctx, id](Broker::Result<Broker::FederationAnswer> answer) {
+                if (failed(ctx, answer, Broker::FederationAcceptRequest::path))
+                    return;
+                const QString hostname = detail(*answer, "hostname");
+                ctx.out(QStringLiteral(
+                            "Accepted %1: its certificate is pinned; it receives the federation key and "
+                            "connects.")
+                            .arg(hostname.isEmpty() ? id : hostname));
+                ctx.finish(ExitOk);
+            });
+        });
 }
 
 void reject(Context &ctx, const Invocation &, const QStringList &args)
@@ -532,7 +742,8 @@ struct Subcommand
 const Subcommand kSubcommands[] = {
     {"init", "[--port P] [--subnet CIDR[,CIDR...]]", 0, 0, &init, "port subnet"},
     {"setup", "(same as init)", 0, 0, &init, "port subnet"},
-    {"join", "<cpt-url>", 1, 1, &join},
+    {"join", "<cpt-url> | <host>[:<port>] <code> [--yes]", 1, 2, &join, "yes"},
+    {"pair-code", "[--json]", 0, 0, &pairCode, "json"},
     {"token", "[--host H] [--legacy]", 0, 0, &token, "host legacy"},
     {"doctor", "[--json]", 0, 0, &federationDoctor, "json"},
     {"connect", "<host>:<port> [--fingerprint sha256-...]", 1, 1, &connectRemote, "fingerprint"},
@@ -542,7 +753,7 @@ const Subcommand kSubcommands[] = {
     {"disable", "", 0, 0, &disable},
     {"rotate-psk", "", 0, 0, &rotatePsk},
     {"pending", "[--json]", 0, 0, &pending, "json"},
-    {"accept", "<id>", 1, 1, &accept},
+    {"accept", "<id> [--yes]", 1, 1, &accept, "yes"},
     {"reject", "<id>", 1, 1, &reject},
     {"refresh-wsl2", "", 0, 0, &refreshWsl2},
 };

@@ -72,10 +72,12 @@ QStringList pending(const Broker::FederationPendingAnswer &p)
         return {QStringLiteral("No pending pairing requests.")};
     QStringList lines {QStringLiteral("Pending pairing requests (%1):").arg(p.requests.size())};
     for (const auto &r : p.requests) {
-        lines << QStringLiteral("  %1  %2 (%3:%4)  code %5")
+        const bool waiting = r.state.isEmpty() || r.state == QLatin1String("pending");
+        lines << QStringLiteral("  %1  %2 (%3:%4)  code %5%6")
                      .arg(r.id, r.hostname, r.host)
                      .arg(r.port)
-                     .arg(r.sas);
+                     .arg(r.sas.isEmpty() ? QStringLiteral("-") : r.sas)
+                     .arg(waiting ? QString() : QStringLiteral("  [%1]").arg(r.state));
         lines << QStringLiteral("      fingerprint %1  since %2").arg(r.fingerprint, r.receivedAt);
     }
     lines << QString()

@@ -845,7 +845,9 @@ QJsonObject FederationPendingAnswer::toJson() const
                                  {QStringLiteral("hostname"), r.hostname},
                                  {QStringLiteral("fingerprint"), r.fingerprint},
                                  {QStringLiteral("sas"), r.sas},
-                                 {QStringLiteral("received_at"), r.receivedAt}});
+                                 {QStringLiteral("received_at"), r.receivedAt},
+                                 {QStringLiteral("state"), r.state},
+                                 {QStringLiteral("origin"), r.origin}});
     }
     return {{QStringLiteral("ok"), true}, {QStringLiteral("requests"), list}};
 }
@@ -861,7 +863,8 @@ Result<FederationPendingAnswer> FederationPendingAnswer::fromJson(const QJsonObj
     for (const QJsonValue &v : o.value(QLatin1String("requests")).toArray()) {
         const QJsonObject r = v.toObject();
         a.requests.append({text(r, "id"), text(r, "host"), number(r, "port"), text(r, "hostname"),
-                           text(r, "fingerprint"), text(r, "sas"), text(r, "received_at")});
+                           text(r, "fingerprint"), text(r, "sas"), text(r, "received_at"), text(r, "state"),
+                           text(r, "origin")});
     }
     return a;
 }

@@ -611,6 +611,8 @@ struct FederationPendingAnswer
         QString fingerprint;
         QString sas; // the short code both sides show
         QString receivedAt; // ISO-8601
+        QString state; // ours: "pending" | "accepted" | "rejected"
+        QString origin; // ours: "code" | "discovery"
     };
 
     bool ok = true;
@@ -648,6 +650,53 @@ struct FederationAcceptRequest : FederationPairingRequest
 struct FederationRejectRequest : FederationPairingRequest
 {
     static constexpr const char *path = "/federation/reject";
+    using Answer = FederationAnswer;
+};
+
+// /federation/pair-code {}: a one-time pairing code of this broker. Answer details: code,
+// expires_at, expires_in_s, host, port, hostname, fingerprint.
+struct FederationPairCodeRequest
+{
+    static constexpr const char *path = "/federation/pair-code";
+    using Answer = FederationAnswer;
+
+    QJsonObject toJson() const { return {}; }
+};
+
+// /federation/pair {host, port, code}: this broker proves the other machine's code to it.
+// Answer details: id, hostname, host, port, fingerprint, own_fingerprint, sas.
+struct FederationPairRequest
+{
+    static constexpr const char *path = "/federation/pair";
+    using Answer = FederationAnswer;
+
+    QString host;
+    qint64 port = 0;
+    QString code;
+
+    QJsonObject toJson() const
+    {
+        return {
+            {QStringLiteral("host"), host}, {QStringLiteral("port"), port}, {QStringLiteral("code"), code}};
+    }
+};
+
+// /federation/pair/confirm {id, wait_ms}: the user compared the code; wait for the other side's
+// accept (details: state "pending" | "accepted", hostname, fingerprint).
+struct FederationPairConfirmRequest
+{
+    static constexpr const char *path = "/federation/pair/confirm";
+    using Answer = FederationAnswer;
+
+    QString id;
+    qint64 waitMs = 20000;
+
+    QJsonObject toJson() const { return {{QStringLiteral("id"), id}, {QStringLiteral("wait_ms"), waitMs}}; }
+};
+
+struct FederationPairCancelRequest : FederationPairingRequest
+{
+    static constexpr const char *path = "/federation/pair/cancel";
     using Answer = FederationAnswer;
 };
 

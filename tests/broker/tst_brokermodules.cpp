@@ -29,6 +29,7 @@ public:
     int jobRuns = 0;
     int started = 0;
     int stopped = 0;
+    int reloads = 0;
     QSqlDatabase db;
 
     QString name() const override { return moduleName; }
@@ -40,6 +41,7 @@ public:
         db = context.database();
         return {};
     }
+    void reload() override { ++reloads; }
     void stop() override
     {
         ++stopped;
@@ -201,6 +203,8 @@ private Q_SLOTS:
     void jobRunsByManualClock();
     void jobRunsOnSystemClock();
     void jobWithoutIntervalRefusesStart();
+
+    void reloadReachesTheModules();
 };
 
 void tst_BrokerModules::routeAuthKinds_data()
@@ -600,6 +604,21 @@ void tst_BrokerModules::jobWithoutIntervalRefusesStart()
     h.server().addModule(module);
     QVERIFY(refusedNamingModule(h.server().start(), ErrorKind::Module));
     QCOMPARE(module->stopped, 1);
+}
+
+void tst_BrokerModules::reloadReachesTheModules()
+{
+    auto module = std::make_shared<TestModule>();
+    BrokerHarness h;
+    h.server().addModule(module);
+    h.server().reload(); // not running: nothing to reload
+    QCOMPARE(module->reloads, 0);
+    QVERIFY(h.start());
+    h.server().reload();
+    QCOMPARE(module->reloads, 1);
+    // POST /reload (and SIGHUP in the headless broker) is the same call.
+    QVERIFY(h.post(QStringLiteral("/reload"), {}).object().value(u"ok").toBool());
+    QTRY_COMPARE(module->reloads, 2);
 }
 
 QTEST_GUILESS_MAIN(tst_BrokerModules)

@@ -294,10 +294,14 @@ private Q_SLOTS:
                                  << u"Failed: Federation is not enabled."_s;
         QTest::newRow("disconnect") << QStringList {u"disconnect"_s, u"127.0.0.1:1"_s} << 2 << QString()
                                     << u"Failed: Federation is not enabled."_s;
-        for (const char *sub : {"token", "rotate-psk", "pending"})
+        for (const char *sub : {"token", "rotate-psk", "pending", "pair-code"})
             QTest::newRow(sub) << QStringList {QLatin1String(sub)} << 2 << QString() << u"Failed: "_s;
         QTest::newRow("accept") << QStringList {u"accept"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
         QTest::newRow("reject") << QStringList {u"reject"_s, u"r1"_s} << 2 << QString() << u"Failed: "_s;
+        QTest::newRow("join by code")
+            << QStringList {u"join"_s, u"127.0.0.1:1"_s, u"ABCDE-FGHJK"_s} << 2
+            << u"[Federation Join]\n  1. ..   Proving the code to 127.0.0.1:1 (nothing secret is sent)...\n  1. FAIL "_s
+            << u"Failed: Federation is not enabled."_s;
     }
     void federationAgainstBrokerWithoutIt()
     {

@@ -94,6 +94,16 @@ private Q_SLOTS:
         QVERIFY(!Broker::FederationPendingAnswer::fromJson(QJsonObject {{u"ok"_s, true}}));
         // The round trip the broker side writes.
         QCOMPARE(Broker::FederationPendingAnswer::fromJson(p->toJson())->requests.at(0).sas, u"123-456"_s);
+        // Decided requests stay listed a while (for the tray), marked; state and origin round-trip.
+        auto decided = Broker::FederationPendingAnswer::fromJson(
+            QJsonDocument::fromJson(R"({"ok":true,"requests":[{"id":"r2","host":"10.0.0.3","port":7900,
+                "hostname":"c","fingerprint":"sha256-CC","sas":"654321","state":"rejected","origin":"code"}]})")
+                .object());
+        QVERIFY(decided);
+        QCOMPARE(FF::pending(*decided).at(1), u"  r2  c (10.0.0.3:7900)  code 654321  [rejected]"_s);
+        const auto again = Broker::FederationPendingAnswer::fromJson(decided->toJson());
+        QCOMPARE(again->requests.at(0).state, u"rejected"_s);
+        QCOMPARE(again->requests.at(0).origin, u"code"_s);
     }
 
     void wireRequestsRoundTripAndRefuse()

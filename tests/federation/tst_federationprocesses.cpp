@@ -60,6 +60,8 @@ bool startMachine(Machine &machine, const QString &hostname)
     env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_PORT"), QString::number(machine.federationPort));
     env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_HOSTNAME"), hostname);
     env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_SUBNET"), QStringLiteral("127.0.0.0/8"));
+    env.insert(QStringLiteral("CLAUDE_PEERS_MDNS_ENABLED"),
+               QStringLiteral("false")); // no announcements from tests
     machine.broker = std::make_unique<TestSupport::BrokerProcess>(machine.home, env);
     if (!machine.broker->start(TestSupport::scaled(15000)))
         return false;

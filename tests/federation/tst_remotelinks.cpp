@@ -27,9 +27,10 @@ class ScriptedTransport final : public LinkTransport
 {
 public:
     void post(const RemoteAddress &to, const QByteArray &path, const QByteArray &jsonBody,
-              const QByteArray &psk, Done done) override
+              const LinkCredential &credential, Done done) override
     {
-        requests.append({to, path, QJsonDocument::fromJson(jsonBody).object(), psk, std::move(done)});
+        requests.append(
+            {to, path, QJsonDocument::fromJson(jsonBody).object(), credential.value, std::move(done)});
     }
     SentRequest take()
     {
@@ -126,7 +127,8 @@ private Q_SLOTS:
         const SentRequest &handshake = transport->requests.first();
         QCOMPARE(handshake.to, (RemoteAddress {QStringLiteral("10.0.0.2"), 7900}));
         QCOMPARE(handshake.psk, QByteArray("k"));
-        QCOMPARE(handshake.body.value(u"psk").toString(), QStringLiteral("k"));
+        // The key is the transport's to prove (a session, or 0.7's header and body field).
+        QVERIFY(!handshake.body.contains(u"psk"));
         QCOMPARE(handshake.body.value(u"hostname").toString(), QStringLiteral("alpha"));
         QCOMPARE(handshake.body.value(u"version").toString(), QStringLiteral("1.0.0"));
         QCOMPARE(handshake.body.value(u"port").toInt(), 7911);

@@ -243,6 +243,9 @@ QProcessEnvironment Broker::environment() const
     env.insert(u"CLAUDE_PEERS_MDNS_ENABLED"_s, u"false"_s);
     if (m_options.ns.isEmpty())
         env.insert(u"CLAUDE_PEERS_FEDERATION_HOSTNAME"_s, m_options.hostname);
+    const QStringList extra = m_options.extraEnvironment.keys();
+    for (const QString &key : extra)
+        env.insert(key, m_options.extraEnvironment.value(key));
     return env;
 }
 

@@ -103,6 +103,7 @@ public:
         quint16 federationPort = 0;
         QString subnet;
         QByteArray sharedToken; // written as its token file before the start (0.7: PSK = token)
+        QProcessEnvironment extraEnvironment; // set last: overrides the defaults (mDNS is off)
     };
 
     explicit Broker(Options options);
