@@ -94,6 +94,12 @@ const std::array kCommands {
         "never holds up or breaks the session. Install it by merging the --print-config output into "
         "~/.claude/settings.json.",
         kHook, false, 0, 1, &Handlers::hook},
+    Command {"autostart", "[enable|disable|status] [--json]", "Start the tray app at login, or not",
+             "enable writes the XDG autostart entry $XDG_CONFIG_HOME/autostart/claude-peers-tray.desktop "
+             "(default ~/.config); disable removes it, or marks it Hidden=true when a system-wide entry "
+             "(/etc/xdg/autostart, from the package) would start the tray anyway; status (the default) says "
+             "whether the tray starts at login and which file decides. The tray's menu has the same toggle.",
+             kJson, false, 0, 1, &Handlers::autostart},
     Command {"rotate-token",
              "",
              "Rotate the auth token",

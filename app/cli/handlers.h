@@ -20,6 +20,9 @@ void messages(Context &ctx, const Invocation &inv);
 // hookcommand.cpp
 void hook(Context &ctx, const Invocation &inv);
 
+// autostartcommand.cpp
+void autostart(Context &ctx, const Invocation &inv);
+
 // brokercommands.cpp
 void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);

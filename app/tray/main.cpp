@@ -1,14 +1,17 @@
 // claude-peers-tray: hosts the broker in-process at login, with a tray icon and a Peers window.
 #include "brokerserver.h"
 #include "location.h"
+#include "singleinstance.h"
 #include "traycomposition.h"
 #include "trayicons.h"
+#include "traylogging.h"
 #include "unixsignalnotifier.h"
 
 #include <QApplication>
 #include <QCommandLineParser>
 #include <QLibraryInfo>
 #include <QLocale>
+#include <QStandardPaths>
 #include <QTranslator>
 
 int main(int argc, char *argv[])
@@ -40,7 +43,23 @@ int main(int argc, char *argv[])
     parser.process(app);
 
     Broker::UnixSignalNotifier::ignoreSigPipe();
-    App::TrayComposition composition(Broker::Settings::load(Broker::Location::fromEnvironment()));
+    Broker::Settings settings = Broker::Settings::load(Broker::Location::fromEnvironment());
+    // A second start (a click in the menu, autostart after a manual start) shows the running
+    // tray's window instead of taking its broker over.
+    App::SingleInstance instance(QStandardPaths::writableLocation(QStandardPaths::RuntimeLocation),
+                                 settings.location.port);
+    const auto role = instance.claim();
+    if (!role) {
+        qCCritical(App::lcUi).noquote() << role.error().message;
+        return 1;
+    }
+    if (*role == App::SingleInstance::Role::Secondary) {
+        qCInfo(App::lcUi) << "claude-peers-tray already runs; asked it to show its window";
+        return 0;
+    }
+    App::TrayComposition composition(std::move(settings));
+    QObject::connect(&instance, &App::SingleInstance::raiseRequested, &composition,
+                     &App::TrayComposition::showWindow);
     composition.start();
     return QApplication::exec();
 }

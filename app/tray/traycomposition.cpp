@@ -1,5 +1,6 @@
 #include "traycomposition.h"
 
+#include "autostart.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
 #include "peersmodel.h"
@@ -11,6 +12,7 @@
 #include "unixsignalnotifier.h"
 
 #include <QCoreApplication>
+#include <QProcessEnvironment>
 #include <QSystemTrayIcon>
 
 #include <csignal>
@@ -62,6 +64,11 @@ void TrayComposition::start()
         connect(m_tray, &TrayIcon::peerRequested, m_window.get(), &PeersWindow::showPeer);
         connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
         connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
+        // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
+        connect(m_tray, &TrayIcon::menuAboutToShow, this,
+                [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
+        connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
+        m_tray->setAutostartChecked(autostart().status().enabled);
         m_tray->show();
     } else {
         qCInfo(lcUi) << "no system tray on this desktop; showing the Peers window instead."
@@ -69,6 +76,31 @@ void TrayComposition::start()
         m_window->show();
     }
     m_host->start();
+}
+
+Autostart TrayComposition::autostart() const
+{
+    return Autostart::fromEnvironment(QProcessEnvironment::systemEnvironment(),
+                                      QCoreApplication::applicationDirPath());
+}
+
+void TrayComposition::setAutostart(bool enabled)
+{
+    const auto result = enabled ? autostart().enable() : autostart().disable();
+    if (!result) {
+        qCWarning(lcUi).noquote() << result.error().message;
+        if (m_tray)
+            m_tray->showError(tr("Start at login"), result.error().message);
+    } else {
+        qCInfo(lcUi) << "start at login" << (result->enabled ? "enabled:" : "disabled:") << result->userEntry;
+    }
+    if (m_tray)
+        m_tray->setAutostartChecked(result ? result->enabled : autostart().status().enabled);
+}
+
+void TrayComposition::showWindow()
+{
+    m_window->showAndRaise();
 }
 
 void TrayComposition::quit(int exitCode)

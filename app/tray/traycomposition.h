@@ -12,6 +12,7 @@ class UnixSignalNotifier;
 
 namespace App {
 
+class Autostart;
 class BrokerHost;
 class PeersModel;
 class PeersWindow;
@@ -31,6 +32,10 @@ public:
     // Shows the tray icon (or the Peers window where no system tray exists) and starts the
     // broker, taking over from one that already runs.
     void start();
+    // Shows and raises the Peers window (a second start of the tray asked for it).
+    void showWindow();
+    // "Start at login": writes or removes the user's XDG autostart entry.
+    void setAutostart(bool enabled);
     // Stops the broker, then ends the event loop with exitCode.
     void quit(int exitCode = 0);
 
@@ -41,6 +46,7 @@ public:
 
 private:
     void onUnixSignal(int signalNumber);
+    Autostart autostart() const;
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;

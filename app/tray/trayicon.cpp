@@ -22,9 +22,14 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
     m_retry = m_menu->addAction(tr("Retry broker start"));
     connect(m_retry, &QAction::triggered, this, &TrayIcon::retryRequested);
     m_menu->addSeparator();
+    // Until a Settings page exists the toggle lives here (the CLI twin: claude-peers autostart).
+    m_autostart = m_menu->addAction(tr("Start at login"));
+    m_autostart->setCheckable(true);
+    connect(m_autostart, &QAction::triggered, this, &TrayIcon::autostartToggled);
     connect(m_menu->addAction(tr("Quit")), &QAction::triggered, this, &TrayIcon::quitRequested);
     m_icon->setContextMenu(m_menu);
     // Times in state are measured when the menu opens, not pushed every second.
+    connect(m_menu, &QMenu::aboutToShow, this, &TrayIcon::menuAboutToShow);
     connect(m_menu, &QMenu::aboutToShow, this, [this] {
         for (qsizetype i = 0; i < m_peerActions.size(); ++i)
             m_peerActions.at(i)->setText(m_presenter->menuText(m_peerItems.at(i)));
@@ -50,6 +55,16 @@ TrayIcon::~TrayIcon()
 void TrayIcon::show()
 {
     m_icon->show();
+}
+
+void TrayIcon::setAutostartChecked(bool checked)
+{
+    m_autostart->setChecked(checked); // emits toggled, not triggered
+}
+
+void TrayIcon::showError(const QString &title, const QString &message)
+{
+    m_icon->showMessage(title, message, QSystemTrayIcon::Warning);
 }
 
 void TrayIcon::update()

@@ -24,12 +24,18 @@ public:
     QMenu *menu() const { return m_menu; }
     // The menu's peer entries as they are now (for tests: text and the peer each opens).
     QList<QAction *> peerActions() const { return m_peerActions; }
+    QAction *autostartAction() const { return m_autostart; }
+    // Ticks "Start at login" without emitting autostartToggled (the file system decides).
+    void setAutostartChecked(bool checked);
+    void showError(const QString &title, const QString &message);
 
 Q_SIGNALS:
     void peersRequested();
     void peerRequested(const QString &peerId); // a peer entry of the menu was clicked
     void retryRequested();
     void quitRequested();
+    void autostartToggled(bool enabled); // the user ticked or unticked "Start at login"
+    void menuAboutToShow();
 
 private:
     void update();
@@ -41,6 +47,7 @@ private:
     QAction *m_status;
     QAction *m_peersSeparator;
     QAction *m_retry;
+    QAction *m_autostart;
     QList<QAction *> m_peerActions;
     QList<AttentionItem> m_peerItems; // what m_peerActions show
     QString m_toolTip;

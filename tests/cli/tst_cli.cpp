@@ -225,7 +225,7 @@ private Q_SLOTS:
         QCOMPARE(help.code, 0);
         for (const char *cmd :
              {"status", "peers", "send", "broadcast", "set-name", "auto-summary", "messages", "metrics",
-              "rotate-token", "reload-broker", "kill-broker", "restart", "federation", "hook"}) {
+              "rotate-token", "reload-broker", "kill-broker", "restart", "federation", "hook", "autostart"}) {
             QVERIFY2(help.out.contains(u"\n  "_s + QLatin1String(cmd)), cmd);
             const CliRun one = runCli(env(), {QLatin1String(cmd), u"--help"_s});
             QCOMPARE(one.code, 0);

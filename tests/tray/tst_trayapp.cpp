@@ -1,5 +1,6 @@
 // End to end: the real claude-peers-tray binary, offscreen, hosting the broker.
 #include "testsupport.h"
+#include "trayprocess.h"
 
 #include <QProcess>
 #include <QTcpServer>
@@ -7,45 +8,8 @@
 
 using TestSupport::scaled;
 
-namespace {
-
-// The tray process, killed on scope exit whatever the test's outcome.
-class TrayProcess
-{
-public:
-    explicit TrayProcess(const TestSupport::TestHome &home)
-    {
-        QProcessEnvironment env = home.environment();
-        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
-        m_process.setProcessEnvironment(env);
-        m_process.setProgram(TestSupport::trayExe());
-        m_process.setProcessChannelMode(QProcess::ForwardedErrorChannel);
-    }
-    ~TrayProcess()
-    {
-        if (m_process.state() != QProcess::NotRunning) {
-            m_process.kill();
-            m_process.waitForFinished(scaled(5000));
-        }
-    }
-    bool start()
-    {
-        m_process.start();
-        return m_process.waitForStarted(scaled(5000));
-    }
-    QProcess &process() { return m_process; }
-
-private:
-    QProcess m_process;
-};
-
-qint64 healthPid(quint16 port)
-{
-    const auto health = TestSupport::httpGet(port, QStringLiteral("/health"), 1000);
-    return health.status == 200 ? health.object().value(QStringLiteral("pid")).toInteger() : 0;
-}
-
-} // namespace
+using TrayTestSupport::healthPid;
+using TrayTestSupport::TrayProcess;
 
 class tst_TrayApp : public QObject
 {
@@ -111,12 +75,9 @@ private Q_SLOTS:
         QTcpServer squatter; // not a broker: nothing to take over from
         QVERIFY(squatter.listen(QHostAddress::LocalHost, home.port()));
         TrayProcess tray(home);
-        tray.process().setProcessChannelMode(QProcess::SeparateChannels);
         QVERIFY(tray.start());
-        QByteArray err;
-        QTRY_VERIFY_WITH_TIMEOUT(
-            (err += tray.process().readAllStandardError()).contains("broker not started"), scaled(15000));
-        QVERIFY2(err.contains(QByteArray::number(home.port())), err.constData());
+        QTRY_VERIFY_WITH_TIMEOUT(tray.log().contains("broker not started"), scaled(15000));
+        QVERIFY2(tray.log().contains(QByteArray::number(home.port())), tray.log().constData());
         QCOMPARE(tray.process().state(), QProcess::Running); // usable, offering Retry
         tray.process().terminate();
         QTRY_COMPARE_WITH_TIMEOUT(tray.process().state(), QProcess::NotRunning, scaled(10000));

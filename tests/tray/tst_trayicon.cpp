@@ -1,17 +1,23 @@
 // TrayIcon adapter and icons, offscreen: the menu mirrors the presenter and emits requests.
 #include "brokerhost.h"
 #include "testsupport.h"
+#include "traycomposition.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traypresenter.h"
 #include "traytestsupport.h"
 
 #include <QAction>
+#include <QFile>
+#include <QImageReader>
 #include <QMenu>
+#include <QScopeGuard>
 #include <QSignalSpy>
+#include <QTemporaryDir>
 #include <QTest>
 
 using App::BrokerHost;
+using App::TrayComposition;
 using App::TrayIcon;
 using App::TrayPresenter;
 using TestSupport::scaled;
@@ -51,6 +57,34 @@ private Q_SLOTS:
                 App::stateIcon(TrayPresenter::IconState::Error).pixmap(32, 32).toImage());
     }
 
+    // The SVGs themselves (not the painted fallback): one per tray state (no two alike) and
+    // the application icon (the idle state's picture), each readable by Qt's SVG plugin.
+    void svgIconsLoadForEveryState()
+    {
+        if (!QImageReader::supportedImageFormats().contains("svg"))
+            QSKIP("Qt's SVG plugin (libqt6svg6) is not installed");
+        (void)App::applicationIcon(); // registers the compiled-in resources
+        const auto read = [](const QString &name) {
+            QImageReader reader(QStringLiteral(":/icons/%1.svg").arg(name));
+            reader.setScaledSize(QSize(32, 32));
+            return reader.read();
+        };
+        QVERIFY(!read(QStringLiteral("claude-peers")).isNull());
+        const QStringList states {QStringLiteral("claude-peers-needs-you"),
+                                  QStringLiteral("claude-peers-stopped"), QStringLiteral("claude-peers-busy"),
+                                  QStringLiteral("claude-peers-unread"),
+                                  QStringLiteral("claude-peers-running")};
+        QList<QImage> images;
+        for (const QString &name : states) {
+            const QImage image = read(name);
+            QVERIFY2(!image.isNull(), qPrintable(name));
+            for (const QImage &other : std::as_const(images))
+                QVERIFY2(image != other,
+                         qPrintable(name + QStringLiteral(" looks like another state's icon")));
+            images << image;
+        }
+    }
+
     void menuFollowsThePresenter()
     {
         TestSupport::TestHome home;
@@ -86,6 +120,50 @@ private Q_SLOTS:
         host.stop();
         QVERIFY(retry->isVisible());
         QCOMPARE(status->text(), QStringLiteral("Broker not running: stopped"));
+    }
+
+    // Until a Settings page exists, "Start at login" is a checkable menu entry: the user's click
+    // is a request, while the file system's answer only ticks it.
+    void startAtLoginIsACheckableEntry()
+    {
+        TestSupport::TestHome home;
+        BrokerHost host(settingsFor(home));
+        TrayPresenter presenter(&host);
+        TrayIcon tray(&presenter);
+        QAction *autostart = action(tray.menu(), QStringLiteral("Start at login"));
+        QVERIFY(autostart);
+        QCOMPARE(autostart, tray.autostartAction());
+        QVERIFY(autostart->isCheckable());
+
+        QSignalSpy toggled(&tray, &TrayIcon::autostartToggled);
+        tray.setAutostartChecked(true);
+        QVERIFY(autostart->isChecked());
+        QCOMPARE(toggled.count(), 0);
+        autostart->trigger(); // the user unticks it
+        QCOMPARE(toggled.count(), 1);
+        QCOMPARE(toggled.first().first().toBool(), false);
+    }
+
+    // The composition turns the toggle into the user's autostart entry (XDG_CONFIG_HOME).
+    void startAtLoginWritesAndRemovesTheUserEntry()
+    {
+        TestSupport::TestHome home;
+        QTemporaryDir xdg;
+        const QByteArray oldConfigHome = qgetenv("XDG_CONFIG_HOME");
+        const QByteArray oldConfigDirs = qgetenv("XDG_CONFIG_DIRS");
+        qputenv("XDG_CONFIG_HOME", QFile::encodeName(xdg.filePath(QStringLiteral("config"))));
+        qputenv("XDG_CONFIG_DIRS", QFile::encodeName(xdg.filePath(QStringLiteral("system"))));
+        const auto restore = qScopeGuard([&] {
+            oldConfigHome.isNull() ? qunsetenv("XDG_CONFIG_HOME") : qputenv("XDG_CONFIG_HOME", oldConfigHome);
+            oldConfigDirs.isNull() ? qunsetenv("XDG_CONFIG_DIRS") : qputenv("XDG_CONFIG_DIRS", oldConfigDirs);
+        });
+        const QString entry = xdg.filePath(QStringLiteral("config/autostart/claude-peers-tray.desktop"));
+
+        TrayComposition composition(settingsFor(home));
+        composition.setAutostart(true);
+        QVERIFY(QFile::exists(entry));
+        composition.setAutostart(false);
+        QVERIFY(!QFile::exists(entry));
     }
 };
 
