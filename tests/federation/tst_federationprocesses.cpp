@@ -1,6 +1,7 @@
 // Two real claude-peers-broker processes (their own HOMEs, databases and hostnames, ports on
 // 127.0.0.1 picked by the OS) federated through the composition the hosts use: connect, both
 // lan lists, relays both ways, and refused relays (wrong PSK, bad HMAC, replay) storing nothing.
+#include "federationmachine.h"
 #include "pinnedtlsclient.h"
 #include "testsupport.h"
 
@@ -21,17 +22,8 @@ namespace {
 
 const QByteArray kPsk = QByteArrayLiteral("feedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedfacefeedface");
 
-struct Machine
+struct Machine : FederationTest::FederationMachine
 {
-    QString hostname;
-    TestSupport::TestHome home;
-    quint16 federationPort = 0;
-    std::unique_ptr<TestSupport::BrokerProcess> broker;
-
-    HttpResult post(const QString &path, const QJsonObject &body)
-    {
-        return TestSupport::httpPostJson(home.port(), path, body, home.token(), TestSupport::scaled(10000));
-    }
     QStringList lanIds()
     {
         QStringList ids;
@@ -48,31 +40,8 @@ struct Machine
 
 bool startMachine(Machine &machine, const QString &hostname)
 {
-    machine.hostname = hostname;
-    machine.federationPort = TestSupport::freePort();
-    QFile psk(machine.home.path() + QStringLiteral("/.claude-peers-federation-psk"));
-    if (!psk.open(QIODevice::WriteOnly) || psk.write(kPsk + '\n') < 0)
-        return false;
-    psk.close();
-    psk.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_ENABLED"), QStringLiteral("true"));
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_PORT"), QString::number(machine.federationPort));
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_HOSTNAME"), hostname);
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_SUBNET"), QStringLiteral("127.0.0.0/8"));
-    env.insert(QStringLiteral("CLAUDE_PEERS_MDNS_ENABLED"),
-               QStringLiteral("false")); // no announcements from tests
-    machine.broker = std::make_unique<TestSupport::BrokerProcess>(machine.home, env);
-    if (!machine.broker->start(TestSupport::scaled(15000)))
-        return false;
-    // The federation port answers once the module listens; its PSK is read just after.
-    return QTest::qWaitFor(
-        [&] {
-            const QJsonObject status =
-                TestSupport::httpGet(machine.home.port(), QStringLiteral("/federation/status")).object();
-            return status.value(u"enabled").toBool() && status.contains(u"psk_source");
-        },
-        TestSupport::scaled(15000));
+    return machine.prepare(hostname, kPsk) && machine.start(machine.federationEnvironment()) &&
+        machine.waitForFederation();
 }
 
 QString registerPeer(Machine &machine, QProcess &session, const QString &cwd)

@@ -6,6 +6,7 @@
 #include "brokerharness.h"
 #include "certificate.h"
 #include "config.h"
+#include "federationmachine.h"
 #include "federationmodule.h"
 #include "pinnedtlsclient.h"
 #include "testsupport.h"
@@ -25,21 +26,8 @@ namespace {
 
 const QByteArray kPsk = QByteArrayLiteral("0ddba11c0ddba11c0ddba11c0ddba11c0ddba11c0ddba11c0ddba11c0ddba11c");
 
-struct Machine
+struct Machine : FederationTest::FederationMachine
 {
-    QString hostname;
-    TestSupport::TestHome home;
-    quint16 federationPort = 0;
-    std::unique_ptr<TestSupport::BrokerProcess> broker;
-
-    HttpResult post(const QString &path, const QJsonObject &body = {})
-    {
-        return TestSupport::httpPostJson(home.port(), path, body, home.token(), TestSupport::scaled(10000));
-    }
-    QJsonObject status()
-    {
-        return TestSupport::httpGet(home.port(), QStringLiteral("/federation/status")).object();
-    }
     // Changes the config file as the user (or the CLI) would, keeping what the broker wrote.
     bool editConfig(const std::function<void(Broker::ConfigFile &)> &edit)
     {
@@ -54,24 +42,12 @@ struct Machine
 // _PORT or _SUBNET, which would override it): what a reload re-reads.
 bool startMachine(Machine &machine, const QString &hostname, bool enabled)
 {
-    machine.hostname = hostname;
-    machine.federationPort = TestSupport::freePort();
-    QFile psk(machine.home.path() + QStringLiteral("/.claude-peers-federation-psk"));
-    if (!psk.open(QIODevice::WriteOnly) || psk.write(kPsk + '\n') < 0)
-        return false;
-    psk.close();
-    psk.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    if (!machine.editConfig([&](Broker::ConfigFile &config) {
-            config.setFederationEnabled(enabled);
-            config.setFederationPort(machine.federationPort);
-            config.setFederationSubnets({QStringLiteral("127.0.0.0/8")});
-        }))
-        return false;
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_HOSTNAME"), hostname);
-    env.insert(QStringLiteral("CLAUDE_PEERS_MDNS_ENABLED"), QStringLiteral("false"));
-    machine.broker = std::make_unique<TestSupport::BrokerProcess>(machine.home, env);
-    return machine.broker->start(TestSupport::scaled(15000));
+    return machine.prepare(hostname, kPsk) && machine.editConfig([&](Broker::ConfigFile &config) {
+        config.setFederationEnabled(enabled);
+        config.setFederationPort(machine.federationPort);
+        config.setFederationSubnets({QStringLiteral("127.0.0.0/8")});
+    }) &&
+        machine.start();
 }
 
 bool federationReady(Machine &machine)

@@ -3,6 +3,7 @@
 // sides show, accept/reject, wrong and reused codes, the rate limit, a machine in the middle
 // with another certificate, the non-interactive refusal, and /federation/doctor's clock skew.
 #include "certificate.h"
+#include "federationmachine.h"
 #include "http/httptypes.h"
 #include "pinnedtlsclient.h"
 #include "testsupport.h"
@@ -23,17 +24,9 @@ using namespace Qt::StringLiterals;
 
 namespace {
 
-struct Machine
+struct Machine : FederationTest::FederationMachine
 {
-    QString hostname;
-    TestSupport::TestHome home;
-    quint16 federationPort = 0;
-    std::unique_ptr<TestSupport::BrokerProcess> broker;
-
-    HttpResult post(const QString &path, const QJsonObject &body = {})
-    {
-        return TestSupport::httpPostJson(home.port(), path, body, home.token(), TestSupport::scaled(20000));
-    }
+    Machine() { postTimeoutMs = 20000; }
     QByteArray psk() const
     {
         QFile file(home.path() + QStringLiteral("/.claude-peers-federation-psk"));
@@ -60,29 +53,8 @@ struct Machine
 
 bool startMachine(Machine &machine, const QString &hostname, const QByteArray &psk)
 {
-    machine.hostname = hostname;
-    machine.federationPort = TestSupport::freePort();
-    QFile file(machine.home.path() + QStringLiteral("/.claude-peers-federation-psk"));
-    if (!file.open(QIODevice::WriteOnly) || file.write(psk + '\n') < 0)
-        return false;
-    file.close();
-    file.setPermissions(QFile::ReadOwner | QFile::WriteOwner);
-    QProcessEnvironment env;
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_ENABLED"), QStringLiteral("true"));
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_PORT"), QString::number(machine.federationPort));
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_HOSTNAME"), hostname);
-    env.insert(QStringLiteral("CLAUDE_PEERS_FEDERATION_SUBNET"), QStringLiteral("127.0.0.0/8"));
-    machine.broker = std::make_unique<TestSupport::BrokerProcess>(machine.home, env);
-    if (!machine.broker->start(TestSupport::scaled(15000)))
-        return false;
-    return QTest::qWaitFor(
-        [&] {
-            const QJsonObject status =
-                TestSupport::httpGet(machine.home.port(), QStringLiteral("/federation/status")).object();
-            return status.value(u"enabled").toBool() && status.contains(u"psk_source") &&
-                status.contains(u"fingerprint");
-        },
-        TestSupport::scaled(15000));
+    return machine.prepare(hostname, psk) && machine.start(machine.federationEnvironment()) &&
+        machine.waitForFederation([](const QJsonObject &status) { return status.contains(u"fingerprint"); });
 }
 
 const QByteArray kPskAlpha =
