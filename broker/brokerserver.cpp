@@ -17,6 +17,7 @@
 
 #include <QCoreApplication>
 #include <QFile>
+#include <QJsonArray>
 #include <QLockFile>
 #include <QSaveFile>
 #include <QTimer>
@@ -358,6 +359,17 @@ void BrokerServer::runDueJobs()
 QList<Peer> BrokerServer::remotePeers() const
 {
     return d->running && d->federation ? d->federation->remotePeers() : QList<Peer> {};
+}
+
+QStringList BrokerServer::federationWarnings() const
+{
+    QStringList warnings;
+    if (d->running && d->federation && d->federation->isEnabled()) {
+        const QJsonArray list = d->federation->status().value(QLatin1String("warnings")).toArray();
+        for (const QJsonValue &warning : list)
+            warnings << warning.toString();
+    }
+    return warnings;
 }
 
 QList<Peer> BrokerServer::peers() const

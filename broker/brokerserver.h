@@ -68,6 +68,9 @@ public:
     QList<Peer> peers() const;
     // The peers of linked remote brokers (the lan scope; ids are "host:id"), empty without federation.
     QList<Peer> remotePeers() const;
+    // What the federation side wants the user to act on (status "warnings": a PSK still copied
+    // from the local token, a port that did not open, …); empty without federation.
+    QStringList federationWarnings() const;
     qint64 pendingMessageCount() const;
     // For the federation side (reference §4.3/§4.4), on the broker's thread while running:
     // the local peers with the liveness prune applied, and a relayed message for a local peer

@@ -6,7 +6,7 @@ namespace App {
 
 BrokerSnapshot BrokerSnapshot::of(const Broker::BrokerServer &server)
 {
-    return {server.peers() + server.remotePeers(), server.pendingMessageCount()};
+    return {server.peers() + server.remotePeers(), server.pendingMessageCount(), server.federationWarnings()};
 }
 
 } // namespace App

@@ -4,6 +4,7 @@
 
 #include <QList>
 #include <QMetaType>
+#include <QStringList>
 
 namespace Broker {
 class BrokerServer;
@@ -17,11 +18,12 @@ struct BrokerSnapshot
 {
     QList<Broker::Peer> peers; // local peers (liveness-pruned, in the broker's order), then the lan's
     qint64 pendingMessages = 0; // stored and not yet acknowledged
+    QStringList federationWarnings; // e.g. the PSK is still a copy of the local token
 
     bool operator==(const BrokerSnapshot &) const = default;
 
     // On the broker thread only: a peers SELECT with a kill(pid, 0) per peer, the federation
-    // module's remote peers (kept in memory) and the counts.
+    // module's remote peers and warnings (kept in memory, plus its legacy-use count) and the counts.
     static BrokerSnapshot of(const Broker::BrokerServer &server);
 };
 

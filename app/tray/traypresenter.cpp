@@ -1,5 +1,7 @@
 #include "traypresenter.h"
 
+#include <utility>
+
 namespace App {
 
 namespace {
@@ -82,12 +84,19 @@ void TrayPresenter::present(const Input &input)
     if (a.busy > 0 || a.idle > 0)
         lines << tr("%1 busy, %2 idle").arg(a.busy).arg(a.idle);
     lines << next.statusText;
+    if (running)
+        next.warnings = input.snapshot.federationWarnings;
+    lines << next.warnings;
     next.toolTip = lines.join(QLatin1Char('\n'));
 
     if (m_presented && next == m_shown)
         return;
     m_presented = true;
+    const QStringList known = std::exchange(m_shown.warnings, {});
     m_shown = std::move(next);
+    for (const QString &warning : std::as_const(m_shown.warnings))
+        if (!known.contains(warning))
+            Q_EMIT notificationRequested(tr("claude-peers: federation"), warning);
     Q_EMIT changed();
 }
 

@@ -78,6 +78,7 @@ private:
         int peers = 0;
         qint64 pending = 0;
         AttentionSummary attention;
+        QStringList warnings; // the federation's, each said once as a notification too
         bool operator==(const Shown &) const = default;
     };
 

@@ -22,7 +22,8 @@ public:
                             {QStringLiteral("subnet"), QStringLiteral("10.1.0.0/24")},
                             {QStringLiteral("remotes"),
                              QJsonArray {QJsonObject {{QStringLiteral("host"), QStringLiteral("10.1.0.2")}}}},
-                            {QStringLiteral("total_remote_peers"), remote.size()}};
+                            {QStringLiteral("total_remote_peers"), remote.size()},
+                            {QStringLiteral("warnings"), QJsonArray {QStringLiteral("rotate the PSK")}}};
     }
     QList<Broker::Peer> remotePeers() const override { return remote; }
     void connectRemote(const QString &host, int port, Callback done) override
@@ -137,15 +138,17 @@ private Q_SLOTS:
             403);
     }
 
-    void readModelHasTheLanPeersWhileRunning()
+    void readModelHasTheLanPeersAndWarningsWhileRunning()
     {
         // What the tray's snapshot shows beside the local peers (BrokerSnapshot::of).
         const QList<Broker::Peer> remote = h->server().remotePeers();
         QCOMPARE(remote.size(), 2);
         QCOMPARE(remote.at(0).id, QStringLiteral("remote-box:aaaa1111"));
         QVERIFY(remote.at(0).isRemote());
+        QCOMPARE(h->server().federationWarnings(), QStringList {QStringLiteral("rotate the PSK")});
         h->server().stop();
         QVERIFY(h->server().remotePeers().isEmpty());
+        QVERIFY(h->server().federationWarnings().isEmpty());
     }
 
     void lanScopeListsRemotePeers()

@@ -167,6 +167,29 @@ private Q_SLOTS:
         QCOMPARE(presenter.iconCount(), 0);
     }
 
+    void presenterSaysFederationWarningsOnce()
+    {
+        TrayPresenter presenter(nullptr);
+        QSignalSpy notified(&presenter, &TrayPresenter::notificationRequested);
+        const QString copied = u"The federation PSK is a copy of the local token: run rotate-psk"_s;
+        TrayPresenter::Input input = running({peer(u"p1"_s, u"alpha"_s)});
+        input.snapshot.federationWarnings = {copied};
+        presenter.present(input);
+        QVERIFY(presenter.toolTip().endsWith(u"\n"_s + copied));
+        QCOMPARE(notified.count(), 1);
+        QCOMPARE(notified.at(0).at(1).toString(), copied);
+
+        // Said once: the same warning on later snapshots changes nothing.
+        input.snapshot.pendingMessages = 3;
+        presenter.present(input);
+        QCOMPARE(notified.count(), 1);
+        // Gone (rotated), it leaves the tooltip; should it come back, it is said again.
+        presenter.present(running({peer(u"p1"_s, u"alpha"_s)}));
+        QVERIFY(!presenter.toolTip().contains(copied));
+        presenter.present(input);
+        QCOMPARE(notified.count(), 2);
+    }
+
     void presenterMenuIsCapped()
     {
         TrayPresenter presenter(nullptr);
