@@ -180,14 +180,23 @@ Result<quint16> listeningPort(int fd)
     return fail(ErrorKind::Listen, QStringLiteral("descriptor %1 is not a TCP socket").arg(fd));
 }
 
-Result<Owned> connectTo(const QString &path)
+Result<sockaddr_un> unixAddress(const QString &path)
 {
     const QByteArray name = QFile::encodeName(path);
     sockaddr_un address {};
     address.sun_family = AF_UNIX;
-    if (size_t(name.size()) >= sizeof(address.sun_path))
+    if (name.isEmpty() || size_t(name.size()) >= sizeof(address.sun_path))
         return fail(ErrorKind::Invalid, QStringLiteral("The hand-over socket path %1 is too long").arg(path));
     std::memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    return address;
+}
+
+Result<Owned> connectTo(const QString &path)
+{
+    const auto where = unixAddress(path);
+    if (!where)
+        return std::unexpected(where.error());
+    const sockaddr_un address = *where;
     Owned socket(::socket(AF_UNIX, SOCK_SEQPACKET | SOCK_CLOEXEC, 0));
     if (!socket.isValid())
         return fail(ErrorKind::Unreachable, QStringLiteral("socket(): %1").arg(lastError()));

@@ -8,6 +8,7 @@
 
 #include <span>
 #include <sys/types.h>
+#include <sys/un.h>
 
 // Descriptor passing between processes of the same user, in plain POSIX: Qt has no API for
 // SCM_RIGHTS (QLocalSocket reads with read(), which drops ancillary data), see
@@ -58,6 +59,9 @@ bool mayHandOver(uid_t peer, uid_t self);
 
 // The port of a listening TCP socket (SO_ACCEPTCONN and getsockname); an error for anything else.
 Result<quint16> listeningPort(int fd);
+
+// The address of a unix socket file; an error when the path does not fit sun_path.
+Result<sockaddr_un> unixAddress(const QString &path);
 
 // A connected SOCK_SEQPACKET socket to path (close-on-exec, blocking). Errors: Missing (no
 // file), Unreachable (a file nobody listens on: a stale socket), Unreadable (permissions).

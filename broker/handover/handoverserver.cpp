@@ -38,11 +38,10 @@ Result<void> HandoverServer::listen(const QString &path)
 {
     close();
     const QByteArray name = QFile::encodeName(path);
-    sockaddr_un address {};
-    address.sun_family = AF_UNIX;
-    if (size_t(name.size()) >= sizeof(address.sun_path))
-        return fail(ErrorKind::Listen, QStringLiteral("The hand-over socket path %1 is too long").arg(path));
-    std::memcpy(address.sun_path, name.constData(), size_t(name.size()));
+    const auto where = Fd::unixAddress(path);
+    if (!where)
+        return fail(ErrorKind::Listen, where.error().message);
+    const sockaddr_un address = *where;
     if (!QDir().mkpath(QFileInfo(path).absolutePath()))
         return fail(ErrorKind::Listen, QStringLiteral("Cannot create the directory of %1").arg(path));
 
@@ -107,16 +106,6 @@ void HandoverServer::onAcceptable()
         Fd::Owned connection(::accept4(m_fd.get(), nullptr, nullptr, SOCK_CLOEXEC | SOCK_NONBLOCK));
         if (!connection.isValid())
             return; // EAGAIN, or an error the next activation reports again
-        const auto uid = Fd::peerUid(connection.get());
-        if (!uid || !Fd::mayHandOver(*uid, m_allowedUid)) {
-            qCWarning(lcServer).noquote()
-                << QStringLiteral("Hand-over refused: the process asking runs as uid %1, not %2")
-                       .arg(uid ? QString::number(*uid) : uid.error().message)
-                       .arg(m_allowedUid);
-            (void)Fd::send(connection.get(), encode(Refusal {QStringLiteral("another user")}), {},
-                           QDeadlineTimer(100));
-            continue;
-        }
         if (int(m_pending.size()) >= kMaxPending) {
             (void)Fd::send(connection.get(), encode(Refusal {QStringLiteral("busy")}), {},
                            QDeadlineTimer(100));
@@ -147,6 +136,18 @@ void HandoverServer::onReadable(Pending *pending)
     drop(pending);
     if (!received) {
         qCInfo(lcServer).noquote() << "Hand-over socket:" << received.error().message;
+        return;
+    }
+    // Checked after the request is read: closing with it unread would reset the connection
+    // before the successor could read why.
+    const auto uid = Fd::peerUid(connection.get());
+    if (!uid || !Fd::mayHandOver(*uid, m_allowedUid)) {
+        qCWarning(lcServer).noquote()
+            << QStringLiteral("Hand-over refused: the process asking runs as uid %1, not %2")
+                   .arg(uid ? QString::number(*uid) : uid.error().message)
+                   .arg(m_allowedUid);
+        (void)Fd::send(connection.get(), encode(Refusal {QStringLiteral("another user")}), {},
+                       QDeadlineTimer(100));
         return;
     }
     auto message = decode(received->bytes);

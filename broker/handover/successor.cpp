@@ -12,10 +12,12 @@ Result<Inherited> takeOver(const QString &socketPath, const Request &request, Ta
     if (!connection)
         return std::unexpected(connection.error());
     const QDeadlineTimer offerDeadline(timeouts.offerMs);
-    if (auto sent = Fd::send(connection->get(), encode(request), {}, offerDeadline); !sent)
+    // A broker that refuses at once (another uid) may have answered and closed before our
+    // request went out: its answer is still there to read.
+    const auto sent = Fd::send(connection->get(), encode(request), {}, offerDeadline);
+    auto received = Fd::receive(connection->get(), sent ? offerDeadline : QDeadlineTimer(200));
+    if (!sent && !received)
         return std::unexpected(sent.error());
-
-    auto received = Fd::receive(connection->get(), offerDeadline);
     if (!received)
         return std::unexpected(received.error());
     auto message = decode(received->bytes);

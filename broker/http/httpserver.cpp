@@ -40,7 +40,7 @@ QTcpServer *HttpServer::createTcpServer()
     return new QTcpServer(this);
 }
 
-Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
+QTcpServer *HttpServer::replaceTcpServer()
 {
     if (m_tcpServer) {
         m_tcpServer->close();
@@ -50,6 +50,12 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
     QTcpServer *server = createTcpServer();
     server->setParent(this);
     server->setMaxPendingConnections(qMax(30, qMin(m_limits.maxConnections, 1024)));
+    return server;
+}
+
+Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    QTcpServer *server = replaceTcpServer();
     server->setListenBacklogSize(qMax(50, qMin(m_limits.maxConnections, 1024)));
     if (!server->listen(address, port)) {
         const QAbstractSocket::SocketError error = server->serverError();
@@ -74,14 +80,7 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
 
 Result<void> HttpServer::adopt(int fd)
 {
-    if (m_tcpServer) {
-        m_tcpServer->close();
-        m_tcpServer->deleteLater();
-        m_tcpServer = nullptr;
-    }
-    QTcpServer *server = createTcpServer();
-    server->setParent(this);
-    server->setMaxPendingConnections(qMax(30, qMin(m_limits.maxConnections, 1024)));
+    QTcpServer *server = replaceTcpServer(); // the backlog is the one the socket was made with
     if (!server->setSocketDescriptor(fd)) {
         const QString detail = server->errorString();
         server->deleteLater();

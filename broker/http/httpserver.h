@@ -101,6 +101,7 @@ protected:
 private:
     friend class Internal::Connection;
 
+    QTcpServer *replaceTcpServer(); // a new one from createTcpServer(), the old one closed
     void attach(QTcpServer *server);
 
     void acceptPending();

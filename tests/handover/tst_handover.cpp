@@ -20,6 +20,7 @@
 #include <csignal>
 #include <netinet/in.h>
 #include <sys/socket.h>
+#include <sys/un.h>
 #include <unistd.h>
 
 using namespace TestSupport;
@@ -180,7 +181,7 @@ private Q_SLOTS:
                 scaled(30000));
             QVERIFY(finished);
             const QByteArray out = restart.readAllStandardOutput();
-            QVERIFY2(restart.exitCode() == 0, out + restart.readAllStandardError());
+            QVERIFY2(restart.exitCode() == 0, QByteArray(out + restart.readAllStandardError()).constData());
             const QJsonObject report = QJsonDocument::fromJson(out).object();
             QCOMPARE(report.value(QStringLiteral("method")).toString(), QStringLiteral("handover"));
             QCOMPARE(report.value(QStringLiteral("old_pid")).toInteger(), current);
@@ -198,6 +199,8 @@ private Q_SLOTS:
 
         // 2. headless → tray, 3. tray → headless (a broker started by hand).
         TrayTestSupport::TrayProcess tray(env);
+        QProcess headless; // the last broker: it lives until the end of the test
+        headless.setProcessEnvironment(env);
         if (!QFileInfo::exists(trayExe())) {
             steps << QStringLiteral("tray not built: headless ↔ tray skipped");
         } else {
@@ -211,8 +214,6 @@ private Q_SLOTS:
             current = trayPid;
             streamFor(500);
 
-            QProcess headless;
-            headless.setProcessEnvironment(env);
             headless.start(brokerExe(), {});
             QVERIFY(headless.waitForStarted());
             guard.pids << headless.processId();
@@ -229,9 +230,6 @@ private Q_SLOTS:
                          .arg(current);
             current = headless.processId();
             streamFor(500);
-            headless.setParent(nullptr);
-            // Left to the PidGuard (it is the broker serving now); detach so QProcess does not wait.
-            headless.closeReadChannel(QProcess::StandardOutput);
         }
 
         // Drain the stream, stop the hammer.
@@ -246,17 +244,7 @@ private Q_SLOTS:
         QHash<QString, int> received;
         qsizetype readB = 0;
         const auto collect = [&] {
-            const QList<QJsonObject> lines = b->allLines();
-            for (; readB < lines.size(); ++readB) {
-                const QJsonObject &line = lines.at(readB);
-                if (line.value(QLatin1String("method")) != QLatin1String("notifications/claude/channel"))
-                    continue;
-                const QJsonObject params = line.value(QLatin1String("params")).toObject();
-                if (params.value(QLatin1String("meta")).toObject().value(QLatin1String("from_id")) !=
-                    idOf(TtyA))
-                    continue;
-                ++received[params.value(QLatin1String("content")).toString()];
-            }
+            collectReceived(*b, idOf(TtyA), readB, received);
             for (const QString &text : std::as_const(stream.acknowledged)) {
                 if (!received.contains(text))
                     return false;
@@ -346,7 +334,8 @@ private Q_SLOTS:
         broker.terminate();
         QVERIFY(broker.waitForFinished(scaled(10000)));
         const QByteArray log = broker.readAllStandardError();
-        QVERIFY2(log.contains("Socket activation: listening socket on port " + QByteArray::number(port)),
+        QVERIFY2(log.contains(
+                     QByteArray("Socket activation: listening socket on port " + QByteArray::number(port))),
                  log);
         QCOMPARE(healthPid(port), 0);
     }
@@ -388,15 +377,24 @@ private Q_SLOTS:
         QVERIFY(broker.start(scaled(10000)));
         guard.pids << broker.pid();
         QVERIFY(QFile::remove(handoverSocket(home))); // as a broker of the version before
+        // The same client as above: here the port is closed for a while, and it must notice.
+        HealthHammer hammer(home.port());
+        hammer.start();
         const RunResult r = run(cliExe(), {QStringLiteral("restart"), QStringLiteral("--json")},
                                 home.environment(), scaled(30000));
         const QJsonObject report = QJsonDocument::fromJson(r.out).object();
         guard.pids << report.value(QStringLiteral("new_pid")).toInteger();
-        QVERIFY2(r.exitCode == 0, r.out + r.err);
+        QVERIFY2(r.exitCode == 0, QByteArray(r.out + r.err).constData());
         QCOMPARE(report.value(QStringLiteral("method")).toString(), QStringLiteral("stop-start"));
         QCOMPARE(report.value(QStringLiteral("old_pid")).toInteger(), broker.pid());
         QVERIFY2(r.err.contains("exited without taking over"), r.err);
         QCOMPARE(healthPid(home.port()), report.value(QStringLiteral("new_pid")).toInteger());
+        hammer.stop();
+        qInfo().noquote() << QStringLiteral(
+                                 "restart without hand-over: /health %1 answered, %2 connection errors")
+                                 .arg(hammer.answered())
+                                 .arg(hammer.errors());
+        QVERIFY(hammer.errors() > 0); // what the hand-over avoids
     }
 };
 

@@ -167,6 +167,7 @@ private Q_SLOTS:
         TestSupport::BrokerProcess headless(home);
         QVERIFY2(headless.start(), headless.stderrOutput().constData());
         QVERIFY(QFileInfo::exists(socketFile));
+        const qint64 oldPid = headless.pid();
 
         BrokerHost host(settingsFor(home));
         QList<BrokerHost::State> states;
@@ -174,7 +175,7 @@ private Q_SLOTS:
         host.start();
         QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Running, scaled(15000));
         QVERIFY(!states.contains(BrokerHost::State::HandingOver)); // no /shutdown, no wait for the port
-        QCOMPARE(host.previousBrokerPid(), headless.pid());
+        QCOMPARE(host.previousBrokerPid(), oldPid);
         QTRY_COMPARE_WITH_TIMEOUT(headless.process().state(), QProcess::NotRunning, scaled(10000));
         QCOMPARE(headless.process().exitCode(), 0);
         QVERIFY2(headless.stderrOutput().contains("Hand-over to pid"), headless.stderrOutput().constData());
@@ -190,13 +191,14 @@ private Q_SLOTS:
         TestSupport::BrokerProcess next(home);
         QVERIFY2(next.start(), next.stderrOutput().constData());
         QTRY_COMPARE_WITH_TIMEOUT(handedOver.count(), 1, scaled(10000));
-        QCOMPARE(handedOver.first().first().toLongLong(), next.pid());
+        const qint64 nextPid = next.pid();
+        QCOMPARE(handedOver.first().first().toLongLong(), nextPid);
         QCOMPARE(host.state(), BrokerHost::State::Stopped);
         QCOMPARE(TestSupport::httpGet(home.port(), QStringLiteral("/health"))
                      .object()
                      .value(QStringLiteral("pid"))
                      .toInteger(),
-                 next.pid());
+                 nextPid);
         next.terminate();
         QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(socketFile), scaled(5000));
     }
