@@ -15,8 +15,8 @@ if [ "$what" = test ]; then
     # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer.
     packages+=(clang-15 libfuzzer-15-dev)
     # Desktop resources and packages (tests/packaging): the freedesktop validators, lintian,
-    # and what cpack's .deb generator calls (dpkg-shlibdeps, file).
-    packages+=(desktop-file-utils appstream lintian dpkg-dev file)
+    # what cpack's .deb generator calls (dpkg-shlibdeps, file), and help2man for the man pages.
+    packages+=(desktop-file-utils appstream lintian dpkg-dev file help2man)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi
