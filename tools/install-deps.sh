@@ -10,7 +10,7 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6 libavahi-compat-libdnssd-dev)
 if [ "$what" = test ]; then
-    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth
+    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth fonts-dejavu-core
                tmux iproute2 util-linux curl openssl avahi-daemon)
     # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer.
     packages+=(clang-15 libfuzzer-15-dev)
