@@ -14,6 +14,8 @@ template<class... Ts> struct Overloaded : Ts...
 {
     using Ts::operator()...;
 };
+// clang 15 does not deduce aggregate template arguments (C++20 CTAD for aggregates) yet.
+template<class... Ts> Overloaded(Ts...) -> Overloaded<Ts...>;
 
 Error bad(const QString &why)
 {
