@@ -7,13 +7,15 @@
 #include <memory>
 
 namespace Broker {
+class BrokerClient;
 class UnixSignalNotifier;
-}
+} // namespace Broker
 
 namespace App {
 
 class Autostart;
 class BrokerHost;
+class Notifier;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -43,15 +45,23 @@ public:
     TrayPresenter *presenter() const { return m_presenter; }
     PeersModel *peersModel() const { return m_model; }
     PeersWindow *peersWindow() const { return m_window.get(); }
+    // Decides and shows notifications; its list() is the in-app history.
+    Notifier *notifier() const { return m_notifier; }
+    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    void sendReply(const QString &peerId, const QString &text);
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void wireNotifications();
+    void showPauseState();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     std::unique_ptr<PeersWindow> m_window; // a top-level widget: no QObject parent
+    Notifier *m_notifier;
+    Broker::BrokerClient *m_client; // the operator's replies
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
 };
