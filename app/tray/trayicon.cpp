@@ -84,11 +84,18 @@ void TrayIcon::showMessage(const QString &title, const QString &message, bool ur
 
 void TrayIcon::setNotificationsPaused(bool paused, const QDateTime &until)
 {
-    m_pauseMenu->setTitle(!paused ? tr("Pause notifications")
-                              : until.isValid()
-                              ? tr("Notifications paused until %1")
-                                    .arg(QLocale().toString(until.toLocalTime().time(), QLocale::ShortFormat))
-                              : tr("Notifications paused"));
+    QString title = tr("Pause notifications");
+    if (paused && !until.isValid()) {
+        title = tr("Notifications paused");
+    } else if (paused) {
+        // The time alone while it is today's, else the date too.
+        const QDateTime local = until.toLocalTime();
+        title = tr("Notifications paused until %1")
+                    .arg(local.date() == QDate::currentDate()
+                             ? QLocale().toString(local.time(), QLocale::ShortFormat)
+                             : QLocale().toString(local, QLocale::ShortFormat));
+    }
+    m_pauseMenu->setTitle(title);
     for (QAction *action : std::as_const(m_pauseFor))
         action->setVisible(!paused);
     m_resume->setVisible(paused);

@@ -41,9 +41,15 @@ class tst_Notifier : public QObject
     Q_OBJECT
 
     PrivateBus *m_bus = nullptr;
-    int m_connection = 0;
+    int m_connection = 0; // each connection has a name of its own, across the tests
+    QStringList m_connections; // this test's, closed in cleanup()
 
-    QDBusConnection connection() { return m_bus->connect(u"c%1"_s.arg(++m_connection)); }
+    QDBusConnection connect(const QString &name)
+    {
+        m_connections << name;
+        return QDBusConnection::connectToBus(m_bus->address(), name);
+    }
+    QDBusConnection connection() { return connect(u"c%1"_s.arg(++m_connection)); }
 
     // A server on a connection of its own (so its leaving changes the name's owner).
     struct Server
@@ -56,14 +62,15 @@ class tst_Notifier : public QObject
         Server s;
         s.connectionName = u"server%1"_s.arg(++m_connection);
         s.object = std::make_unique<FakeNotificationServer>(capabilities, name);
-        [&] { QVERIFY(s.object->publish(m_bus->connect(s.connectionName))); }();
+        [&] { QVERIFY(s.object->publish(connect(s.connectionName))); }();
         return s;
     }
     void stopServer(Server &s)
     {
         QDBusConnection::connectToBus(m_bus->address(), s.connectionName)
             .unregisterService(u"org.freedesktop.Notifications"_s);
-        m_bus->disconnect(s.connectionName);
+        QDBusConnection::disconnectFromBus(s.connectionName);
+        m_connections.removeAll(s.connectionName);
         s.object.reset();
     }
 
@@ -103,6 +110,9 @@ private Q_SLOTS:
 
     void cleanup()
     {
+        for (const QString &name : std::as_const(m_connections))
+            QDBusConnection::disconnectFromBus(name);
+        m_connections.clear();
         delete m_bus;
         m_bus = nullptr;
     }

@@ -47,7 +47,7 @@ private Q_SLOTS:
         qputenv("DBUS_SESSION_BUS_ADDRESS", m_bus.address().toUtf8());
         m_server = std::make_unique<FakeNotificationServer>(
             QStringList {u"actions"_s, u"body"_s, u"inline-reply"_s}, u"fake"_s);
-        QVERIFY(m_server->publish(m_bus.connect(u"server"_s)));
+        QVERIFY(m_server->publish(QDBusConnection::connectToBus(m_bus.address(), u"server"_s)));
     }
 
     void needsYouNotificationAndItsActions()

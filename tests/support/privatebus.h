@@ -2,35 +2,23 @@
 
 #include "testsupport.h"
 
-#include <QDBusConnection>
+#include <QDeadlineTimer>
 #include <QFile>
 #include <QProcess>
 #include <QTemporaryDir>
-#include <QTest>
 
-// A private D-Bus session bus for one test: its own dbus-daemon (no <servicedir>, so nothing is
-// activated behind our back and an unowned name stays unowned), stopped by pid in the destructor.
-// connect() opens a named connection to it; each name is a separate client of the bus.
+// A private D-Bus session bus for one test: its own dbus-daemon, stopped by pid in the destructor.
+// Its config has no <servicedir>, so nothing is activated behind the test's back and a name no
+// one owns stays unowned. Needs the dbus package (tools/install-deps.sh test).
 class PrivateBus
 {
 public:
     PrivateBus() = default;
     PrivateBus(const PrivateBus &) = delete;
     PrivateBus &operator=(const PrivateBus &) = delete;
-    ~PrivateBus()
-    {
-        for (const QString &name : std::as_const(m_connections))
-            QDBusConnection::disconnectFromBus(name);
-        if (m_daemon.state() != QProcess::NotRunning) {
-            m_daemon.terminate();
-            if (!m_daemon.waitForFinished(5000)) {
-                m_daemon.kill();
-                m_daemon.waitForFinished(5000);
-            }
-        }
-    }
+    ~PrivateBus() { stop(); }
 
-    // Starts dbus-daemon and reads its address; false (with a QTest failure) when it cannot.
+    // Starts dbus-daemon and reads its address; false when it cannot.
     bool start()
     {
         if (!m_dir.isValid())
@@ -62,22 +50,21 @@ public:
         return m_address.startsWith(QStringLiteral("unix:"));
     }
 
-    QString address() const { return m_address; }
+    void stop()
+    {
+        if (m_daemon.state() == QProcess::NotRunning)
+            return;
+        m_daemon.terminate();
+        if (!m_daemon.waitForFinished(5000)) {
+            m_daemon.kill();
+            m_daemon.waitForFinished(5000);
+        }
+    }
 
-    QDBusConnection connect(const QString &name)
-    {
-        m_connections << name;
-        return QDBusConnection::connectToBus(m_address, name);
-    }
-    void disconnect(const QString &name)
-    {
-        m_connections.removeAll(name);
-        QDBusConnection::disconnectFromBus(name);
-    }
+    QString address() const { return m_address; }
 
 private:
     QTemporaryDir m_dir;
     QProcess m_daemon;
     QString m_address;
-    QStringList m_connections;
 };
