@@ -6,6 +6,7 @@
 #include "brokercomposition.h"
 #include "brokerhost.h"
 #include "desktopnotifications.h"
+#include "mainwindow.h"
 #include "notifier.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
@@ -37,18 +38,20 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_host(new BrokerHost(settings, this)),
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
+      m_client(new Broker::BrokerClient(settings.location, this)),
       m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
-                              {.configPath = settings.location.configPath}, this)),
-      m_client(new Broker::BrokerClient(settings.location, this))
+                              {.configPath = settings.location.configPath}, this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
     m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
     m_model->attach(m_host);
-    m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
+    m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
-    connect(m_window.get(), &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_peersPage = new PeersWindow(m_model, m_presenter);
+    m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
+    connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -71,8 +74,12 @@ void TrayComposition::start()
 {
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new TrayIcon(m_presenter, this);
-        connect(m_tray, &TrayIcon::peersRequested, m_window.get(), &PeersWindow::showAndRaise);
-        connect(m_tray, &TrayIcon::peerRequested, m_window.get(), &PeersWindow::showPeer);
+        connect(m_tray, &TrayIcon::peersRequested, this,
+                [this] { m_window->showPage(QStringLiteral("peers")); });
+        connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+            m_window->showPage(QStringLiteral("peers"));
+            m_peersPage->selectPeer(peerId);
+        });
         connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
         connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
         // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
@@ -97,7 +104,7 @@ void TrayComposition::start()
         showPauseState();
         m_tray->show();
     } else {
-        qCInfo(lcUi) << "no system tray on this desktop; showing the Peers window instead."
+        qCInfo(lcUi) << "no system tray on this desktop; showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
         m_window->show();
     }
@@ -128,10 +135,12 @@ void TrayComposition::wireNotifications()
 {
     // The presenter says what; the notifier decides whether and how.
     connect(m_presenter, &TrayPresenter::notificationRequested, m_notifier, &Notifier::notify);
-    // Without a tray a broker failure must reach the user some other way (BrokerHost already
-    // logged it on stderr).
+    // Without a tray a broker failure or a federation warning must reach the user some other way
+    // (BrokerHost already logged it on stderr).
     connect(m_presenter, &TrayPresenter::notificationRequested, this, [this](const NotificationEvent &event) {
-        if (!m_tray && event.kind == NotificationKind::BrokerProblem)
+        if (!m_tray &&
+            (event.kind == NotificationKind::BrokerProblem ||
+             event.kind == NotificationKind::FederationWarning))
             m_window->showAndRaise();
     });
     connect(m_notifier, &Notifier::trayMessageRequested, this,
@@ -141,11 +150,14 @@ void TrayComposition::wireNotifications()
                                         kind == NotificationKind::NeedsYou ||
                                             kind == NotificationKind::BrokerProblem);
             });
+    // Open: the window on the peer (an event about no peer: the window).
     connect(m_notifier, &Notifier::openPeerRequested, this, [this](const QString &peerId) {
-        if (peerId.isEmpty())
+        if (peerId.isEmpty()) {
             m_window->showAndRaise();
-        else
-            m_window->showPeer(peerId);
+            return;
+        }
+        m_window->showPage(QStringLiteral("peers"));
+        m_peersPage->selectPeer(peerId);
     });
     connect(m_notifier, &Notifier::replyRequested, this, &TrayComposition::sendReply);
     connect(m_notifier, &Notifier::preferencesChanged, this, &TrayComposition::showPauseState);

@@ -5,8 +5,8 @@
 // Mute peer mutes it in the config file; "Pause notifications" in the tray menu pauses them.
 #include "brokerhost.h"
 #include "fakenotificationserver.h"
+#include "mainwindow.h"
 #include "notifier.h"
-#include "peerswindow.h"
 #include "privatebus.h"
 #include "testsupport.h"
 #include "traycomposition.h"
@@ -98,10 +98,11 @@ private Q_SLOTS:
         QCOMPARE(messages.at(0).toObject().value(u"text"_s).toString(), u"yes, run it"_s);
         QCOMPARE(messages.at(0).toObject().value(u"from_id"_s).toString(), u"operator"_s);
 
-        // Open: the window shows the peer.
-        QVERIFY(!composition.peersWindow()->isVisible());
+        // Open: the window shows the peer (its page; PeersPage::selectPeer selects the row).
+        QVERIFY(!composition.mainWindow()->isVisible());
         Q_EMIT m_server->ActionInvoked(n.id, u"open"_s);
-        QTRY_VERIFY_WITH_TIMEOUT(composition.peersWindow()->isVisible(), scaled(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(composition.mainWindow()->isVisible(), scaled(5000));
+        QCOMPARE(composition.mainWindow()->currentPageId(), u"peers"_s);
 
         // Mute peer: written to the config file the CLI reads.
         Q_EMIT m_server->ActionInvoked(n.id, u"mute"_s);
