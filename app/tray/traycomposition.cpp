@@ -7,6 +7,7 @@
 #include "brokerhost.h"
 #include "desktopnotifications.h"
 #include "mainwindow.h"
+#include "notificationspage.h"
 #include "notifier.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
@@ -52,6 +53,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
+                      new NotificationsPage(m_notifier));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
