@@ -1,6 +1,7 @@
 #pragma once
 
 #include <QDBusConnection>
+#include <QDBusContext>
 #include <QObject>
 #include <QStringList>
 #include <QVariantMap>
@@ -8,7 +9,7 @@
 // A notification server as the Desktop Notifications Specification 1.2 describes it, exported on
 // a test's private bus under org.freedesktop.Notifications: it records what it was asked and emits
 // the specification's signals when the test says so.
-class FakeNotificationServer : public QObject
+class FakeNotificationServer : public QObject, protected QDBusContext
 {
     Q_OBJECT
     Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
@@ -44,6 +45,7 @@ public:
     int capabilityCalls = 0;
     int informationCalls = 0;
     uint nextId = 100;
+    bool refuseNotify = false; // Notify answers an error (a server that is shutting down, …)
 
 public Q_SLOTS:
     QStringList GetCapabilities()
@@ -64,6 +66,10 @@ public Q_SLOTS:
     uint Notify(const QString &appName, uint replacesId, const QString &appIcon, const QString &summary,
                 const QString &body, const QStringList &actions, const QVariantMap &hints, int expireTimeout)
     {
+        if (refuseNotify) {
+            sendErrorReply(QDBusError::Failed, QStringLiteral("not now"));
+            return 0;
+        }
         const uint id = replacesId != 0 ? replacesId : nextId++;
         received.append({id, appName, replacesId, appIcon, summary, body, actions, hints, expireTimeout});
         return id;

@@ -367,6 +367,21 @@ private Q_SLOTS:
         QCOMPARE(aloneTray.count(), 1);
     }
 
+    // A server that owns the name but refuses Notify: the tray and the list take over.
+    void fallsBackWhenNotifyFails()
+    {
+        Server server = startServer(kFullCapabilities);
+        server.object->refuseNotify = true;
+        Client c = startClient();
+        c.notifier->setTrayAvailable(true);
+        QTRY_VERIFY_WITH_TIMEOUT(settled(*c.desktop), scaled(5000));
+        QSignalSpy tray(c.notifier.get(), &Notifier::trayMessageRequested);
+        const quint64 e = c.notifier->notify(needsYou(u"p1"_s));
+        QTRY_COMPARE_WITH_TIMEOUT(tray.count(), 1, scaled(5000));
+        QCOMPARE(c.notifier->list()->entry(e)->delivery, NotificationListModel::Delivery::Tray);
+        QVERIFY(server.object->received.isEmpty());
+    }
+
     // A server that arrives later, and one that replaces another, are asked for their
     // capabilities; what waited for the answer is sent then.
     void newServerOwnerIsProbedAgain()
