@@ -27,9 +27,11 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
     m_pauseMenu = m_menu->addMenu(tr("Pause notifications"));
     const std::pair<qint64, QString> pauses[] = {
         {3600, tr("For 1 hour")}, {8 * 3600, tr("For 8 hours")}, {0, tr("Until I turn them back on")}};
-    for (const auto &[seconds, text] : pauses) {
-        QAction *action = m_pauseMenu->addAction(text);
-        connect(action, &QAction::triggered, this, [this, seconds] { Q_EMIT pauseRequested(seconds); });
+    for (const auto &pause : pauses) {
+        QAction *action = m_pauseMenu->addAction(pause.second);
+        // Not a structured binding: clang 15 cannot capture one.
+        connect(action, &QAction::triggered, this,
+                [this, seconds = pause.first] { Q_EMIT pauseRequested(seconds); });
         m_pauseFor << action;
     }
     m_resume = m_pauseMenu->addAction(tr("Resume notifications"));
