@@ -117,6 +117,7 @@ void ActionRun::stopEverything()
 {
     delete m_sleeper;
     m_sleeper = nullptr;
+    stopGlobalEvents();
     // The answer may come from inside one of the stream's signals: let it finish emitting.
     if (m_events) {
         m_events->disconnect(this);
@@ -527,9 +528,8 @@ void ActionRun::sessionAction()
     if (goal)
         return fail(usageError(
             QStringLiteral("goal is not supported by this service; send the objective as the prompt")));
-    if (create && isPresent(m_input, QStringLiteral("worktree")))
-        return fail(usageError(QStringLiteral(
-            "worktree is not supported by this service; create the worktree and pass its directory")));
+    if (create && !takeWorktreeInput())
+        return;
     if (isPresent(m_input, QStringLiteral("model"))) {
         // The reference ignores a malformed model silently and picks a default; a caller who
         // named a model should hear that it was not understood instead.
@@ -543,13 +543,14 @@ void ActionRun::sessionAction()
 
     resolveScope([this, create, fork](const QString &directory) {
         m_directory = directory;
-        // The event stream connects while the checks run, so that the prompt need not wait for it.
-        if (!m_prompt.isEmpty() && (m_confirmLanding || m_wait))
+        // The event stream connects while the checks run, so that the prompt need not wait for it
+        // (a worktree's session runs elsewhere: its stream opens once the worktree is there).
+        if (!m_prompt.isEmpty() && (m_confirmLanding || m_wait) && m_worktreeName.isEmpty())
             ensureEvents(m_directory);
         waitReady([this, create, fork] {
             auto afterValidation = [this, create, fork] {
                 if (create)
-                    return createSession();
+                    return m_worktreeName.isEmpty() ? createSession() : createWorktree();
                 m_sessionId = m_sourceSessionId;
                 if (fork)
                     return forkSession();
@@ -681,6 +682,8 @@ void ActionRun::createSession()
             m_result.insert(QStringLiteral("projectId"), m_projectId);
         if (!m_title.isEmpty())
             m_result.insert(QStringLiteral("title"), m_title);
+        if (!m_worktree.isEmpty())
+            m_result.insert(QStringLiteral("worktree"), m_worktree);
         if (m_prompt.isEmpty()) {
             setDispatched(false, false);
             return finishSessionAction();
