@@ -92,13 +92,14 @@ private:
     void dispatch(bool reuse);
     void dispatchWith(Selection selection);
     void dispatchCommand(const Selection &selection, const QString &command, const QString &arguments);
+    // A plain prompt and its landing check (§6.4–6.5), in actionlanding.cpp.
     void dispatchPrompt(const Selection &selection);
     void postPrompt(const Selection &selection);
     void confirmLanding();
     void landed(bool yes);
-    void finishSessionAction();
 
-    // The wait of §8
+    // The wait of §8, in actionwait.cpp; finishSessionAction answers a create/send/fork or waits.
+    void finishSessionAction();
     struct Wait
     {
         QString sessionId;

@@ -6,6 +6,7 @@
 // "bootstrap status" polled here every 150 ms is what that stream reported.
 #include "actionrun.h"
 
+#include "actionrunsupport.h"
 #include "clock.h"
 #include "openchamberlogging.h"
 #include "sessionservice.h"
@@ -14,14 +15,7 @@
 
 namespace OpenChamber {
 
-namespace {
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return asNonEmptyString(o.value(QLatin1String(key)));
-}
-
-} // namespace
+using namespace ActionRunSupport;
 
 bool ActionRun::takeWorktreeInput()
 {
