@@ -30,7 +30,6 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
       m_status(new QLabel(this)),
       m_retry(new QPushButton(tr("Retry broker start"), this))
 {
-    setWindowTitle(tr("claude-peers — Peers"));
     setObjectName(QStringLiteral("peersWindow"));
 
     m_proxy->setSourceModel(model);
@@ -87,17 +86,8 @@ PeersWindow::PeersWindow(PeersModel *model, TrayPresenter *presenter, QWidget *p
     resize(900, 360);
 }
 
-void PeersWindow::showAndRaise()
+void PeersWindow::selectPeer(const QString &peerId)
 {
-    show();
-    setWindowState((windowState() & ~Qt::WindowMinimized) | Qt::WindowActive);
-    raise();
-    activateWindow();
-}
-
-void PeersWindow::showPeer(const QString &peerId)
-{
-    showAndRaise();
     const int row = m_model->rowOf(peerId);
     if (row < 0)
         return; // gone meanwhile: the window alone is the answer

@@ -14,8 +14,8 @@ namespace App {
 class PeersModel;
 class TrayPresenter;
 
-// The local peers in a sortable, filterable table, with the broker's status line underneath
-// (and a Retry button when it is not running, for desktops without a system tray).
+// The Peers page: local and LAN peers in a sortable, filterable table, with the broker's status
+// line underneath (and a Retry button when it is not running, for desktops without a system tray).
 class PeersWindow : public QWidget
 {
     Q_OBJECT
@@ -28,10 +28,9 @@ public:
     QLabel *statusLabel() const { return m_status; }
     QPushButton *retryButton() const { return m_retry; }
 
-    // Brings the window up, raised and focused (from the tray menu or a second click).
-    void showAndRaise();
-    // The same, with the peer's row selected and scrolled to (a peer entry of the tray menu).
-    void showPeer(const QString &peerId);
+    // Selects the peer's row and scrolls to it (a peer entry of the tray menu); the window
+    // that holds this page brings itself up.
+    void selectPeer(const QString &peerId);
 
 Q_SIGNALS:
     void retryRequested();

@@ -1,8 +1,10 @@
 #include "traycomposition.h"
 
 #include "autostart.h"
+#include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "mainwindow.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -21,18 +23,21 @@ namespace App {
 
 TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     : QObject(parent),
-      m_host(new BrokerHost(std::move(settings), this)),
+      m_host(new BrokerHost(settings, this)),
       m_presenter(new TrayPresenter(m_host, this)),
-      m_model(new PeersModel(this))
+      m_model(new PeersModel(this)),
+      m_client(new Broker::BrokerClient(settings.location, this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
     m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
     m_model->attach(m_host);
-    m_window = std::make_unique<PeersWindow>(m_model, m_presenter);
+    m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
-    connect(m_window.get(), &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_peersPage = new PeersWindow(m_model, m_presenter);
+    m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
+    connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -60,8 +65,12 @@ void TrayComposition::start()
 {
     if (QSystemTrayIcon::isSystemTrayAvailable()) {
         m_tray = new TrayIcon(m_presenter, this);
-        connect(m_tray, &TrayIcon::peersRequested, m_window.get(), &PeersWindow::showAndRaise);
-        connect(m_tray, &TrayIcon::peerRequested, m_window.get(), &PeersWindow::showPeer);
+        connect(m_tray, &TrayIcon::peersRequested, this,
+                [this] { m_window->showPage(QStringLiteral("peers")); });
+        connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+            m_window->showPage(QStringLiteral("peers"));
+            m_peersPage->selectPeer(peerId);
+        });
         connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
         connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
         // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
@@ -71,7 +80,7 @@ void TrayComposition::start()
         m_tray->setAutostartChecked(autostart().status().enabled);
         m_tray->show();
     } else {
-        qCInfo(lcUi) << "no system tray on this desktop; showing the Peers window instead."
+        qCInfo(lcUi) << "no system tray on this desktop; showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
         m_window->show();
     }

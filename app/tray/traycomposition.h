@@ -7,21 +7,23 @@
 #include <memory>
 
 namespace Broker {
+class BrokerClient;
 class UnixSignalNotifier;
-}
+} // namespace Broker
 
 namespace App {
 
 class Autostart;
 class BrokerHost;
+class MainWindow;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
 class TrayPresenter;
 
 // The composition root of claude-peers-tray: the in-process broker (with hand-over), the
-// presenter, the peers model and window, the tray icon and Unix signals, wired once here.
-// main() only builds it and runs the event loop.
+// presenter, the peers model, the main window and its pages, the tray icon and Unix signals,
+// wired once here. main() only builds it and runs the event loop.
 class TrayComposition : public QObject
 {
     Q_OBJECT
@@ -32,7 +34,7 @@ public:
     // Shows the tray icon (or the Peers window where no system tray exists) and starts the
     // broker, taking over from one that already runs.
     void start();
-    // Shows and raises the Peers window (a second start of the tray asked for it).
+    // Shows and raises the main window (a second start of the tray asked for it).
     void showWindow();
     // "Start at login": writes or removes the user's XDG autostart entry.
     void setAutostart(bool enabled);
@@ -42,7 +44,12 @@ public:
     BrokerHost *host() const { return m_host; }
     TrayPresenter *presenter() const { return m_presenter; }
     PeersModel *peersModel() const { return m_model; }
-    PeersWindow *peersWindow() const { return m_window.get(); }
+    MainWindow *mainWindow() const { return m_window.get(); }
+    PeersWindow *peersPage() const { return m_peersPage; }
+    // The GUI thread's client of the broker: the routes the CLI uses, so every action a page
+    // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
+    // works whether this tray hosts the broker or another process does.
+    Broker::BrokerClient *client() const { return m_client; }
 
 private:
     void onUnixSignal(int signalNumber);
@@ -51,7 +58,9 @@ private:
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
     PeersModel *m_model;
-    std::unique_ptr<PeersWindow> m_window; // a top-level widget: no QObject parent
+    Broker::BrokerClient *m_client;
+    std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
+    PeersWindow *m_peersPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
 };
