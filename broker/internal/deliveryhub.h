@@ -4,6 +4,7 @@
 
 #include "dto.h"
 #include "http/httptypes.h"
+#include "pushledger.h"
 
 #include <QDeadlineTimer>
 #include <QHash>
@@ -57,6 +58,10 @@ public:
     void forgetStored();
 
     int waitingCount() const { return int(m_waiters.size()); }
+    // When each message was first handed to its recipient (the log's "pushed" tick).
+    const PushLedger &ledger() const { return m_ledger; }
+    // /poll-messages handed these out.
+    void recordPolled(const QList<Message> &messages);
 
 private:
     struct Waiter
@@ -95,6 +100,7 @@ private:
     QHash<QString, QList<qint64>> m_knownPending;
     bool m_flushScheduled = false;
     QTimer m_timer;
+    PushLedger m_ledger;
 };
 
 } // namespace Broker
