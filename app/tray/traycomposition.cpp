@@ -5,6 +5,8 @@
 #include "brokercomposition.h"
 #include "brokerhost.h"
 #include "mainwindow.h"
+#include "messagespage.h"
+#include "operatorpeer.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -26,7 +28,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_host(new BrokerHost(settings, this)),
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
-      m_client(new Broker::BrokerClient(settings.location, this))
+      m_client(new Broker::BrokerClient(settings.location, this)),
+      m_operator(new OperatorPeer(settings.location, {}, this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
@@ -38,6 +41,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("messages"), tr("Messages"), m_messagesPage = new MessagesPage(*m_client, m_operator));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -58,6 +62,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
 TrayComposition::~TrayComposition()
 {
+    m_operator->stop();
     m_host->stop();
 }
 
@@ -85,6 +90,7 @@ void TrayComposition::start()
         m_window->show();
     }
     m_host->start();
+    m_operator->start(); // registers once the broker answers, and again after a restart
 }
 
 Autostart TrayComposition::autostart() const
@@ -114,6 +120,7 @@ void TrayComposition::showWindow()
 
 void TrayComposition::quit(int exitCode)
 {
+    m_operator->stop();
     m_host->stop();
     QCoreApplication::exit(exitCode);
 }

@@ -16,6 +16,8 @@ namespace App {
 class Autostart;
 class BrokerHost;
 class MainWindow;
+class MessagesPage;
+class OperatorPeer;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -50,6 +52,9 @@ public:
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    // The human at the tray as a peer (sends, replies, receives); started with the broker.
+    OperatorPeer *operatorPeer() const { return m_operator; }
+    MessagesPage *messagesPage() const { return m_messagesPage; }
 
 private:
     void onUnixSignal(int signalNumber);
@@ -59,6 +64,8 @@ private:
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    OperatorPeer *m_operator;
+    MessagesPage *m_messagesPage = nullptr; // owned by m_window
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
