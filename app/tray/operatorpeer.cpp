@@ -25,6 +25,11 @@ bool isNotRegistered(const Broker::Error &error)
 
 } // namespace
 
+OperatorPeer::OperatorPeer(const Broker::Location &location, QObject *parent)
+    : OperatorPeer(location, Identity {}, parent)
+{
+}
+
 OperatorPeer::OperatorPeer(const Broker::Location &location, Identity identity, QObject *parent)
     : QObject(parent),
       m_client(new Broker::BrokerClient(location, this)),
@@ -137,7 +142,7 @@ void OperatorPeer::onRegistered(const Broker::RegisterAnswer &answer)
     Broker::SetChannelPushRequest push;
     push.id = m_id;
     push.status = QStringLiteral("working");
-    m_api.call(push, [](Broker::Result<Broker::OkAnswer>) { });
+    m_api.call(push, [](Broker::Result<Broker::OkAnswer>) {});
     Q_EMIT registered(m_id);
     m_streaming = true;
     waitNext();
@@ -163,7 +168,8 @@ void OperatorPeer::waitNext()
                 return;
             if (!answer) {
                 const Broker::Error &error = answer.error();
-                if (error.kind == Broker::ErrorKind::Http && error.httpStatus == 404 && !isNotRegistered(error)) {
+                if (error.kind == Broker::ErrorKind::Http && error.httpStatus == 404 &&
+                    !isNotRegistered(error)) {
                     // A broker without the push stream (0.7): its own 1 s poll.
                     qCInfo(lcUi) << "operator: the broker has no /wait-messages; polling every second";
                     m_streaming = false;

@@ -55,7 +55,8 @@ public:
     static constexpr int RetryMinMs = 500;
     static constexpr int RetryMaxMs = 5000;
 
-    explicit OperatorPeer(const Broker::Location &location, Identity identity = {}, QObject *parent = nullptr);
+    explicit OperatorPeer(const Broker::Location &location, QObject *parent = nullptr);
+    OperatorPeer(const Broker::Location &location, Identity identity, QObject *parent = nullptr);
     ~OperatorPeer() override;
 
     // Registers and keeps registered until stop(). Calling it again does nothing.

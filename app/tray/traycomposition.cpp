@@ -29,7 +29,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
       m_client(new Broker::BrokerClient(settings.location, this)),
-      m_operator(new OperatorPeer(settings.location, {}, this))
+      m_operator(new OperatorPeer(settings.location, this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
@@ -41,7 +41,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
-    m_window->addPage(QStringLiteral("messages"), tr("Messages"), m_messagesPage = new MessagesPage(*m_client, m_operator));
+    m_window->addPage(QStringLiteral("messages"), tr("Messages"),
+                      m_messagesPage = new MessagesPage(*m_client, m_operator));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.

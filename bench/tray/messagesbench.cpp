@@ -93,7 +93,8 @@ int main(int argc, char *argv[])
                 firstListedMs = clock.elapsed();
             if (allListedMs < 0 && rows >= expect) {
                 allListedMs = clock.elapsed();
-                const QDateTime sent = QDateTime::fromString(log->entryAt(rows - 1).message.sentAt, Qt::ISODateWithMs);
+                const QDateTime sent =
+                    QDateTime::fromString(log->entryAt(rows - 1).message.sentAt, Qt::ISODateWithMs);
                 lastListedBehindSendMs = double(sent.msecsTo(QDateTime::currentDateTimeUtc()));
                 report = figures();
                 writeReport(report);

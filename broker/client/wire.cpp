@@ -511,9 +511,9 @@ Result<HistoryRequest> HistoryRequest::fromJson(const QJsonObject &o)
     r.with = fields.optionalString("with");
     fields.check(r.with.isEmpty() || !r.peer.isEmpty(), "with",
                  QStringLiteral("given together with \"peer\" (the thread between two peers)"));
-    for (const auto &[name, value] : {std::pair {"from", &r.from}, std::pair {"to", &r.to},
-                                      std::pair {"search", &r.search}, std::pair {"peer", &r.peer},
-                                      std::pair {"with", &r.with}})
+    for (const auto &[name, value] :
+         {std::pair {"from", &r.from}, std::pair {"to", &r.to}, std::pair {"search", &r.search},
+          std::pair {"peer", &r.peer}, std::pair {"with", &r.with}})
         fields.checkLength(name, *value, maxFilterBytes);
     if (fields.present("ids")) {
         const QJsonValue ids = fields.value("ids");

@@ -583,24 +583,10 @@ Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
 
 Result<QList<Message>> Store::history(const HistoryFilter &filter) const
 {
-    if (!d->ready())
-        return std::unexpected(notOpen());
-    QString since;
-    if (!filter.since.isEmpty()) {
-        auto normalized = normalizedTimestamp(filter.since, QStringLiteral("since"));
-        if (!normalized)
-            return std::unexpected(normalized.error());
-        since = *normalized;
-    }
-    QSqlQuery &q = d->statements->history;
-    int i = 0;
-    for (const QString *value : {&filter.from, &filter.to, &filter.search}) {
-        q.bindValue(i++, text(*value));
-        q.bindValue(i++, containsPattern(*value));
-    }
-    q.bindValue(i++, text(since)); // '' is <= every timestamp
-    q.bindValue(i++, qBound(1, filter.limit, 1000));
-    return d->messages(q, "Reading the message history", filter.maxBytes);
+    auto page = historyPage(filter);
+    if (!page)
+        return std::unexpected(page.error());
+    return std::move(page->messages);
 }
 
 Result<HistoryPage> Store::historyPage(const HistoryFilter &filter) const
@@ -646,11 +632,13 @@ Result<HistoryPage> Store::historyPage(const HistoryFilter &filter) const
             {QStringLiteral("[%1]").arg(ids.join(QLatin1Char(',')))});
     }
     const int limit = qBound(1, filter.limit, 1000);
-    const QString sql = QStringLiteral("SELECT id, from_id, to_id, text, type, metadata, reply_to, sent_at, "
-                                       "delivered FROM messages%1 ORDER BY id %2 LIMIT %3")
-                            .arg(where.isEmpty() ? QString() : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND ")),
-                                 filter.ascending ? QStringLiteral("ASC") : QStringLiteral("DESC"))
-                            .arg(limit + 1);
+    const QString sql =
+        QStringLiteral("SELECT id, from_id, to_id, text, type, metadata, reply_to, sent_at, "
+                       "delivered FROM messages%1 ORDER BY id %2 LIMIT %3")
+            .arg(where.isEmpty() ? QString()
+                                 : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND ")),
+                 filter.ascending ? QStringLiteral("ASC") : QStringLiteral("DESC"))
+            .arg(limit + 1);
     QSqlQuery q(database());
     if (!q.prepare(sql))
         return std::unexpected(databaseError(QStringLiteral("Reading the message log"), q.lastError()));

@@ -253,11 +253,12 @@ private Q_SLOTS:
         QTest::newRow("limit zero") << QStringList {u"messages"_s, u"--limit"_s, u"0"_s} << u"--limit"_s;
         QTest::newRow("limit text") << QStringList {u"messages"_s, u"--limit"_s, u"ten"_s} << u"--limit"_s;
         QTest::newRow("limit missing") << QStringList {u"messages"_s, u"--limit"_s} << u"needs a value"_s;
-        QTest::newRow("before-id text")
-            << QStringList {u"messages"_s, u"--before-id"_s, u"soon"_s} << u"--before-id needs a message id"_s;
+        QTest::newRow("before-id text") << QStringList {u"messages"_s, u"--before-id"_s, u"soon"_s}
+                                        << u"--before-id needs a message id"_s;
         QTest::newRow("after-id fraction")
             << QStringList {u"messages"_s, u"--after-id"_s, u"1.5"_s} << u"--after-id needs a message id"_s;
-        QTest::newRow("with alone") << QStringList {u"messages"_s, u"--with"_s, u"abc"_s} << u"--with needs --peer"_s;
+        QTest::newRow("with alone") << QStringList {u"messages"_s, u"--with"_s, u"abc"_s}
+                                    << u"--with needs --peer"_s;
         QTest::newRow("since garbage")
             << QStringList {u"messages"_s, u"--since"_s, u"last week"_s} << u"--since"_s;
         QTest::newRow("broadcast lan")
@@ -520,8 +521,9 @@ private Q_SLOTS:
         // Paging the log: the message just sent is the page after the one before it, and the
         // thread between cli and the peer holds it.
         const qint64 sentId = match.captured(2).toLongLong();
-        const CliRun page = runCli(env(), {u"messages"_s, u"--json"_s, u"--after-id"_s, QString::number(sentId - 1),
-                                           u"--oldest-first"_s, u"--peer"_s, u"cli"_s, u"--with"_s, m_peer});
+        const CliRun page = runCli(env(),
+                                   {u"messages"_s, u"--json"_s, u"--after-id"_s, QString::number(sentId - 1),
+                                    u"--oldest-first"_s, u"--peer"_s, u"cli"_s, u"--with"_s, m_peer});
         QCOMPARE(page.code, 0);
         const QJsonArray pageList = QJsonDocument::fromJson(page.out.toUtf8()).array();
         QCOMPARE(pageList.size(), 1);

@@ -28,7 +28,8 @@ Broker::Message message(qint64 id, const QString &from, const QString &to, bool 
 
 Broker::Message bounce(qint64 id, qint64 original, const QString &sender)
 {
-    Broker::Message m = message(id, QStringLiteral("system"), sender, false, QStringLiteral("\u26a0 Message #x"));
+    Broker::Message m =
+        message(id, QStringLiteral("system"), sender, false, QStringLiteral("\u26a0 Message #x"));
     m.replyTo = original;
     return m;
 }
@@ -61,20 +62,22 @@ private Q_SLOTS:
         const int unknown = int(DeliveryTicks::SeenVia::Unknown);
         const int channel = int(DeliveryTicks::SeenVia::Channel);
         const int tool = int(DeliveryTicks::SeenVia::ToolResult);
-        QTest::newRow("stored only") << false << "" << 0LL << false << "working" << false << unknown << false << false;
-        QTest::newRow("pushed by stream") << false << "stream" << 0LL << false << "working" << true << unknown << false
-                                          << false;
-        QTest::newRow("acked, channel") << true << "stream" << 0LL << false << "working" << true << channel << false
-                                        << false;
-        QTest::newRow("acked, banner") << true << "poll" << 0LL << false << "unverified" << true << tool << false
-                                       << false;
-        QTest::newRow("acked, handout forgotten") << true << "" << 0LL << false << "unknown" << true << unknown
-                                                  << false << false;
-        QTest::newRow("bounced") << false << "stream" << 42LL << true << "" << true << unknown << true << false;
-        QTest::newRow("dropped without bounce") << false << "" << 0LL << true << "" << false << unknown << false
-                                                << true;
-        QTest::newRow("acked then purged") << true << "" << 0LL << true << "working" << true << channel << false
-                                           << false;
+        QTest::newRow("stored only") << false << "" << 0LL << false << "working" << false << unknown << false
+                                     << false;
+        QTest::newRow("pushed by stream")
+            << false << "stream" << 0LL << false << "working" << true << unknown << false << false;
+        QTest::newRow("acked, channel")
+            << true << "stream" << 0LL << false << "working" << true << channel << false << false;
+        QTest::newRow("acked, banner")
+            << true << "poll" << 0LL << false << "unverified" << true << tool << false << false;
+        QTest::newRow("acked, handout forgotten")
+            << true << "" << 0LL << false << "unknown" << true << unknown << false << false;
+        QTest::newRow("bounced") << false << "stream" << 42LL << true << "" << true << unknown << true
+                                 << false;
+        QTest::newRow("dropped without bounce")
+            << false << "" << 0LL << true << "" << false << unknown << false << true;
+        QTest::newRow("acked then purged")
+            << true << "" << 0LL << true << "working" << true << channel << false << false;
     }
 
     void ticks()
@@ -84,7 +87,8 @@ private Q_SLOTS:
         QFETCH(qint64, bouncedBy);
         QFETCH(bool, missing);
         QFETCH(QString, channelPush);
-        LogEntry entry {message(7, QStringLiteral("a"), QStringLiteral("b"), delivered), {}, bouncedBy, missing};
+        LogEntry entry {
+            message(7, QStringLiteral("a"), QStringLiteral("b"), delivered), {}, bouncedBy, missing};
         if (!pushedBy.isEmpty())
             entry.handout = {QStringLiteral("2026-12-01T05:00:00.010Z"), pushedBy};
         const DeliveryTicks ticks = App::deliveryTicks(entry, channelPush);
@@ -120,7 +124,9 @@ private Q_SLOTS:
         // A known id again: its state changes in place, no new row.
         QSignalSpy changed(&model, &QAbstractItemModel::dataChanged);
         model.merge({message(12, QStringLiteral("a"), QStringLiteral("b"), true)},
-                    {{12, Broker::MessageHandout {QStringLiteral("2026-12-01T05:00:01.000Z"), QStringLiteral("stream")}}});
+                    {{12,
+                      Broker::MessageHandout {QStringLiteral("2026-12-01T05:00:01.000Z"),
+                                              QStringLiteral("stream")}}});
         QCOMPARE(model.rowCount(), 15);
         QCOMPARE(changed.size(), 1);
         QVERIFY(model.ticksAt(model.rowOfId(12)).acked);
@@ -138,7 +144,8 @@ private Q_SLOTS:
                      message(2, QStringLiteral("cli"), QStringLiteral("gone"))});
         model.merge({bounce(3, 1, QStringLiteral("op"))});
         QVERIFY(model.ticksAt(model.rowOfId(1)).bounced);
-        QCOMPARE(MessageLogModel::ticksText(model.ticksAt(model.rowOfId(1))), QStringLiteral("\u26a0 bounced"));
+        QCOMPARE(MessageLogModel::ticksText(model.ticksAt(model.rowOfId(1))),
+                 QStringLiteral("\u26a0 bounced"));
         // The bounce is shown in its message's thread.
         QCOMPARE(model.index(model.rowOfId(3), 0).data(MessageLogModel::ThreadKeyRole).toString(),
                  App::threadKey(QStringLiteral("op"), QStringLiteral("gone")));
@@ -226,7 +233,8 @@ private Q_SLOTS:
         filter.setText(QStringLiteral("needle"));
         QCOMPARE(filter.rowCount(), 1);
         // Live rows pass through the filter as they come.
-        log.merge({message(4, QStringLiteral("d"), QStringLiteral("c"), false, QStringLiteral("another NEEDLE"))});
+        log.merge(
+            {message(4, QStringLiteral("d"), QStringLiteral("c"), false, QStringLiteral("another NEEDLE"))});
         QCOMPARE(filter.rowCount(), 2);
     }
 };

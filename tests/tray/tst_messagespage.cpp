@@ -16,9 +16,11 @@
 #include <QCoreApplication>
 #include <QFileInfo>
 #include <QJsonArray>
+#include <QLabel>
 #include <QLineEdit>
 #include <QPushButton>
 #include <QSignalSpy>
+#include <QSortFilterProxyModel>
 #include <QTableView>
 #include <QTest>
 
@@ -37,7 +39,8 @@ std::unique_ptr<McpClient> startChannelHelper(const TestHome &home)
 {
     auto helper = std::make_unique<McpClient>(helperEnvironment(home, false, HelperTty));
     helper->setClientInfo(QStringLiteral("claude-code"), McpClient::channelCapabilities());
-    if (!helper->start() || !helper->initialize() || !helper->waitRegistered(peerIdOfTty(HelperTty), scaled(15000)))
+    if (!helper->start() || !helper->initialize() ||
+        !helper->waitRegistered(peerIdOfTty(HelperTty), scaled(15000)))
         return nullptr;
     return helper;
 }
@@ -95,8 +98,11 @@ private Q_SLOTS:
         const QJsonObject row = listedPeer(home, op.id());
         QCOMPARE(row.value(QStringLiteral("pid")).toInteger(), QCoreApplication::applicationPid());
         QCOMPARE(row.value(QStringLiteral("session_name")).toString(), QStringLiteral("operator"));
-        QVERIFY(row.value(QStringLiteral("summary")).toString().startsWith(QStringLiteral("the human at the tray")));
-        for (const char *key : {"cwd", "git_root", "tty", "registered_at", "last_seen", "channel_push", "version"})
+        QVERIFY(row.value(QStringLiteral("summary"))
+                    .toString()
+                    .startsWith(QStringLiteral("the human at the tray")));
+        for (const char *key :
+             {"cwd", "git_root", "tty", "registered_at", "last_seen", "channel_push", "version"})
             QVERIFY2(row.contains(QLatin1String(key)), key);
         // And so does a session, through its list_peers tool.
         QVERIFY(McpClient::text(helper->callTool(QStringLiteral("list_peers"),
@@ -110,7 +116,8 @@ private Q_SLOTS:
         QVERIFY(page.feed()->isActive());
 
         // Page → helper: the send box, to the helper.
-        QTRY_VERIFY_WITH_TIMEOUT(page.targetCombo()->findData(QStringLiteral("peer:") + helperId) >= 0, scaled(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(page.targetCombo()->findData(QStringLiteral("peer:") + helperId) >= 0,
+                                 scaled(10000));
         QTRY_VERIFY(page.sendButton()->isEnabled());
         page.targetCombo()->setCurrentIndex(page.targetCombo()->findData(QStringLiteral("peer:") + helperId));
         page.textEdit()->setText(QStringLiteral("hello from the operator"));
@@ -120,11 +127,13 @@ private Q_SLOTS:
         QCOMPARE(push.value(QStringLiteral("content")).toString(), QStringLiteral("hello from the operator"));
         QCOMPARE(push.value(QStringLiteral("meta")).toObject().value(QStringLiteral("from_id")).toString(),
                  QStringLiteral("operator"));
-        // ...listed with its ticks: stored, pushed to the helper's stream, acknowledged, seen as a channel push.
+        // ...listed with its ticks: stored, pushed to the helper's stream, acknowledged, seen as a channel
+        // push.
         App::MessageLogModel &log = *page.logModel();
-        QTRY_VERIFY_WITH_TIMEOUT(rowWithText(log, QStringLiteral("hello from the operator")) >= 0, scaled(10000));
-        QTRY_VERIFY_WITH_TIMEOUT(log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator"))).acked,
-                                 scaled(15000));
+        QTRY_VERIFY_WITH_TIMEOUT(rowWithText(log, QStringLiteral("hello from the operator")) >= 0,
+                                 scaled(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator"))).acked, scaled(15000));
         App::DeliveryTicks ticks = log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator")));
         QVERIFY(ticks.stored && ticks.pushed);
         QCOMPARE(ticks.pushedBy, QStringLiteral("stream"));
@@ -134,15 +143,17 @@ private Q_SLOTS:
 
         // Helper → operator: received once, listed, acknowledged by the operator.
         QSignalSpy received(&op, &App::OperatorPeer::messagesReceived);
-        const QJsonObject sent = helper->callTool(
-            QStringLiteral("send_message"),
-            {{QStringLiteral("to_id"), QStringLiteral("operator")}, {QStringLiteral("message"), QStringLiteral("a question for you")}});
+        const QJsonObject sent =
+            helper->callTool(QStringLiteral("send_message"),
+                             {{QStringLiteral("to_id"), QStringLiteral("operator")},
+                              {QStringLiteral("message"), QStringLiteral("a question for you")}});
         QVERIFY2(!McpClient::isError(sent), qPrintable(McpClient::text(sent)));
         QTRY_COMPARE_WITH_TIMEOUT(received.size(), 1, scaled(10000));
         QTRY_VERIFY_WITH_TIMEOUT(rowWithText(log, QStringLiteral("a question for you")) >= 0, scaled(5000));
         QTRY_VERIFY_WITH_TIMEOUT(log.ticksAt(rowWithText(log, QStringLiteral("a question for you"))).acked,
                                  scaled(15000));
-        const qint64 questionId = log.entryAt(rowWithText(log, QStringLiteral("a question for you"))).message.id;
+        const qint64 questionId =
+            log.entryAt(rowWithText(log, QStringLiteral("a question for you"))).message.id;
 
         // Reply in the thread: select the question, write, Reply.
         const QModelIndex source = log.index(rowWithText(log, QStringLiteral("a question for you")), 0);

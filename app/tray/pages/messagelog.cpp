@@ -143,9 +143,10 @@ void MessageLogModel::merge(const QList<Broker::Message> &messages,
     if (fresh.isEmpty())
         return;
     std::sort(fresh.begin(), fresh.end(), byId);
-    fresh.erase(std::unique(fresh.begin(), fresh.end(),
-                            [](const LogEntry &a, const LogEntry &b) { return a.message.id == b.message.id; }),
-                fresh.end());
+    fresh.erase(
+        std::unique(fresh.begin(), fresh.end(),
+                    [](const LogEntry &a, const LogEntry &b) { return a.message.id == b.message.id; }),
+        fresh.end());
     // The usual cases in one batch each: newer than all (the live tail), older than all (a page).
     QList<LogEntry> tail, head, middle;
     const qint64 low = lowestId(), high = highestId();
@@ -385,7 +386,9 @@ QVariant MessageLogModel::data(const QModelIndex &index, int role) const
     case Qt::DisplayRole:
         switch (index.column()) {
         case TimeColumn:
-            return QDateTime::fromString(m.sentAt, Qt::ISODateWithMs).toLocalTime().toString(QStringLiteral("HH:mm:ss"));
+            return QDateTime::fromString(m.sentAt, Qt::ISODateWithMs)
+                .toLocalTime()
+                .toString(QStringLiteral("HH:mm:ss"));
         case FromColumn:
             return m_peers ? m_peers->label(m.fromId) : m.fromId;
         case ToColumn:

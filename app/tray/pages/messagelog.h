@@ -107,7 +107,8 @@ public:
     explicit MessageLogModel(const PeerDirectory *peers, QObject *parent = nullptr);
 
     // Adds new messages and updates known ones (delivered, handout). Any order.
-    void merge(const QList<Broker::Message> &messages, const QHash<qint64, Broker::MessageHandout> &handouts = {});
+    void merge(const QList<Broker::Message> &messages,
+               const QHash<qint64, Broker::MessageHandout> &handouts = {});
     // A refresh asked for these ids and the broker has no row for them.
     void markMissing(const QList<qint64> &ids);
     // The peer directory changed: labels and ticks may read differently.

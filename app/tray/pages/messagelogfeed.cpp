@@ -37,6 +37,18 @@ void MessageLogFeed::scheduleNext()
         m_timer.start();
 }
 
+bool MessageLogFeed::take(const Broker::Result<Broker::HistoryAnswer> &answer, bool endsRound)
+{
+    if (!answer) {
+        Q_EMIT failed(answer.error().message);
+        if (endsRound)
+            scheduleNext();
+        return false;
+    }
+    m_model->merge(answer->messages, answer->handouts);
+    return true;
+}
+
 void MessageLogFeed::refresh()
 {
     if (m_inFlight)
@@ -53,13 +65,9 @@ void MessageLogFeed::refresh()
     Broker::HistoryRequest request;
     request.limit = FirstPage;
     m_api.call(request, [this, generation](Broker::Result<Broker::HistoryAnswer> answer) {
-        if (!answer) {
-            Q_EMIT failed(answer.error().message);
-            scheduleNext();
+        if (!take(answer, true))
             return;
-        }
         m_loaded = true;
-        m_model->merge(answer->messages, answer->handouts);
         if (generation != m_generation) {
             m_inFlight = false;
             return;
@@ -76,12 +84,8 @@ void MessageLogFeed::fetchNew()
     request.ascending = true;
     request.limit = PageSize;
     m_api.call(request, [this, generation](Broker::Result<Broker::HistoryAnswer> answer) {
-        if (!answer) {
-            Q_EMIT failed(answer.error().message);
-            scheduleNext();
+        if (!take(answer, true))
             return;
-        }
-        m_model->merge(answer->messages, answer->handouts);
         if (generation != m_generation) {
             m_inFlight = false;
             return;
@@ -107,12 +111,8 @@ void MessageLogFeed::refreshStates()
     request.ids = ids;
     request.limit = RefreshIds;
     m_api.call(request, [this, ids](Broker::Result<Broker::HistoryAnswer> answer) {
-        if (!answer) {
-            Q_EMIT failed(answer.error().message);
-            scheduleNext();
+        if (!take(answer, true))
             return;
-        }
-        m_model->merge(answer->messages, answer->handouts);
         // Newest first: when the size bound cut the answer, ids below the last one are unknown.
         QSet<qint64> found;
         qint64 lowestFound = std::numeric_limits<qint64>::max();
@@ -149,12 +149,8 @@ void MessageLogFeed::loadOlder()
     request.beforeId = m_model->lowestId();
     request.limit = OlderPage;
     m_api.call(request, [this](Broker::Result<Broker::HistoryAnswer> answer) {
-        if (!answer) {
-            Q_EMIT failed(answer.error().message);
-            return;
-        }
-        m_model->merge(answer->messages, answer->handouts);
-        Q_EMIT olderLoaded(int(answer->messages.size()), answer->more);
+        if (take(answer, false))
+            Q_EMIT olderLoaded(int(answer->messages.size()), answer->more);
     });
 }
 
@@ -165,13 +161,7 @@ void MessageLogFeed::search(const QString &text)
     Broker::HistoryRequest request;
     request.search = text.left(int(Broker::HistoryRequest::maxFilterBytes / 3));
     request.limit = OlderPage;
-    m_api.call(request, [this](Broker::Result<Broker::HistoryAnswer> answer) {
-        if (!answer) {
-            Q_EMIT failed(answer.error().message);
-            return;
-        }
-        m_model->merge(answer->messages, answer->handouts);
-    });
+    m_api.call(request, [this](Broker::Result<Broker::HistoryAnswer> answer) { take(answer, false); });
 }
 
 } // namespace App

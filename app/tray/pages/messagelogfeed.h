@@ -51,6 +51,9 @@ private:
     void refreshStates();
     void fetchPeers();
     void scheduleNext();
+    // Merges the answer's messages; false after reporting a failure (and, for a step of the
+    // round, scheduling the next round).
+    bool take(const Broker::Result<Broker::HistoryAnswer> &answer, bool endsRound);
 
     Broker::BrokerApi m_api;
     MessageLogModel *m_model;

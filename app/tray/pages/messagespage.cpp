@@ -68,7 +68,8 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
     // Fixed row heights: a view does not measure 20,000 rows.
     m_messagesView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_messagesView->verticalHeader()->setDefaultSectionSize(m_messagesView->fontMetrics().height() + 6);
-    m_messagesView->horizontalHeader()->setSectionResizeMode(MessageLogModel::TextColumn, QHeaderView::Stretch);
+    m_messagesView->horizontalHeader()->setSectionResizeMode(MessageLogModel::TextColumn,
+                                                             QHeaderView::Stretch);
     m_messagesView->setWordWrap(false);
 
     m_search->setPlaceholderText(tr("Search messages"));
@@ -123,7 +124,8 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
     connect(m_send, &QPushButton::clicked, this, &MessagesPage::sendNow);
     connect(m_text, &QLineEdit::returnPressed, this, &MessagesPage::sendNow);
     connect(m_reply, &QPushButton::clicked, this, &MessagesPage::replyNow);
-    connect(m_feed, &MessageLogFeed::failed, this, [this](const QString &message) { setStatus(message, true); });
+    connect(m_feed, &MessageLogFeed::failed, this,
+            [this](const QString &message) { setStatus(message, true); });
     connect(m_feed, &MessageLogFeed::olderLoaded, this, [this](int count, bool more) {
         setStatus(tr("%n older message(s) loaded.", nullptr, count));
         m_older->setEnabled(more);
@@ -133,9 +135,8 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
         fillFilters();
     });
     // Keep the newest row in sight while the user is at the bottom.
-    connect(m_messagesView->verticalScrollBar(), &QScrollBar::valueChanged, this, [this](int value) {
-        m_followTail = value >= m_messagesView->verticalScrollBar()->maximum();
-    });
+    connect(m_messagesView->verticalScrollBar(), &QScrollBar::valueChanged, this,
+            [this](int value) { m_followTail = value >= m_messagesView->verticalScrollBar()->maximum(); });
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_followTail && isVisible())
             m_messagesView->scrollToBottom();

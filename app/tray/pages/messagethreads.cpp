@@ -2,11 +2,13 @@
 
 #include "messagelog.h"
 
+#include <algorithm>
 #include <limits>
 
 namespace App {
 
-MessageThreadsModel::MessageThreadsModel(const MessageLogModel *log, const PeerDirectory *peers, QObject *parent)
+MessageThreadsModel::MessageThreadsModel(const MessageLogModel *log, const PeerDirectory *peers,
+                                         QObject *parent)
     : QAbstractListModel(parent), m_log(log), m_peers(peers)
 {
     m_threads.append(Thread {});
