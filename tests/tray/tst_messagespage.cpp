@@ -116,10 +116,11 @@ private Q_SLOTS:
         QVERIFY(page.feed()->isActive());
 
         // Page → helper: the send box, to the helper.
-        QTRY_VERIFY_WITH_TIMEOUT(page.targetCombo()->findData(QStringLiteral("peer:") + helperId) >= 0,
-                                 scaled(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            page.targetCombo()->findData(QString(QStringLiteral("peer:") + helperId)) >= 0, scaled(10000));
         QTRY_VERIFY(page.sendButton()->isEnabled());
-        page.targetCombo()->setCurrentIndex(page.targetCombo()->findData(QStringLiteral("peer:") + helperId));
+        page.targetCombo()->setCurrentIndex(
+            page.targetCombo()->findData(QString(QStringLiteral("peer:") + helperId)));
         page.textEdit()->setText(QStringLiteral("hello from the operator"));
         QTest::mouseClick(page.sendButton(), Qt::LeftButton);
         QVERIFY(helper->waitForChannelMessages(1, scaled(10000)));

@@ -26,6 +26,22 @@ namespace {
 const QString PeerTarget = QStringLiteral("peer:");
 const QString ScopeTarget = QStringLiteral("scope:");
 
+// The send box's item data: "peer:<id>" or "scope:<machine|lan|directory:<path>|repo:<root>>".
+QString peerTarget(const QString &id)
+{
+    return PeerTarget + id;
+}
+
+QString scopeTarget(const QString &scope)
+{
+    return ScopeTarget + scope;
+}
+
+QString tagged(const char *tag, const QString &path)
+{
+    return QLatin1String(tag) + path;
+}
+
 } // namespace
 
 MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorPeer, QWidget *parent)
@@ -195,9 +211,9 @@ void MessagesPage::fillFilters()
             repos.insert(p.gitRoot);
     }
     for (const QString &dir : std::as_const(dirs))
-        m_scopeFilter->addItem(tr("Directory %1").arg(dir), QStringLiteral("directory:") + dir);
+        m_scopeFilter->addItem(tr("Directory %1").arg(dir), tagged("directory:", dir));
     for (const QString &repo : std::as_const(repos))
-        m_scopeFilter->addItem(tr("Repository %1").arg(repo), QStringLiteral("repo:") + repo);
+        m_scopeFilter->addItem(tr("Repository %1").arg(repo), tagged("repo:", repo));
     m_peerFilter->setCurrentIndex(std::max(0, m_peerFilter->findData(peer)));
     m_scopeFilter->setCurrentIndex(std::max(0, m_scopeFilter->findData(scope)));
 }
@@ -226,19 +242,18 @@ void MessagesPage::fillTargets()
     QSet<QString> dirs, repos;
     for (const Broker::Peer &p : m_peers.listed()) {
         if (p.id != self)
-            m_target->addItem(m_peers.label(p.id), PeerTarget + p.id);
+            m_target->addItem(m_peers.label(p.id), peerTarget(p.id));
         if (!p.cwd.isEmpty() && !p.isRemote())
             dirs.insert(p.cwd);
         if (!p.gitRoot.isEmpty() && !p.isRemote())
             repos.insert(p.gitRoot);
     }
-    m_target->addItem(tr("Everyone on this machine"), ScopeTarget + QStringLiteral("machine"));
+    m_target->addItem(tr("Everyone on this machine"), scopeTarget(QStringLiteral("machine")));
     for (const QString &dir : std::as_const(dirs))
-        m_target->addItem(tr("Everyone in %1").arg(dir), ScopeTarget + QStringLiteral("directory:") + dir);
+        m_target->addItem(tr("Everyone in %1").arg(dir), scopeTarget(tagged("directory:", dir)));
     for (const QString &repo : std::as_const(repos))
-        m_target->addItem(tr("Everyone in the repository %1").arg(repo),
-                          ScopeTarget + QStringLiteral("repo:") + repo);
-    m_target->addItem(tr("Everyone (broadcast, all machines)"), ScopeTarget + QStringLiteral("lan"));
+        m_target->addItem(tr("Everyone in the repository %1").arg(repo), scopeTarget(tagged("repo:", repo)));
+    m_target->addItem(tr("Everyone (broadcast, all machines)"), scopeTarget(QStringLiteral("lan")));
     const int keep = m_target->findData(current);
     m_target->setCurrentIndex(keep >= 0 ? keep : 0);
 }
@@ -252,7 +267,7 @@ void MessagesPage::onThreadSelected()
     if (key.isEmpty() || !m_operator)
         return;
     const QString other = MessageThreadsModel::otherPeer(key, m_operator->id());
-    const int row = m_target->findData(PeerTarget + other);
+    const int row = m_target->findData(peerTarget(other));
     if (row >= 0)
         m_target->setCurrentIndex(row);
 }
@@ -263,11 +278,11 @@ void MessagesPage::openPeer(const QString &peerId)
     const int row = m_threads->rowOfKey(key);
     if (row >= 0)
         m_threadsView->setCurrentIndex(m_threadsSorted->mapFromSource(m_threads->index(row)));
-    const int target = m_target->findData(PeerTarget + peerId);
+    const int target = m_target->findData(peerTarget(peerId));
     if (target >= 0)
         m_target->setCurrentIndex(target);
     else {
-        m_target->insertItem(0, m_peers.label(peerId), PeerTarget + peerId);
+        m_target->insertItem(0, m_peers.label(peerId), peerTarget(peerId));
         m_target->setCurrentIndex(0);
     }
     m_text->setFocus();
