@@ -4,6 +4,7 @@
 // broker and loads it with peers-bench (real peers, 20,000 messages by default).
 // It writes its figures as JSON to PEERS_TRAY_BENCH_REPORT (stderr when unset) as soon as the
 // page lists PEERS_TRAY_BENCH_EXPECT messages, and again on exit.
+#include "brokerhost.h"
 #include "guistallprobe.h"
 #include "mainwindow.h"
 #include "messagelog.h"
@@ -100,8 +101,12 @@ int main(int argc, char *argv[])
                 writeReport(report);
             }
         });
+        // The page opens once the broker serves (before peers-bench, which waits for /health,
+        // registers its peers and only then sends), so its first read finds an empty log and
+        // every message of the run comes through the live feed.
+        QObject::connect(composition.host(), &App::BrokerHost::started, &app,
+                         [&] { composition.mainWindow()->showPage(QStringLiteral("messages")); });
         composition.start();
-        composition.mainWindow()->showPage(QStringLiteral("messages"));
         clock.start();
         probe.start();
         QApplication::exec();
