@@ -137,6 +137,7 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
     connect(m_peerFilter, &QComboBox::currentIndexChanged, this, &MessagesPage::applyFilters);
     connect(m_scopeFilter, &QComboBox::currentIndexChanged, this, &MessagesPage::applyFilters);
     connect(m_older, &QPushButton::clicked, m_feed, &MessageLogFeed::loadOlder);
+    connect(m_target, &QComboBox::activated, this, [this] { m_targetChosen = true; });
     connect(m_send, &QPushButton::clicked, this, &MessagesPage::sendNow);
     connect(m_text, &QLineEdit::returnPressed, this, &MessagesPage::sendNow);
     connect(m_reply, &QPushButton::clicked, this, &MessagesPage::replyNow);
@@ -254,7 +255,9 @@ void MessagesPage::fillTargets()
     for (const QString &repo : std::as_const(repos))
         m_target->addItem(tr("Everyone in the repository %1").arg(repo), scopeTarget(tagged("repo:", repo)));
     m_target->addItem(tr("Everyone (broadcast, all machines)"), scopeTarget(QStringLiteral("lan")));
-    const int keep = m_target->findData(current);
+    // Until the user picks a target the first peer is the default: a broadcast is never chosen
+    // for them.
+    const int keep = m_targetChosen ? m_target->findData(current) : -1;
     m_target->setCurrentIndex(keep >= 0 ? keep : 0);
 }
 
@@ -268,8 +271,10 @@ void MessagesPage::onThreadSelected()
         return;
     const QString other = MessageThreadsModel::otherPeer(key, m_operator->id());
     const int row = m_target->findData(peerTarget(other));
-    if (row >= 0)
+    if (row >= 0) {
         m_target->setCurrentIndex(row);
+        m_targetChosen = true;
+    }
 }
 
 void MessagesPage::openPeer(const QString &peerId)
@@ -279,6 +284,7 @@ void MessagesPage::openPeer(const QString &peerId)
     if (row >= 0)
         m_threadsView->setCurrentIndex(m_threadsSorted->mapFromSource(m_threads->index(row)));
     const int target = m_target->findData(peerTarget(peerId));
+    m_targetChosen = true;
     if (target >= 0)
         m_target->setCurrentIndex(target);
     else {

@@ -87,6 +87,7 @@ private:
     QLabel *m_operatorLabel;
     QTimer *m_searchDelay;
     bool m_followTail = true;
+    bool m_targetChosen = false; // the user (or openPeer) picked the send box's target
 };
 
 } // namespace App
