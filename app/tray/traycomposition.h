@@ -18,6 +18,7 @@ class BrokerHost;
 class MainWindow;
 class MessagesPage;
 class OperatorPeer;
+class Notifier;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -55,10 +56,16 @@ public:
     // The human at the tray as a peer (sends, replies, receives); started with the broker.
     OperatorPeer *operatorPeer() const { return m_operator; }
     MessagesPage *messagesPage() const { return m_messagesPage; }
+    // Decides and shows notifications; its list() is the in-app history.
+    Notifier *notifier() const { return m_notifier; }
+    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    void sendReply(const QString &peerId, const QString &text);
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void wireNotifications();
+    void showPauseState();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
@@ -66,6 +73,7 @@ private:
     Broker::BrokerClient *m_client;
     OperatorPeer *m_operator;
     MessagesPage *m_messagesPage = nullptr; // owned by m_window
+    Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
