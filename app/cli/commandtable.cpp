@@ -21,6 +21,11 @@ constexpr OptionSpec kMessages[] = {
     {"since", "ISO", "Only messages sent at or after this time (e.g. 2026-03-27T12:00:00Z)"},
     {"search", "S", "Only messages whose text contains S"},
     {"limit", "N", "At most N messages, newest first (1-1000, default 20)"},
+    {"before-id", "N", "Only messages with an id below N (the page before)"},
+    {"after-id", "N", "Only messages with an id above N (the page after)"},
+    {"oldest-first", nullptr, "Oldest first (with --after-id: the next page of the log)"},
+    {"peer", "ID", "Only messages from or to the peer ID"},
+    {"with", "ID", "With --peer: only the thread between the two peers"},
     {"json", nullptr, "Print a JSON array"},
 };
 constexpr OptionSpec kHook[] = {
@@ -84,7 +89,9 @@ const std::array kCommands {
              1,
              1,
              &Handlers::autoSummary},
-    Command {"messages", "[--from X] [--to X] [--since ISO] [--search S] [--limit N] [--json]",
+    Command {"messages",
+             "[--from X] [--to X] [--since ISO] [--search S] [--limit N] [--before-id N] [--after-id N] "
+             "[--oldest-first] [--peer ID [--with ID]] [--json]",
              "Search message history", "Asks the broker (POST /messages); the database is never opened here.",
              kMessages, false, 0, 0, &Handlers::messages},
     Command {"metrics", "[--detailed] [--json]", "Show broker metrics", nullptr, kMetrics, false, 0, 0,

@@ -7,8 +7,10 @@
 #include "brokerhost.h"
 #include "desktopnotifications.h"
 #include "mainwindow.h"
+#include "messagespage.h"
 #include "notificationspage.h"
 #include "notifier.h"
+#include "operatorpeer.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -40,6 +42,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
       m_client(new Broker::BrokerClient(settings.location, this)),
+      m_operator(new OperatorPeer(settings.location, this)),
       m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
                               {.configPath = settings.location.configPath}, this))
 {
@@ -53,6 +56,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("messages"), tr("Messages"),
+                      m_messagesPage = new MessagesPage(*m_client, m_operator));
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
 
@@ -77,6 +82,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
 TrayComposition::~TrayComposition()
 {
+    m_operator->stop();
     m_host->stop();
 }
 
@@ -119,6 +125,7 @@ void TrayComposition::start()
         m_window->show();
     }
     m_host->start();
+    m_operator->start(); // registers once the broker answers, and again after a restart
 }
 
 Autostart TrayComposition::autostart() const
@@ -213,6 +220,7 @@ void TrayComposition::showWindow()
 
 void TrayComposition::quit(int exitCode)
 {
+    m_operator->stop();
     m_host->stop();
     QCoreApplication::exit(exitCode);
 }

@@ -16,6 +16,8 @@ namespace App {
 class Autostart;
 class BrokerHost;
 class MainWindow;
+class MessagesPage;
+class OperatorPeer;
 class Notifier;
 class PeersModel;
 class PeersWindow;
@@ -51,6 +53,9 @@ public:
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    // The human at the tray as a peer (sends, replies, receives); started with the broker.
+    OperatorPeer *operatorPeer() const { return m_operator; }
+    MessagesPage *messagesPage() const { return m_messagesPage; }
     // Decides and shows notifications; its list() is the in-app history.
     Notifier *notifier() const { return m_notifier; }
     // The operator's inline reply from a notification: sent to the peer (from_id "operator").
@@ -66,6 +71,8 @@ private:
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    OperatorPeer *m_operator;
+    MessagesPage *m_messagesPage = nullptr; // owned by m_window
     Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window

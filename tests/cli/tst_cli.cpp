@@ -253,6 +253,12 @@ private Q_SLOTS:
         QTest::newRow("limit zero") << QStringList {u"messages"_s, u"--limit"_s, u"0"_s} << u"--limit"_s;
         QTest::newRow("limit text") << QStringList {u"messages"_s, u"--limit"_s, u"ten"_s} << u"--limit"_s;
         QTest::newRow("limit missing") << QStringList {u"messages"_s, u"--limit"_s} << u"needs a value"_s;
+        QTest::newRow("before-id text") << QStringList {u"messages"_s, u"--before-id"_s, u"soon"_s}
+                                        << u"--before-id needs a message id"_s;
+        QTest::newRow("after-id fraction")
+            << QStringList {u"messages"_s, u"--after-id"_s, u"1.5"_s} << u"--after-id needs a message id"_s;
+        QTest::newRow("with alone") << QStringList {u"messages"_s, u"--with"_s, u"abc"_s}
+                                    << u"--with needs --peer"_s;
         QTest::newRow("since garbage")
             << QStringList {u"messages"_s, u"--since"_s, u"last week"_s} << u"--since"_s;
         QTest::newRow("broadcast lan")
@@ -511,6 +517,22 @@ private Q_SLOTS:
         QVERIFY2(text.out.contains(u"  Messages (1 result):"_s), qPrintable(text.out));
         QVERIFY(text.out.contains(u"    From: cli  \u2192  To: %1\n"_s.arg(m_peer)));
         QVERIFY(text.out.contains(u"[text] pending"_s));
+
+        // Paging the log: the message just sent is the page after the one before it, and the
+        // thread between cli and the peer holds it.
+        const qint64 sentId = match.captured(2).toLongLong();
+        const CliRun page = runCli(env(),
+                                   {u"messages"_s, u"--json"_s, u"--after-id"_s, QString::number(sentId - 1),
+                                    u"--oldest-first"_s, u"--peer"_s, u"cli"_s, u"--with"_s, m_peer});
+        QCOMPARE(page.code, 0);
+        const QJsonArray pageList = QJsonDocument::fromJson(page.out.toUtf8()).array();
+        QCOMPARE(pageList.size(), 1);
+        QCOMPARE(pageList.first().toObject().value(u"id"_s).toInteger(), sentId);
+        const CliRun before =
+            runCli(env(), {u"messages"_s, u"--json"_s, u"--before-id"_s, QString::number(sentId)});
+        QCOMPARE(before.code, 0);
+        for (const QJsonValue &v : QJsonDocument::fromJson(before.out.toUtf8()).array())
+            QVERIFY(v.toObject().value(u"id"_s).toInteger() < sentId);
 
         const CliRun none = runCli(env(), {u"messages"_s, u"--search"_s, u"no such text anywhere"_s});
         QCOMPARE(none.code, 0);
