@@ -69,6 +69,11 @@ const std::array kCommands {
              2,
              -1,
              &Handlers::setName},
+    Command {"rename", "<peer-id> <name> [--json]", "Rename a peer (what the tray's Peers page does)",
+             "Sets the peer's session name through the broker (POST /set-name with the main token). "
+             "Unlike set-name, options are read anywhere on the line, the name is trimmed and may not be "
+             "empty, and --json prints {\"ok\", \"id\", \"session_name\"}.",
+             kJson, false, 2, -1, &Handlers::rename},
     Command {"auto-summary",
              "<peer-id>",
              "Generate and set a deterministic summary",

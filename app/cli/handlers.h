@@ -11,6 +11,7 @@ void peers(Context &ctx, const Invocation &inv);
 void send(Context &ctx, const Invocation &inv);
 void broadcast(Context &ctx, const Invocation &inv);
 void setName(Context &ctx, const Invocation &inv);
+void rename(Context &ctx, const Invocation &inv);
 void autoSummary(Context &ctx, const Invocation &inv);
 
 // historycommands.cpp

@@ -6,7 +6,7 @@
 #include "brokerhost.h"
 #include "mainwindow.h"
 #include "peersmodel.h"
-#include "peerswindow.h"
+#include "peerspage.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -35,9 +35,9 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_model->attach(m_host);
     m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
-    m_peersPage = new PeersWindow(m_model, m_presenter);
+    m_peersPage = new PeersPage(m_model, m_presenter, m_client);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
-    connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.

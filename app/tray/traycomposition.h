@@ -17,7 +17,7 @@ class Autostart;
 class BrokerHost;
 class MainWindow;
 class PeersModel;
-class PeersWindow;
+class PeersPage;
 class TrayIcon;
 class TrayPresenter;
 
@@ -45,7 +45,7 @@ public:
     TrayPresenter *presenter() const { return m_presenter; }
     PeersModel *peersModel() const { return m_model; }
     MainWindow *mainWindow() const { return m_window.get(); }
-    PeersWindow *peersPage() const { return m_peersPage; }
+    PeersPage *peersPage() const { return m_peersPage; }
     // The GUI thread's client of the broker: the routes the CLI uses, so every action a page
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
@@ -60,7 +60,7 @@ private:
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
-    PeersWindow *m_peersPage; // owned by m_window
+    PeersPage *m_peersPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
 };
