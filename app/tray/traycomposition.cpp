@@ -7,6 +7,7 @@
 #include "mainwindow.h"
 #include "peersmodel.h"
 #include "peerspage.h"
+#include "statuspage.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -38,6 +39,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersPage(m_model, m_presenter, m_client);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
