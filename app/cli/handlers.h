@@ -24,6 +24,9 @@ void hook(Context &ctx, const Invocation &inv);
 // autostartcommand.cpp
 void autostart(Context &ctx, const Invocation &inv);
 
+// configcommand.cpp
+void config(Context &ctx, const Invocation &inv);
+
 // brokercommands.cpp
 void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);

@@ -4,9 +4,11 @@
 #include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "connectsnippets.h"
 #include "mainwindow.h"
 #include "peersmodel.h"
 #include "peerspage.h"
+#include "settingspage.h"
 #include "statuspage.h"
 #include "trayicon.h"
 #include "trayicons.h"
@@ -40,6 +42,11 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
     m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
+    m_settingsPage = new SettingsPage(
+        m_client, ConnectSnippets::forInstalledPrograms(QCoreApplication::applicationDirPath()));
+    m_window->addPage(QStringLiteral("settings"), tr("Settings"), m_settingsPage);
+    connect(m_settingsPage, &SettingsPage::autostartToggled, this, &TrayComposition::setAutostart);
+    m_settingsPage->setAutostartChecked(autostart().status().enabled);
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -98,6 +105,7 @@ Autostart TrayComposition::autostart() const
 void TrayComposition::setAutostart(bool enabled)
 {
     const auto result = enabled ? autostart().enable() : autostart().disable();
+    m_settingsPage->setAutostartChecked(result ? result->enabled : autostart().status().enabled);
     if (!result) {
         qCWarning(lcUi).noquote() << result.error().message;
         if (m_tray)

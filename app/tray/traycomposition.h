@@ -18,6 +18,7 @@ class BrokerHost;
 class MainWindow;
 class PeersModel;
 class PeersPage;
+class SettingsPage;
 class TrayIcon;
 class TrayPresenter;
 
@@ -46,6 +47,7 @@ public:
     PeersModel *peersModel() const { return m_model; }
     MainWindow *mainWindow() const { return m_window.get(); }
     PeersPage *peersPage() const { return m_peersPage; }
+    SettingsPage *settingsPage() const { return m_settingsPage; }
     // The GUI thread's client of the broker: the routes the CLI uses, so every action a page
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
@@ -61,6 +63,7 @@ private:
     Broker::BrokerClient *m_client;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersPage *m_peersPage; // owned by m_window
+    SettingsPage *m_settingsPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
 };
