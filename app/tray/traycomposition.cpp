@@ -5,6 +5,7 @@
 #include "brokercomposition.h"
 #include "brokerhost.h"
 #include "connectsnippets.h"
+#include "firstrunwizard.h"
 #include "mainwindow.h"
 #include "peersmodel.h"
 #include "peerspage.h"
@@ -16,9 +17,11 @@
 #include "traypresenter.h"
 #include "unixsignalnotifier.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QProcessEnvironment>
 #include <QSystemTrayIcon>
+#include <QTimer>
 
 #include <csignal>
 
@@ -67,33 +70,98 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
 TrayComposition::~TrayComposition()
 {
+    delete m_wizard;
     m_host->stop();
+}
+
+void TrayComposition::setTrayAvailability(std::function<bool()> available, int pollMs, int attempts)
+{
+    m_trayAvailable = std::move(available);
+    m_trayPollMs = pollMs;
+    m_trayPollAttemptsLeft = attempts;
 }
 
 void TrayComposition::start()
 {
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new TrayIcon(m_presenter, this);
-        connect(m_tray, &TrayIcon::peersRequested, this,
-                [this] { m_window->showPage(QStringLiteral("peers")); });
-        connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
-            m_window->showPage(QStringLiteral("peers"));
-            m_peersPage->selectPeer(peerId);
-        });
-        connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
-        connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
-        // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
-        connect(m_tray, &TrayIcon::menuAboutToShow, this,
-                [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
-        connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
-        m_tray->setAutostartChecked(autostart().status().enabled);
-        m_tray->show();
+    if (!m_trayAvailable)
+        m_trayAvailable = [] { return QSystemTrayIcon::isSystemTrayAvailable(); };
+    if (m_windowed) {
+        qCInfo(lcUi) << "windowed: no tray icon; closing the window quits";
+        QApplication::setQuitOnLastWindowClosed(true);
+        m_window->show();
+    } else if (m_trayAvailable()) {
+        createTrayIcon();
     } else {
-        qCInfo(lcUi) << "no system tray on this desktop; showing the window instead."
+        qCInfo(lcUi) << "no system tray on this desktop (yet); showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
         m_window->show();
+        // At login the panel may come up after us: watch for it for a while (KeePassXC retries too).
+        if (m_trayPollAttemptsLeft > 0)
+            QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     }
     m_host->start();
+}
+
+void TrayComposition::pollForTray()
+{
+    if (m_tray)
+        return;
+    if (m_trayAvailable()) {
+        qCInfo(lcUi) << "a system tray appeared: showing the icon (the window stays open)";
+        createTrayIcon();
+        return;
+    }
+    if (--m_trayPollAttemptsLeft > 0)
+        QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
+    else
+        qCInfo(lcUi) << "no system tray appeared; the window stays the app";
+}
+
+void TrayComposition::createTrayIcon()
+{
+    m_tray = new TrayIcon(m_presenter, this);
+    connect(m_tray, &TrayIcon::peersRequested, this, [this] { m_window->showPage(QStringLiteral("peers")); });
+    connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+        m_window->showPage(QStringLiteral("peers"));
+        m_peersPage->selectPeer(peerId);
+    });
+    // Pages other helpers build: the entries work once their page is added.
+    m_tray->setPageActionsAvailable(m_window->page(QStringLiteral("messages")) != nullptr,
+                                    m_window->page(QStringLiteral("sessions")) != nullptr);
+    connect(m_tray, &TrayIcon::sendRequested, this,
+            [this] { m_window->showPage(QStringLiteral("messages")); });
+    connect(m_tray, &TrayIcon::newSessionRequested, this,
+            [this] { m_window->showPage(QStringLiteral("sessions")); });
+    connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
+    connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
+    // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
+    connect(m_tray, &TrayIcon::menuAboutToShow, this,
+            [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
+    connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
+    m_tray->setAutostartChecked(autostart().status().enabled);
+    m_tray->show();
+}
+
+void TrayComposition::showFirstRunWizard()
+{
+    if (m_wizard) {
+        m_wizard->raise();
+        return;
+    }
+    const bool enabled = autostart().status().enabled;
+    m_wizard = new FirstRunWizard(
+        m_client, ConnectSnippets::forInstalledPrograms(QCoreApplication::applicationDirPath()), enabled);
+    m_wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_wizard, &QObject::destroyed, this, [this] { m_wizard = nullptr; });
+    connect(m_wizard, &FirstRunWizard::autostartChosen, this, [this](bool wanted) {
+        if (wanted != autostart().status().enabled)
+            setAutostart(wanted);
+    });
+    connect(m_wizard, &FirstRunWizard::federationRequested, this, [this] {
+        m_window->showPage(m_window->page(QStringLiteral("federation")) ? QStringLiteral("federation")
+                                                                        : QStringLiteral("settings"));
+    });
+    m_wizard->show();
 }
 
 Autostart TrayComposition::autostart() const

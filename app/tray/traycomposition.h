@@ -4,6 +4,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 namespace Broker {
@@ -15,6 +16,7 @@ namespace App {
 
 class Autostart;
 class BrokerHost;
+class FirstRunWizard;
 class MainWindow;
 class PeersModel;
 class PeersPage;
@@ -32,9 +34,19 @@ public:
     explicit TrayComposition(Broker::Settings settings, QObject *parent = nullptr);
     ~TrayComposition() override;
 
-    // Shows the tray icon (or the Peers window where no system tray exists) and starts the
-    // broker, taking over from one that already runs.
+    // No tray icon: the window is the app (closing it quits). `claude-peers-tray --windowed`.
+    void setWindowed(bool windowed) { m_windowed = windowed; }
+    // Whether a system tray exists now (default QSystemTrayIcon::isSystemTrayAvailable), and how
+    // long to wait for one that appears late (the panel starts after the app at login): asked
+    // every pollMs, at most attempts times, then the window stays the app.
+    void setTrayAvailability(std::function<bool()> available, int pollMs = 2000, int attempts = 30);
+
+    // Shows the tray icon (or the window where no system tray exists, watching for one that
+    // appears late) and starts the broker, taking over from one that already runs.
     void start();
+    // The first-run wizard (keychain, start at login, connect sessions, federation), shown
+    // once per user; main() asks for it (or `--first-run`).
+    void showFirstRunWizard();
     // Shows and raises the main window (a second start of the tray asked for it).
     void showWindow();
     // "Start at login": writes or removes the user's XDG autostart entry.
@@ -52,10 +64,14 @@ public:
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    TrayIcon *trayIcon() const { return m_tray; } // null while no tray exists
+    FirstRunWizard *firstRunWizard() const { return m_wizard; } // null unless shown
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void createTrayIcon();
+    void pollForTray();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
@@ -66,6 +82,11 @@ private:
     SettingsPage *m_settingsPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
+    FirstRunWizard *m_wizard = nullptr; // deletes itself on close
+    bool m_windowed = false;
+    std::function<bool()> m_trayAvailable;
+    int m_trayPollMs = 2000;
+    int m_trayPollAttemptsLeft = 30;
 };
 
 } // namespace App
