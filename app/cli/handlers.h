@@ -26,6 +26,8 @@ void autostart(Context &ctx, const Invocation &inv);
 
 // configcommand.cpp
 void config(Context &ctx, const Invocation &inv);
+// notificationscommand.cpp
+void notifications(Context &ctx, const Invocation &inv);
 
 // brokercommands.cpp
 void rotateToken(Context &ctx, const Invocation &inv);

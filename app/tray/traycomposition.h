@@ -18,6 +18,7 @@ class Autostart;
 class BrokerHost;
 class FirstRunWizard;
 class MainWindow;
+class Notifier;
 class PeersModel;
 class PeersPage;
 class SettingsPage;
@@ -66,17 +67,24 @@ public:
     Broker::BrokerClient *client() const { return m_client; }
     TrayIcon *trayIcon() const { return m_tray; } // null while no tray exists
     FirstRunWizard *firstRunWizard() const { return m_wizard; } // null unless shown
+    // Decides and shows notifications; its list() is the in-app history.
+    Notifier *notifier() const { return m_notifier; }
+    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    void sendReply(const QString &peerId, const QString &text);
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
     void createTrayIcon();
     void pollForTray();
+    void wireNotifications();
+    void showPauseState();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersPage *m_peersPage; // owned by m_window
     SettingsPage *m_settingsPage; // owned by m_window

@@ -35,8 +35,7 @@ int main(int argc, char *argv[])
         QObject::connect(composition.peersModel(), &QAbstractItemModel::rowsInserted, &app,
                          [&] { maxRows = std::max(maxRows, composition.peersModel()->rowCount()); });
         composition.start();
-        composition.mainWindow()->showPage(
-            QStringLiteral("peers")); // open whether or not a system tray exists
+        composition.mainWindow()->showAndRaise(); // open whether or not a system tray exists
         probe.start();
         QApplication::exec();
     } // the composition is gone: the broker has stopped
