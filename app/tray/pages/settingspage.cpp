@@ -90,9 +90,10 @@ SettingsPage::SettingsPage(Broker::BrokerClient *client, ConnectSnippets snippet
         {tr("OpenCode: add to opencode.json (project) or ~/.config/opencode/opencode.json"), m_openCode},
         {tr("Claude Code hooks (needs-you / busy / idle): merge into ~/.claude/settings.json"), m_hooks},
     };
-    for (const auto &[label, view] : snippetsShown) {
+    for (const auto &shown : snippetsShown) {
+        QPlainTextEdit *view = shown.second; // not a structured binding: clang 15 cannot capture one
         auto *row = new QHBoxLayout;
-        row->addWidget(new QLabel(label, connectBox), 1);
+        row->addWidget(new QLabel(shown.first, connectBox), 1);
         auto *copy = new QPushButton(tr("Copy"), connectBox);
         copy->setObjectName(view->objectName() + QStringLiteral("Copy"));
         connect(copy, &QPushButton::clicked, this,
