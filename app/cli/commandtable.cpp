@@ -79,6 +79,11 @@ const std::array kCommands {
              2,
              -1,
              &Handlers::setName},
+    Command {"rename", "<peer-id> <name> [--json]", "Rename a peer (what the tray's Peers page does)",
+             "Sets the peer's session name through the broker (POST /set-name with the main token). "
+             "Unlike set-name, options are read anywhere on the line, the name is trimmed and may not be "
+             "empty, and --json prints {\"ok\", \"id\", \"session_name\"}.",
+             kJson, false, 2, -1, &Handlers::rename},
     Command {"auto-summary",
              "<peer-id>",
              "Generate and set a deterministic summary",
@@ -112,6 +117,13 @@ const std::array kCommands {
              "(/etc/xdg/autostart, from the package) would start the tray anyway; status (the default) says "
              "whether the tray starts at login and which file decides. The tray's menu has the same toggle.",
              kJson, false, 0, 1, &Handlers::autostart},
+    Command {"config", "[get [<key>] | set <key> <value>] [--json]",
+             "Read or change the settings of the tray's Settings page",
+             "get (the default) lists federation.port, federation.subnets and openchamber.opencode_url with "
+             "their values in ~/.claude-peers-config.json; set checks the value, writes it "
+             "(other keys are kept) and has a running broker re-read the file (POST /reload) when it applies "
+             "the setting without a restart; an empty value removes the key. Exit code 1 for a bad value.",
+             kJson, false, 0, -1, &Handlers::config},
     Command {
         "notifications",
         "[status|on|off|mute <peer-id>|unmute <peer-id>|pause [--for DURATION]|resume|quiet-hours "

@@ -223,9 +223,9 @@ private Q_SLOTS:
     {
         const CliRun help = runCli(env(), {u"--help"_s});
         QCOMPARE(help.code, 0);
-        for (const char *cmd :
-             {"status", "peers", "send", "broadcast", "set-name", "auto-summary", "messages", "metrics",
-              "rotate-token", "reload-broker", "kill-broker", "restart", "federation", "hook", "autostart"}) {
+        for (const char *cmd : {"status", "peers", "send", "broadcast", "set-name", "rename", "auto-summary",
+                                "messages", "metrics", "rotate-token", "reload-broker", "kill-broker",
+                                "restart", "federation", "hook", "autostart"}) {
             QVERIFY2(help.out.contains(u"\n  "_s + QLatin1String(cmd)), cmd);
             const CliRun one = runCli(env(), {QLatin1String(cmd), u"--help"_s});
             QCOMPARE(one.code, 0);
@@ -576,6 +576,26 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(describe(r)));
         QCOMPARE(r.out, u"Session name set for %1: \"NEW NAME\"\n"_s.arg(id));
         QCOMPARE(peerRow(*m_home, id).value(u"session_name"_s).toString(), u"NEW NAME"_s);
+    }
+
+    // The Peers page's rename, from the command line: options anywhere, JSON on request.
+    void renameWithJson()
+    {
+        LivePid live;
+        const QString id = registerPeer(*m_home, u"TEMP"_s, u"/tmp/cli-rename"_s, live.pid());
+        const CliRun r = runCli(env(), {u"rename"_s, id, u"--json"_s, u"code"_s, u"reviewer"_s});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        const QJsonObject answer = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(answer.value(u"ok"_s).toBool(), true);
+        QCOMPARE(answer.value(u"id"_s).toString(), id);
+        QCOMPARE(answer.value(u"session_name"_s).toString(), u"code reviewer"_s);
+        QCOMPARE(peerRow(*m_home, id).value(u"session_name"_s).toString(), u"code reviewer"_s);
+
+        const CliRun text = runCli(env(), {u"rename"_s, id, u"short"_s});
+        QCOMPARE(text.out, u"Renamed %1 to \"short\"\n"_s.arg(id));
+        const CliRun empty = runCli(env(), {u"rename"_s, id, u" "_s});
+        QCOMPARE(empty.code, 1);
+        QVERIFY(empty.err.contains(u"The new name is empty."_s));
     }
 
     // Reference §12 item 35.
