@@ -4,9 +4,15 @@
 #include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "controlbackend.h"
 #include "mainwindow.h"
+#include "opencodeactivity.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
+#include "schedulespage.h"
+#include "schedulespresenter.h"
+#include "sessionspage.h"
+#include "sessionspresenter.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -26,18 +32,37 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_host(new BrokerHost(settings, this)),
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
-      m_client(new Broker::BrokerClient(settings.location, this))
+      m_client(new Broker::BrokerClient(settings.location, this)),
+      m_openCode(new OpenCodeActivity(this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
-    m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
+    // The control service follows its OpenCode sessions (status, permission and question events)
+    // for the tray's attention and the Sessions page; the events reach m_openCode queued.
+    m_host->runOnBrokerThread([activity = m_openCode](Broker::BrokerServer &server) {
+        composeBroker(server, [activity](OpenChamber::OpenCodeBackend &control) {
+            control.setWatchSessions(true);
+            activity->follow(&control.events());
+        });
+    });
+    connect(m_openCode, &OpenCodeActivity::attentionChanged, this,
+            [this] { m_presenter->setSessionAttention(m_openCode->attentionItems()); });
     m_model->attach(m_host);
     m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_sessionsPage = new SessionsPage(new SessionsPresenter(m_client, m_openCode));
+    m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
+    m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
+    m_window->addPage(QStringLiteral("schedules"), tr("Schedules"), m_schedulesPage);
+    connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this,
+            [this](const QString &directory, const QString &sessionId) {
+                m_window->showPage(QStringLiteral("sessions"));
+                m_sessionsPage->selectSession(directory, sessionId);
+            });
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -68,6 +93,11 @@ void TrayComposition::start()
         connect(m_tray, &TrayIcon::peersRequested, this,
                 [this] { m_window->showPage(QStringLiteral("peers")); });
         connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+            if (const auto session = m_openCode->session(peerId)) { // an OpenCode session's entry
+                m_window->showPage(QStringLiteral("sessions"));
+                m_sessionsPage->selectSession(session->directory, peerId);
+                return;
+            }
             m_window->showPage(QStringLiteral("peers"));
             m_peersPage->selectPeer(peerId);
         });

@@ -16,6 +16,9 @@ namespace App {
 class Autostart;
 class BrokerHost;
 class MainWindow;
+class OpenCodeActivity;
+class SchedulesPage;
+class SessionsPage;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -50,6 +53,10 @@ public:
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    // OpenCode sessions' live state (the control service's session watcher) and their pages.
+    OpenCodeActivity *openCodeActivity() const { return m_openCode; }
+    SessionsPage *sessionsPage() const { return m_sessionsPage; }
+    SchedulesPage *schedulesPage() const { return m_schedulesPage; }
 
 private:
     void onUnixSignal(int signalNumber);
@@ -61,6 +68,9 @@ private:
     Broker::BrokerClient *m_client;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window
+    OpenCodeActivity *m_openCode;
+    SessionsPage *m_sessionsPage; // owned by m_window
+    SchedulesPage *m_schedulesPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
 };
