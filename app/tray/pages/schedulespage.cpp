@@ -217,18 +217,15 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
     connect(presenter, &SchedulesPresenter::projectsChanged, this, &SchedulesPage::fillProjects);
     connect(presenter, &SchedulesPresenter::modelsChanged, this, &SchedulesPage::fillModels);
     connect(presenter, &SchedulesPresenter::refreshed, this, [this] {
-        if (m_status->property("failed").toBool()) {
-            m_status->setProperty("failed", false);
-            return;
-        }
-        m_status->setText(m_presenter->projects().isEmpty()
-                              ? tr("No projects configured: add them under \"openchamber\" → \"projects\" in "
-                                   "~/.claude-peers-config.json.")
-                              : tr("%n scheduled task(s)", nullptr, m_presenter->model()->rowCount()));
-    });
-    connect(presenter, &SchedulesPresenter::refreshFailed, this, [this](const QString &message) {
-        m_status->setProperty("failed", true);
-        m_status->setText(tr("Could not list the scheduled tasks: %1").arg(message));
+        const QString error = m_presenter->lastRefreshError();
+        if (!error.isEmpty())
+            m_status->setText(tr("Could not list the scheduled tasks: %1").arg(error));
+        else
+            m_status->setText(
+                m_presenter->projects().isEmpty()
+                    ? tr("No projects configured: add them under \"openchamber\" → \"projects\" in "
+                         "~/.claude-peers-config.json.")
+                    : tr("%n scheduled task(s)", nullptr, m_presenter->model()->rowCount()));
     });
     connect(presenter, &SchedulesPresenter::createRefused, m_createError, &QLabel::setText);
     connect(presenter, &SchedulesPresenter::created, this,

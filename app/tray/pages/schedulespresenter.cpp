@@ -95,7 +95,8 @@ void SchedulesPresenter::refresh()
     m_calls->run(QStringLiteral("projects.list"), {}, [this](ControlOutcome outcome) {
         if (!outcome) {
             m_pending = 0;
-            Q_EMIT refreshFailed(ControlCalls::describe(outcome.error()));
+            m_lastRefreshError = ControlCalls::describe(outcome.error());
+            Q_EMIT refreshFailed(m_lastRefreshError);
             Q_EMIT refreshed();
             return;
         }
@@ -121,6 +122,7 @@ void SchedulesPresenter::listTasks()
     const auto done = [this] {
         if (--m_pending > 0)
             return;
+        m_lastRefreshError = m_firstError;
         if (!m_firstError.isEmpty())
             Q_EMIT refreshFailed(m_firstError);
         Q_EMIT refreshed();

@@ -47,6 +47,8 @@ public:
     const QStringList &models() const { return m_models; } // for the model picker
     bool isRefreshing() const { return m_pending > 0; }
     bool isBusy() const { return m_actions > 0; }
+    // Why the last refresh failed (the first failure, in plain words); empty when it did not.
+    QString lastRefreshError() const { return m_lastRefreshError; }
 
     // The input of schedule.create as the CLI builds it (the service validates the rest).
     static QJsonObject createInput(const ScheduleRequest &request);
@@ -83,6 +85,7 @@ private:
     int m_actions = 0;
     bool m_again = false;
     QString m_firstError;
+    QString m_lastRefreshError;
 };
 
 } // namespace App

@@ -192,12 +192,11 @@ SessionsPage::SessionsPage(SessionsPresenter *presenter, QWidget *parent)
     connect(presenter, &SessionsPresenter::projectsChanged, this, &SessionsPage::fillWhere);
     connect(presenter, &SessionsPresenter::choicesChanged, this, &SessionsPage::fillChoices);
     connect(presenter, &SessionsPresenter::refreshed, this, [this] {
-        const int n = m_presenter->model()->rowCount();
-        m_status->setText(tr("%n OpenCode session(s)", nullptr, n));
+        const QString error = m_presenter->lastRefreshError();
+        m_status->setText(error.isEmpty()
+                              ? tr("%n OpenCode session(s)", nullptr, m_presenter->model()->rowCount())
+                              : tr("Could not list the sessions: %1").arg(error));
         selectPending();
-    });
-    connect(presenter, &SessionsPresenter::refreshFailed, this, [this](const QString &message) {
-        m_status->setText(tr("Could not list the sessions: %1").arg(message));
     });
     connect(presenter, &SessionsPresenter::actionStarted, this, [this] {
         m_error->clear();

@@ -215,6 +215,7 @@ void SessionsPresenter::listSessions()
     const auto done = [this] {
         if (--m_listsPending > 0)
             return;
+        m_lastRefreshError = m_firstListError;
         if (!m_firstListError.isEmpty())
             Q_EMIT refreshFailed(m_firstListError);
         Q_EMIT refreshed();

@@ -76,6 +76,8 @@ public:
     const Choices &choices() const { return m_choices; }
     QStringList directories() const; // the projects' and those added, listed by refresh()
     bool isRefreshing() const { return m_listsPending > 0 || m_refreshStage != 0; }
+    // Why the last refresh failed (the first failure, in plain words); empty when it did not.
+    QString lastRefreshError() const { return m_lastRefreshError; }
 
     // The action and input a request means, as the CLI would send it; or what is missing.
     static QString actionFor(Kind kind);
@@ -132,6 +134,7 @@ private:
     int m_listsPending = 0;
     bool m_refreshAgain = false;
     QString m_firstListError;
+    QString m_lastRefreshError;
     QList<QPair<QString, QString>> m_answerQueue; // (directory, sessionId)
     bool m_answerRunning = false;
     QHash<QString, double> m_answerAskedFor; // sessionId → the time.updated its answer was read at
