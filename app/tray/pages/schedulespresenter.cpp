@@ -77,16 +77,7 @@ void SchedulesPresenter::refresh()
     m_calls->run(QStringLiteral("models.list"), {}, [this](ControlOutcome outcome) {
         if (!outcome)
             return;
-        QStringList models;
-        const auto add = [&models](const QString &m) {
-            if (!m.isEmpty() && !models.contains(m))
-                models << m;
-        };
-        add(str(*outcome, "defaultModel"));
-        for (const char *key : {"favoriteModels", "recentModels"})
-            for (const QJsonValue &v : outcome->value(QLatin1String(key)).toArray())
-                if (!str(v.toObject(), "providerID").isEmpty())
-                    add(str(v.toObject(), "providerID") + QLatin1Char('/') + str(v.toObject(), "modelID"));
+        const QStringList models = SessionsPresenter::modelsOffered(*outcome);
         if (models != m_models) {
             m_models = models;
             Q_EMIT modelsChanged();

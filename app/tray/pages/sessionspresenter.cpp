@@ -102,6 +102,16 @@ std::expected<QJsonObject, QString> SessionsPresenter::inputFor(const PromptRequ
     return input;
 }
 
+QStringList SessionsPresenter::modelsOffered(const QJsonObject &modelsList)
+{
+    QStringList models;
+    appendUnique(models, str(modelsList, "defaultModel"));
+    for (const char *key : {"favoriteModels", "recentModels"})
+        for (const QJsonValue &m : modelsList.value(QLatin1String(key)).toArray())
+            appendUnique(models, modelText(m));
+    return models;
+}
+
 QStringList SessionsPresenter::directories() const
 {
     QStringList list;
@@ -186,11 +196,7 @@ void SessionsPresenter::listModels()
             next.defaultModel = str(*outcome, "defaultModel");
             next.defaultAgent = str(*outcome, "defaultAgent");
             next.defaultVariant = str(*outcome, "defaultVariant");
-            QStringList models;
-            appendUnique(models, next.defaultModel);
-            for (const char *key : {"favoriteModels", "recentModels"})
-                for (const QJsonValue &m : outcome->value(QLatin1String(key)).toArray())
-                    appendUnique(models, modelText(m));
+            QStringList models = modelsOffered(*outcome);
             for (const QString &m : std::as_const(m_choices.models))
                 appendUnique(models, m);
             next.models = models;

@@ -82,6 +82,8 @@ public:
     // The action and input a request means, as the CLI would send it; or what is missing.
     static QString actionFor(Kind kind);
     static std::expected<QJsonObject, QString> inputFor(const PromptRequest &request);
+    // The models a models.list answer offers: the default, then favorites, then recents.
+    static QStringList modelsOffered(const QJsonObject &modelsList);
 
     // Polls while active (the page is shown); refreshes at once when it becomes active.
     void setActive(bool active);
