@@ -19,6 +19,7 @@ class MainWindow;
 class OpenCodeActivity;
 class SchedulesPage;
 class SessionsPage;
+class Notifier;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -57,15 +58,22 @@ public:
     OpenCodeActivity *openCodeActivity() const { return m_openCode; }
     SessionsPage *sessionsPage() const { return m_sessionsPage; }
     SchedulesPage *schedulesPage() const { return m_schedulesPage; }
+    // Decides and shows notifications; its list() is the in-app history.
+    Notifier *notifier() const { return m_notifier; }
+    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    void sendReply(const QString &peerId, const QString &text);
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void wireNotifications();
+    void showPauseState();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window
     OpenCodeActivity *m_openCode;
