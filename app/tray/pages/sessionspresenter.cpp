@@ -289,7 +289,10 @@ void SessionsPresenter::nextAnswer()
     // One at a time: a page of sessions must not open twenty connections at once.
     if (m_answerRunning || m_answerQueue.isEmpty())
         return;
-    const auto [directory, sessionId] = m_answerQueue.takeFirst();
+    // Named copies, not a structured binding: clang 15 cannot capture those in the lambda below.
+    const QPair<QString, QString> next = m_answerQueue.takeFirst();
+    const QString directory = next.first;
+    const QString sessionId = next.second;
     m_answerRunning = true;
     const QJsonObject input {{QStringLiteral("sessionId"), sessionId},
                              {QStringLiteral("directory"), directory},
