@@ -6,6 +6,7 @@
 #include "brokercomposition.h"
 #include "brokerhost.h"
 #include "connectsnippets.h"
+#include "controlbackend.h"
 #include "desktopnotifications.h"
 #include "firstrunwizard.h"
 #include "mainwindow.h"
@@ -17,6 +18,11 @@
 #include "peerspage.h"
 #include "settingspage.h"
 #include "statuspage.h"
+#include "opencodeactivity.h"
+#include "schedulespage.h"
+#include "schedulespresenter.h"
+#include "sessionspage.h"
+#include "sessionspresenter.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -50,12 +56,22 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_client(new Broker::BrokerClient(settings.location, this)),
       m_operator(new OperatorPeer(settings.location, this)),
       m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
-                              {.configPath = settings.location.configPath}, this))
+                              {.configPath = settings.location.configPath}, this)),
+      m_openCode(new OpenCodeActivity(this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
-    m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
+    // The control service follows its OpenCode sessions (status, permission and question events)
+    // for the tray's attention and the Sessions page; the events reach m_openCode queued.
+    m_host->runOnBrokerThread([activity = m_openCode](Broker::BrokerServer &server) {
+        composeBroker(server, [activity](OpenChamber::OpenCodeBackend &control) {
+            control.setWatchSessions(true);
+            activity->follow(&control.events());
+        });
+    });
+    connect(m_openCode, &OpenCodeActivity::attentionChanged, this,
+            [this] { m_presenter->setSessionAttention(m_openCode->attentionItems()); });
     m_model->attach(m_host);
     m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
@@ -64,6 +80,15 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
     m_window->addPage(QStringLiteral("messages"), tr("Messages"),
                       m_messagesPage = new MessagesPage(*m_client, m_operator));
+    m_sessionsPage = new SessionsPage(new SessionsPresenter(m_client, m_openCode));
+    m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
+    m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
+    m_window->addPage(QStringLiteral("schedules"), tr("Schedules"), m_schedulesPage);
+    connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this,
+            [this](const QString &directory, const QString &sessionId) {
+                m_window->showPage(QStringLiteral("sessions"));
+                m_sessionsPage->selectSession(directory, sessionId);
+            });
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
     m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
@@ -148,6 +173,11 @@ void TrayComposition::createTrayIcon()
     m_tray = new TrayIcon(m_presenter, this);
     connect(m_tray, &TrayIcon::peersRequested, this, [this] { m_window->showPage(QStringLiteral("peers")); });
     connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+        if (const auto session = m_openCode->session(peerId)) { // an OpenCode session's entry
+            m_window->showPage(QStringLiteral("sessions"));
+            m_sessionsPage->selectSession(session->directory, peerId);
+            return;
+        }
         m_window->showPage(QStringLiteral("peers"));
         m_peersPage->selectPeer(peerId);
     });

@@ -20,6 +20,9 @@ class FirstRunWizard;
 class MainWindow;
 class MessagesPage;
 class OperatorPeer;
+class OpenCodeActivity;
+class SchedulesPage;
+class SessionsPage;
 class Notifier;
 class PeersModel;
 class PeersPage;
@@ -72,6 +75,10 @@ public:
     MessagesPage *messagesPage() const { return m_messagesPage; }
     TrayIcon *trayIcon() const { return m_tray; } // null while no tray exists
     FirstRunWizard *firstRunWizard() const { return m_wizard; } // null unless shown
+    // OpenCode sessions' live state (the control service's session watcher) and their pages.
+    OpenCodeActivity *openCodeActivity() const { return m_openCode; }
+    SessionsPage *sessionsPage() const { return m_sessionsPage; }
+    SchedulesPage *schedulesPage() const { return m_schedulesPage; }
     // Decides and shows notifications; its list() is the in-app history.
     Notifier *notifier() const { return m_notifier; }
     // The operator's inline reply from a notification: sent to the peer (from_id "operator").
@@ -95,6 +102,9 @@ private:
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersPage *m_peersPage; // owned by m_window
     SettingsPage *m_settingsPage; // owned by m_window
+    OpenCodeActivity *m_openCode;
+    SessionsPage *m_sessionsPage; // owned by m_window
+    SchedulesPage *m_schedulesPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
     FirstRunWizard *m_wizard = nullptr; // deletes itself on close
