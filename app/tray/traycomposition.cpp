@@ -4,6 +4,8 @@
 #include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "federationpage.h"
+#include "federationpresenter.h"
 #include "mainwindow.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
@@ -38,6 +40,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("federation"), tr("Federation"),
+                      new FederationPage(new FederationPresenter(m_client, this)));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
