@@ -265,6 +265,61 @@ private Q_SLOTS:
         QVERIFY2(confirmed.value(u"error"_s).toString().contains(u"rejected"_s),
                  QJsonDocument(confirmed).toJson().constData());
         QVERIFY(pins(*m_alpha).isEmpty());
+
+        // The CLI twin of Revoke refuses what is not paired, in plain words.
+        const auto revoked = TestSupport::run(TestSupport::cliExe(),
+                                              {u"federation"_s, u"revoke"_s, u"127.0.0.1:1"_s, u"--json"_s},
+                                              m_alpha->home.environment(), wait);
+        QVERIFY(revoked.exitCode != 0);
+        QVERIFY2(revoked.err.contains("Nothing is paired at 127.0.0.1:1"), revoked.err.constData());
+    }
+
+    // Enable/disable as `claude-peers federation enable|disable`: the config, then /reload; the
+    // port closes and opens without a restart. Where the environment switches federation on,
+    // the page says that the config cannot turn it off.
+    void enableAndDisableWithoutARestart()
+    {
+        const int wait = TestSupport::scaled(20000);
+        FederationMachine gamma;
+        gamma.postTimeoutMs = 20000;
+        QVERIFY(gamma.prepare(u"gamma"_s, kPskBeta));
+        QProcessEnvironment env;
+        env.insert(u"CLAUDE_PEERS_FEDERATION_PORT"_s, QString::number(gamma.federationPort));
+        env.insert(u"CLAUDE_PEERS_FEDERATION_SUBNET"_s, u"127.0.0.0/8"_s);
+        QVERIFY(gamma.start(env)); // federation off: not in the config, not in the environment
+        Broker::BrokerClient client(Broker::Location::fromEnvironment(gamma.home.environment()));
+        App::FederationPresenter presenter(&client);
+        App::FederationPage page(&presenter);
+        page.show();
+        QTRY_VERIFY_WITH_TIMEOUT(presenter.overview().reachable, wait);
+        QVERIFY(!page.enabledBox()->isChecked());
+        QVERIFY(!page.pairCodeButton()->isEnabled());
+
+        QSignalSpy finished(&presenter, &App::FederationPresenter::actionFinished);
+        page.enabledBox()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), wait);
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+        QVERIFY(gamma.waitForFederation());
+        QTRY_VERIFY_WITH_TIMEOUT(page.enabledBox()->isChecked() && page.pairCodeButton()->isEnabled(), wait);
+        QTRY_VERIFY_WITH_TIMEOUT(page.fingerprintEdit()->text().startsWith(u"sha256-"_s), wait);
+
+        finished.clear();
+        page.enabledBox()->click();
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), wait);
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+        QCOMPARE(gamma.status().value(u"enabled"_s).toBool(), false);
+        QTRY_VERIFY_WITH_TIMEOUT(!page.enabledBox()->isChecked(), wait);
+        QVERIFY(!page.pairCodeButton()->isEnabled());
+
+        // Alpha has CLAUDE_PEERS_FEDERATION_ENABLED=true: the config cannot turn it off.
+        QTRY_VERIFY_WITH_TIMEOUT(m_page->enabledBox()->isChecked(), wait);
+        QSignalSpy alphaFinished(m_presenter.get(), &App::FederationPresenter::actionFinished);
+        m_page->enabledBox()->click(); // (its centre may lie right of its text)
+        QTRY_VERIFY_WITH_TIMEOUT(!alphaFinished.isEmpty(), wait);
+        QCOMPARE(alphaFinished.first().at(1).toBool(), false);
+        QVERIFY(alphaFinished.first().at(2).toString().contains(u"CLAUDE_PEERS_FEDERATION_ENABLED"_s));
+        QTRY_VERIFY_WITH_TIMEOUT(m_page->enabledBox()->isChecked(), wait);
+        QVERIFY(m_page->statusLabel()->text().contains(u"claude-peers restart"_s));
     }
 
 private:

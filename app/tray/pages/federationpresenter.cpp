@@ -43,8 +43,8 @@ FederationPresenter::FederationPresenter(Broker::BrokerClient *client, QObject *
       m_paired(new PairedBrokersModel(this)),
       m_attempts(new AttemptsModel(this))
 {
-    m_timer.setInterval(kRefreshMs);
     connect(&m_timer, &QTimer::timeout, this, &FederationPresenter::refresh);
+    m_timer.start(kIdleRefreshMs);
 }
 
 int FederationPresenter::codeSecondsLeft() const
@@ -67,12 +67,9 @@ QString FederationPresenter::fixCommand(const QString &warning)
 
 void FederationPresenter::setActive(bool active)
 {
-    if (active) {
-        m_timer.start();
+    m_timer.start(active ? kRefreshMs : kIdleRefreshMs);
+    if (active)
         refresh();
-    } else {
-        m_timer.stop();
-    }
 }
 
 void FederationPresenter::refresh()
@@ -195,9 +192,24 @@ void FederationPresenter::setFederationEnabled(bool enabled)
                            .arg(reloaded.error().message));
                 return;
             }
-            finish(action, true,
-                   enabled ? tr("Federation is on: the federation port is open.")
-                           : tr("Federation is off: its port is closed; remotes and pins are kept."));
+            // The environment (CLAUDE_PEERS_FEDERATION_ENABLED) wins over the config: say so.
+            Broker::BrokerApi(*m_client).federationStatus(
+                [this, action, enabled](Broker::Result<Broker::FederationStatusAnswer> status) {
+                    if (status && status->enabled != enabled) {
+                        Overview next = m_overview;
+                        next.restartNeeded = true;
+                        setOverview(next);
+                        finish(action, false,
+                               tr("Saved in the config, but the broker keeps federation %1: "
+                                  "CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. "
+                                  "Change it there, then run: claude-peers restart")
+                                   .arg(status->enabled ? tr("on") : tr("off")));
+                        return;
+                    }
+                    finish(action, true,
+                           enabled ? tr("Federation is on: the federation port is open.")
+                                   : tr("Federation is off: its port is closed; remotes and pins are kept."));
+                });
         });
 }
 

@@ -32,6 +32,7 @@ class FederationPresenter : public QObject
     Q_OBJECT
 public:
     static constexpr int kRefreshMs = 2000; // while the page is shown
+    static constexpr int kIdleRefreshMs = 15000; // otherwise: new pairing requests still surface
 
     struct Overview
     {
@@ -76,7 +77,9 @@ public:
 public Q_SLOTS:
     // One round: status, then (federation on) token, pending requests and the audit trail.
     void refresh();
-    // Refreshes every kRefreshMs while active (the page is shown), and once at once.
+    // Refreshes every kRefreshMs while active (the page is shown), and once at once; every
+    // kIdleRefreshMs otherwise (from construction on), so pendingRequestArrived comes while the
+    // window is closed too.
     void setActive(bool active);
 
     void setFederationEnabled(bool enabled);
