@@ -35,7 +35,7 @@ int main(int argc, char *argv[])
         QObject::connect(composition.peersModel(), &QAbstractItemModel::rowsInserted, &app,
                          [&] { maxRows = std::max(maxRows, composition.peersModel()->rowCount()); });
         composition.start();
-        composition.peersWindow()->showAndRaise(); // open whether or not a system tray exists
+        composition.showWindow(); // open whether or not a system tray exists
         probe.start();
         QApplication::exec();
     } // the composition is gone: the broker has stopped
