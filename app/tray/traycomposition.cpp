@@ -42,14 +42,6 @@
 
 namespace App {
 
-namespace {
-
-// The human at the tray, as a message's sender (the broker sends no bounce to an id that is not a
-// registered peer).
-const QString kOperatorId = QStringLiteral("operator");
-
-} // namespace
-
 TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     : QObject(parent),
       m_host(new BrokerHost(settings, this)),
@@ -75,6 +67,13 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     connect(m_openCode, &OpenCodeActivity::attentionChanged, this,
             [this] { m_presenter->setSessionAttention(m_openCode->attentionItems()); });
     m_model->attach(m_host);
+    // The tray's own peer is not news: no "operator joined" at each start (the id it asks for,
+    // then the one the broker gave).
+    m_presenter->setOwnPeerId(OperatorPeer::Identity().requestedId);
+    connect(m_operator, &OperatorPeer::stateChanged, this, [this] {
+        if (!m_operator->id().isEmpty())
+            m_presenter->setOwnPeerId(m_operator->id());
+    });
     m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
     m_peersPage = new PeersPage(m_model, m_presenter, m_client);
@@ -308,21 +307,16 @@ void TrayComposition::showPauseState()
 
 void TrayComposition::sendReply(const QString &peerId, const QString &text)
 {
-    Broker::SendMessageRequest request;
-    request.fromId = kOperatorId;
-    request.toId = peerId;
-    request.text = text;
-    Broker::BrokerApi(*m_client).call(
-        request, [this, peerId](Broker::Result<Broker::SendMessageAnswer> sent) {
-            const QString why = !sent ? sent.error().message : !sent->ok ? sent->error : QString();
-            if (why.isEmpty()) {
-                qCInfo(lcUi) << "reply sent to" << peerId << "as message" << sent->messageId;
-                return;
-            }
-            qCWarning(lcUi).noquote() << "reply to" << peerId << "not sent:" << why;
-            m_notifier->notify({NotificationKind::BrokerProblem, peerId, peerId,
-                                tr("Reply to %1 not sent").arg(peerId), why});
-        });
+    // As the operator peer, so the session can answer the reply (and a failure bounces to it).
+    m_operator->send(peerId, text, [this, peerId](Broker::Result<qint64> sent) {
+        if (sent) {
+            qCInfo(lcUi) << "reply sent to" << peerId << "as message" << *sent;
+            return;
+        }
+        qCWarning(lcUi).noquote() << "reply to" << peerId << "not sent:" << sent.error().message;
+        m_notifier->notify({NotificationKind::BrokerProblem, peerId, peerId,
+                            tr("Reply to %1 not sent").arg(peerId), sent.error().message});
+    });
 }
 
 void TrayComposition::showWindow()

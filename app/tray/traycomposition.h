@@ -81,7 +81,7 @@ public:
     SchedulesPage *schedulesPage() const { return m_schedulesPage; }
     // Decides and shows notifications; its list() is the in-app history.
     Notifier *notifier() const { return m_notifier; }
-    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    // The operator's inline reply from a notification: sent to the peer by the operator peer.
     void sendReply(const QString &peerId, const QString &text);
 
 private:

@@ -127,15 +127,18 @@ void TrayPresenter::notifyPeerChanges(const AttentionSummary &before, const Atte
         if (item.state == Broker::Attention::NeedsYou && (!was || was->state != Broker::Attention::NeedsYou))
             Q_EMIT notificationRequested({NotificationKind::NeedsYou, item.peerId, item.name,
                                           tr("%1 needs you").arg(item.name), item.message});
-        else if (!was && m_seenRunning)
+        else if (!was && m_seenRunning && item.peerId != m_ownPeerId)
             Q_EMIT notificationRequested({NotificationKind::PeerJoined, item.peerId, item.name,
                                           tr("%1 joined").arg(item.name), item.message});
     }
     if (!m_seenRunning)
         return;
-    for (const AttentionItem *gone : std::as_const(old))
+    for (const AttentionItem *gone : std::as_const(old)) {
+        if (gone->peerId == m_ownPeerId)
+            continue;
         Q_EMIT notificationRequested(
             {NotificationKind::PeerLeft, gone->peerId, gone->name, tr("%1 left").arg(gone->name), {}});
+    }
 }
 
 } // namespace App

@@ -58,6 +58,9 @@ public:
     void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
     QDateTime now() const { return m_clock ? m_clock() : QDateTime::currentDateTimeUtc(); }
 
+    // The tray's own peer (the operator): never announced as joining or leaving.
+    void setOwnPeerId(const QString &peerId) { m_ownPeerId = peerId; }
+
     // Recomputes everything from the host's state and snapshot (done on each of their signals).
     void refresh();
     // OpenCode sessions that need you or are busy (OpenCodeActivity::attentionItems()), shown
@@ -95,6 +98,7 @@ private:
     std::function<QDateTime()> m_clock;
     Shown m_shown;
     bool m_presented = false;
+    QString m_ownPeerId;
     bool m_seenRunning = false; // peers of the first running snapshot did not "join"
     AttentionSummary m_lastRunning; // the peers as the last running snapshot had them
 };

@@ -7,6 +7,7 @@
 #include "fakenotificationserver.h"
 #include "mainwindow.h"
 #include "notifier.h"
+#include "operatorpeer.h"
 #include "privatebus.h"
 #include "testsupport.h"
 #include "traycomposition.h"
@@ -21,6 +22,8 @@
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTest>
+
+#include <unistd.h>
 
 using namespace Qt::StringLiterals;
 using App::BrokerHost;
@@ -57,13 +60,16 @@ private Q_SLOTS:
         BrokerHost *host = composition.host();
         host->start();
         QTRY_COMPARE_WITH_TIMEOUT(host->state(), BrokerHost::State::Running, scaled(5000));
+        composition.operatorPeer()->start(); // replies go out as the operator peer
+        QTRY_COMPARE_WITH_TIMEOUT(composition.operatorPeer()->state(), App::OperatorPeer::State::Online,
+                                  scaled(5000));
         QTRY_COMPARE_WITH_TIMEOUT(composition.notifier()->desktop()->state(),
                                   App::DesktopNotifications::State::Available, scaled(5000));
 
         const QByteArray token = home.token();
-        const auto reg = TestSupport::httpPostJson(
-            home.port(), u"/register"_s, registration(QCoreApplication::applicationPid(), u"/work/alpha"_s),
-            token);
+        // A live pid that is not ours: the operator peer is registered with this process's pid.
+        const auto reg = TestSupport::httpPostJson(home.port(), u"/register"_s,
+                                                   registration(::getppid(), u"/work/alpha"_s), token);
         QCOMPARE(reg.status, 200);
         const QString peer = reg.object().value(u"id"_s).toString();
         QCOMPARE(TestSupport::httpPostJson(home.port(), u"/set-attention"_s,
