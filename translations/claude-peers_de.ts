@@ -1,37 +1,84 @@
 <?xml version="1.0" encoding="utf-8"?>
 <!DOCTYPE TS>
-<TS version="2.1" language="de_DE">
+<TS version="2.1" language="de_DE" sourcelanguage="en">
+<context>
+    <name>App::AttentionText</name>
+    <message>
+        <source>needs you</source>
+        <extracomment>a session&apos;s state: it waits for the user (a permission, a question)</extracomment>
+        <translation>wartet auf Sie</translation>
+    </message>
+    <message>
+        <source>busy</source>
+        <extracomment>a session&apos;s state: it is working on a prompt</extracomment>
+        <translation>beschäftigt</translation>
+    </message>
+    <message>
+        <source>idle</source>
+        <extracomment>a session&apos;s state: it waits for the next prompt</extracomment>
+        <translation>im Leerlauf</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n s</source>
+        <extracomment>time in a state, abbreviated: seconds</extracomment>
+        <translation>
+            <numerusform>%n s</numerusform>
+            <numerusform>%n s</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n min</source>
+        <extracomment>time in a state, abbreviated: minutes</extracomment>
+        <translation>
+            <numerusform>%n min</numerusform>
+            <numerusform>%n min</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n h</source>
+        <extracomment>time in a state, abbreviated: hours</extracomment>
+        <translation>
+            <numerusform>%n h</numerusform>
+            <numerusform>%n h</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 h %2 min</source>
+        <extracomment>time in a state, abbreviated: hours and minutes</extracomment>
+        <translation>%1 h %2 min</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n d</source>
+        <extracomment>time in a state, abbreviated: days</extracomment>
+        <translation>
+            <numerusform>%n Tg.</numerusform>
+            <numerusform>%n Tg.</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 — %2</source>
+        <extracomment>a tray menu entry: session name — state · time in state</extracomment>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>%1 — %2 · %3</source>
+        <translation>%1 — %2 · %3</translation>
+    </message>
+</context>
+<context>
+    <name>App::MainWindow</name>
+    <message>
+        <source>claude-peers</source>
+        <translation>claude-peers</translation>
+    </message>
+</context>
 <context>
     <name>App::PeersModel</name>
-    <message>
-        <source>working</source>
-        <translation>aktiv</translation>
-    </message>
-    <message>
-        <source>unverified</source>
-        <translation>ungeprüft</translation>
-    </message>
-    <message>
-        <source>unknown</source>
-        <translation>unbekannt</translation>
-    </message>
-    <message>
-        <source>Peer %1
-pid %2, tty %3, version %4
-registered %5</source>
-        <translation>Peer %1
-PID %2, TTY %3, Version %4
-registriert %5</translation>
-    </message>
-    <message>
-        <source>none</source>
-        <translation>keins</translation>
-    </message>
     <message>
         <source>%1
 git root: %2</source>
         <translation>%1
-Git-Wurzel: %2</translation>
+Git-Wurzelverzeichnis: %2</translation>
     </message>
     <message>
         <source>Name</source>
@@ -51,11 +98,79 @@ Git-Wurzel: %2</translation>
     </message>
     <message>
         <source>Push</source>
+        <extracomment>column: whether the broker can push messages into the session</extracomment>
         <translation>Push</translation>
     </message>
     <message>
         <source>Last seen</source>
         <translation>Zuletzt gesehen</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>%1 · %2</source>
+        <extracomment>a session&apos;s state · time in that state</extracomment>
+        <translation>%1 · %2</translation>
+    </message>
+    <message>
+        <source>working</source>
+        <comment>push channel</comment>
+        <translation>funktioniert</translation>
+    </message>
+    <message>
+        <source>unverified</source>
+        <comment>push channel</comment>
+        <translation>ungeprüft</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <comment>push channel</comment>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>Peer %1
+pid %2, tty %3, version %4
+client %5
+registered %6</source>
+        <translation>Peer %1
+PID %2, TTY %3, Version %4
+Client %5
+registriert %6</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>tty</comment>
+        <translation>keins</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <comment>version</comment>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>not said</source>
+        <comment>client</comment>
+        <translation>nicht angegeben</translation>
+    </message>
+    <message>
+        <source>since %1</source>
+        <translation>seit %1</translation>
+    </message>
+    <message>
+        <source>%1
+since %2</source>
+        <translation>%1
+seit %2</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <source>State</source>
+        <translation>Zustand</translation>
     </message>
 </context>
 <context>
@@ -65,12 +180,19 @@ Git-Wurzel: %2</translation>
         <translation>Broker-Start erneut versuchen</translation>
     </message>
     <message>
-        <source>claude-peers — Peers</source>
-        <translation>claude-peers — Peers</translation>
-    </message>
-    <message>
         <source>Filter by name, ID, directory or summary</source>
         <translation>Nach Name, ID, Verzeichnis oder Zusammenfassung filtern</translation>
+    </message>
+</context>
+<context>
+    <name>App::TrayComposition</name>
+    <message>
+        <source>Peers</source>
+        <translation>Peers</translation>
+    </message>
+    <message>
+        <source>Start at login</source>
+        <translation>Beim Anmelden starten</translation>
     </message>
 </context>
 <context>
@@ -87,24 +209,16 @@ Git-Wurzel: %2</translation>
         <source>Quit</source>
         <translation>Beenden</translation>
     </message>
+    <message>
+        <source>Start at login</source>
+        <translation>Beim Anmelden starten</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayPresenter</name>
     <message>
         <source>claude-peers: broker not running</source>
         <translation>claude-peers: Broker läuft nicht</translation>
-    </message>
-    <message>
-        <source>1 peer</source>
-        <translation>1 Peer</translation>
-    </message>
-    <message>
-        <source>%1 peers</source>
-        <translation>%1 Peers</translation>
-    </message>
-    <message>
-        <source>Broker running on port %1 — %2, %3 pending</source>
-        <translation>Broker läuft auf Port %1 — %2, %3 ausstehend</translation>
     </message>
     <message>
         <source>Starting the broker on port %1…</source>
@@ -122,6 +236,43 @@ Git-Wurzel: %2</translation>
         <source>Broker not running: stopped</source>
         <translation>Broker läuft nicht: angehalten</translation>
     </message>
+    <message>
+        <source>Broker running on port %1 — %2, %3</source>
+        <extracomment>%2 is &quot;%n peer(s)&quot;, %3 is &quot;%n pending&quot; (messages not yet delivered)</extracomment>
+        <translation>Broker läuft auf Port %1 — %2, %3</translation>
+    </message>
+    <message numerus="yes">
+        <source>%n peer(s)</source>
+        <translation>
+            <numerusform>%n Peer</numerusform>
+            <numerusform>%n Peers</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n pending</source>
+        <extracomment>messages waiting for delivery</extracomment>
+        <translation>
+            <numerusform>%n ausstehend</numerusform>
+            <numerusform>%n ausstehend</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n session(s) need(s) you: %1</source>
+        <extracomment>%1 lists the sessions&apos; names</extracomment>
+        <translation>
+            <numerusform>%n Sitzung wartet auf Sie: %1</numerusform>
+            <numerusform>%n Sitzungen warten auf Sie: %1</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>%1 busy, %2 idle</source>
+        <extracomment>numbers of sessions working and waiting for a prompt</extracomment>
+        <translation>%1 beschäftigt, %2 im Leerlauf</translation>
+    </message>
+    <message>
+        <source>claude-peers: federation</source>
+        <translation>claude-peers: Föderation</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -129,7 +280,7 @@ Git-Wurzel: %2</translation>
         <source>Tray app of claude-peers: hosts the local broker and shows its peers.
 Environment: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN.</source>
         <translation>Tray-App von claude-peers: betreibt den lokalen Broker und zeigt seine Peers.
-Umgebung: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN.</translation>
+Umgebungsvariablen: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN.</translation>
     </message>
 </context>
 </TS>

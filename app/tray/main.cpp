@@ -2,6 +2,7 @@
 #include "brokerserver.h"
 #include "location.h"
 #include "singleinstance.h"
+#include "translations.h"
 #include "traycomposition.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -9,10 +10,8 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QStandardPaths>
-#include <QTranslator>
 
 int main(int argc, char *argv[])
 {
@@ -24,14 +23,7 @@ int main(int argc, char *argv[])
     QApplication::setQuitOnLastWindowClosed(false); // the tray, not a window, is the app
     QApplication::setWindowIcon(App::applicationIcon());
 
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTranslator);
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("claude-peers"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    App::installTranslations(QLocale());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

@@ -148,6 +148,7 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
     case StateColumn: {
         const QString state = AttentionText::stateName(peer.attention);
         const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
+        //: a session's state · time in that state
         return time.isEmpty() ? state : tr("%1 · %2").arg(state, time);
     }
     case IdColumn:
@@ -158,10 +159,10 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
         return peer.summary;
     case PushColumn:
         if (peer.channelPush == u"working")
-            return tr("working");
+            return tr("working", "push channel");
         if (peer.channelPush == u"unverified")
-            return tr("unverified");
-        return tr("unknown");
+            return tr("unverified", "push channel");
+        return tr("unknown", "push channel");
     case LastSeenColumn: {
         const QDateTime time = parseBrokerTime(peer.lastSeen);
         if (!time.isValid())
@@ -189,9 +190,9 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
             return tr("Peer %1\npid %2, tty %3, version %4\nclient %5\nregistered %6")
                 .arg(peer.id)
                 .arg(peer.pid)
-                .arg(peer.tty.isEmpty() ? tr("none") : peer.tty)
-                .arg(peer.version.isEmpty() ? tr("unknown") : peer.version)
-                .arg(peer.client.isEmpty() ? tr("not said") : Broker::clientLabel(peer.client))
+                .arg(peer.tty.isEmpty() ? tr("none", "tty") : peer.tty)
+                .arg(peer.version.isEmpty() ? tr("unknown", "version") : peer.version)
+                .arg(peer.client.isEmpty() ? tr("not said", "client") : Broker::clientLabel(peer.client))
                 .arg(peer.registeredAt);
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);
@@ -237,6 +238,7 @@ QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int ro
     case SummaryColumn:
         return tr("Summary");
     case PushColumn:
+        //: column: whether the broker can push messages into the session
         return tr("Push");
     case LastSeenColumn:
         return tr("Last seen");
