@@ -10,13 +10,13 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
           libqt6svg6 libavahi-compat-libdnssd-dev)
 if [ "$what" = test ]; then
-    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth
+    packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth fonts-dejavu-core
                tmux iproute2 util-linux curl openssl avahi-daemon)
     # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer.
     packages+=(clang-15 libfuzzer-15-dev)
     # Desktop resources and packages (tests/packaging): the freedesktop validators, lintian,
-    # and what cpack's .deb generator calls (dpkg-shlibdeps, file).
-    packages+=(desktop-file-utils appstream lintian dpkg-dev file)
+    # what cpack's .deb generator calls (dpkg-shlibdeps, file), and help2man for the man pages.
+    packages+=(desktop-file-utils appstream lintian dpkg-dev file help2man)
     command -v node >/dev/null 2>&1 || packages+=(nodejs)
     command -v npm >/dev/null 2>&1 || packages+=(npm)
 fi

@@ -76,6 +76,10 @@ rc=$?
 set -e
 grep -v "running with root privileges" "$work/lintian.log" || true
 [ $rc -eq 0 ] || fail "lintian reports errors (E: lines above) or did not run (exit $rc)"
+# Every program in /usr/bin has its manual page (help2man, packaging/man/).
+if grep -q "no-manual-page" "$work/lintian.log"; then
+    fail "a program has no manual page (W: no-manual-page above; is help2man installed?)"
+fi
 
 step "install into an overlay of this machine"
 set +e
