@@ -153,12 +153,12 @@ private Q_SLOTS:
 
     void checkerFindsStringsAddedAndRemovedInTheSources()
     {
-        // A scratch copy of the tray's sources, one file removed and a string added in a subfolder
+        // A scratch copy of the tray's sources, main.cpp removed and a string added in a subfolder
         // (lupdate scans recursively: pages/ and notifications/ count).
         QTemporaryDir sources;
         QVERIFY(sources.isValid());
         QVERIFY(copyTree(SourceDir, sources.path()));
-        QVERIFY(QFile::remove(sources.filePath(u"peerswindow.cpp"_s)));
+        QVERIFY(QFile::remove(sources.filePath(u"main.cpp"_s)));
         QVERIFY(QDir(sources.path()).mkpath(u"pages"_s));
         QFile added(sources.filePath(u"pages/probe.cpp"_s));
         QVERIFY(added.open(QIODevice::WriteOnly));
@@ -180,8 +180,8 @@ private Q_SLOTS:
         for (const QString &language : Languages) {
             const QString diff = stale.value(language).join(u'\n');
             QVERIFY2(diff.contains(u"+ App::Probe \"%n probe(s) added\""_s), qPrintable(diff));
-            if (language != u"en") // en holds only counts; the Peers window has none
-                QVERIFY2(diff.contains(u"- App::PeersWindow \"Retry broker start\""_s), qPrintable(diff));
+            if (language != u"en") // en holds only counts; main.cpp has none
+                QVERIFY2(diff.contains(u"- main \"Tray app of claude-peers"_s), qPrintable(diff));
             // and the new entry is unfinished in the updated copy
             const auto updated = TsFile::read(dir.filePath(tsName(language)));
             QVERIFY(updated.has_value());
