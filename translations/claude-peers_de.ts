@@ -73,6 +73,96 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationsPage</name>
+    <message>
+        <source>notifications off</source>
+        <translation>Benachrichtigungen aus</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>pausiert</translation>
+    </message>
+    <message>
+        <source>this kind is off</source>
+        <translation>diese Art ist aus</translation>
+    </message>
+    <message>
+        <source>peer muted</source>
+        <translation>Peer stummgeschaltet</translation>
+    </message>
+    <message>
+        <source>not waiting for you</source>
+        <translation>wartet nicht auf Sie</translation>
+    </message>
+    <message>
+        <source>quiet hours</source>
+        <translation>Ruhezeiten</translation>
+    </message>
+    <message>
+        <source>(not shown: %1)</source>
+        <translation>(nicht angezeigt: %1)</translation>
+    </message>
+    <message>
+        <source>Mute peer</source>
+        <translation>Peer stummschalten</translation>
+    </message>
+    <message>
+        <source>Mark all read</source>
+        <translation>Alle als gelesen markieren</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Leeren</translation>
+    </message>
+    <message>
+        <source>Notifications are off: they are only listed here.</source>
+        <translation>Benachrichtigungen sind aus: sie werden nur hier aufgelistet.</translation>
+    </message>
+    <message>
+        <source>Notifications are paused until you resume them: they are only listed here.</source>
+        <translation>Benachrichtigungen sind pausiert, bis Sie sie fortsetzen: sie werden nur hier aufgelistet.</translation>
+    </message>
+    <message>
+        <source>Notifications are paused until %1: they are only listed here.</source>
+        <translation>Benachrichtigungen sind bis %1 pausiert: sie werden nur hier aufgelistet.</translation>
+    </message>
+    <message>
+        <source>Quiet hours: %1.</source>
+        <translation>Ruhezeiten: %1.</translation>
+    </message>
+    <message>
+        <source>Only what waits for you pops up.</source>
+        <translation>Nur was auf Sie wartet, wird eingeblendet.</translation>
+    </message>
+    <message>
+        <source>Muted peers: %1.</source>
+        <translation>Stummgeschaltete Peers: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>App::Notifier</name>
+    <message>
+        <source>Open</source>
+        <translation>Öffnen</translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation>Antworten</translation>
+    </message>
+    <message>
+        <source>Reply…</source>
+        <translation>Antworten…</translation>
+    </message>
+    <message>
+        <source>Mute peer</source>
+        <translation>Peer stummschalten</translation>
+    </message>
+    <message>
+        <source>Reply to %1</source>
+        <translation>Antwort an %1</translation>
+    </message>
+</context>
+<context>
     <name>App::PeersModel</name>
     <message>
         <source>%1
@@ -194,6 +284,22 @@ seit %2</translation>
         <source>Start at login</source>
         <translation>Beim Anmelden starten</translation>
     </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Benachrichtigungen</translation>
+    </message>
+    <message>
+        <source>Pause notifications</source>
+        <translation>Benachrichtigungen pausieren</translation>
+    </message>
+    <message>
+        <source>Resume notifications</source>
+        <translation>Benachrichtigungen fortsetzen</translation>
+    </message>
+    <message>
+        <source>Reply to %1 not sent</source>
+        <translation>Antwort an %1 nicht gesendet</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayIcon</name>
@@ -212,6 +318,34 @@ seit %2</translation>
     <message>
         <source>Start at login</source>
         <translation>Beim Anmelden starten</translation>
+    </message>
+    <message>
+        <source>Pause notifications</source>
+        <translation>Benachrichtigungen pausieren</translation>
+    </message>
+    <message>
+        <source>For 1 hour</source>
+        <translation>Für 1 Stunde</translation>
+    </message>
+    <message>
+        <source>For 8 hours</source>
+        <translation>Für 8 Stunden</translation>
+    </message>
+    <message>
+        <source>Until I turn them back on</source>
+        <translation>Bis ich sie wieder einschalte</translation>
+    </message>
+    <message>
+        <source>Resume notifications</source>
+        <translation>Benachrichtigungen fortsetzen</translation>
+    </message>
+    <message>
+        <source>Notifications paused</source>
+        <translation>Benachrichtigungen pausiert</translation>
+    </message>
+    <message>
+        <source>Notifications paused until %1</source>
+        <translation>Benachrichtigungen pausiert bis %1</translation>
     </message>
 </context>
 <context>
@@ -272,6 +406,18 @@ seit %2</translation>
     <message>
         <source>claude-peers: federation</source>
         <translation>claude-peers: Föderation</translation>
+    </message>
+    <message>
+        <source>%1 needs you</source>
+        <translation>%1 wartet auf Sie</translation>
+    </message>
+    <message>
+        <source>%1 joined</source>
+        <translation>%1 ist dazugekommen</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>%1 ist gegangen</translation>
     </message>
 </context>
 <context>

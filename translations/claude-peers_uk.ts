@@ -77,6 +77,96 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationsPage</name>
+    <message>
+        <source>notifications off</source>
+        <translation>сповіщення вимкнено</translation>
+    </message>
+    <message>
+        <source>paused</source>
+        <translation>призупинено</translation>
+    </message>
+    <message>
+        <source>this kind is off</source>
+        <translation>цей тип вимкнено</translation>
+    </message>
+    <message>
+        <source>peer muted</source>
+        <translation>пір заглушено</translation>
+    </message>
+    <message>
+        <source>not waiting for you</source>
+        <translation>не чекає на вас</translation>
+    </message>
+    <message>
+        <source>quiet hours</source>
+        <translation>тихі години</translation>
+    </message>
+    <message>
+        <source>(not shown: %1)</source>
+        <translation>(не показано: %1)</translation>
+    </message>
+    <message>
+        <source>Mute peer</source>
+        <translation>Заглушити піра</translation>
+    </message>
+    <message>
+        <source>Mark all read</source>
+        <translation>Позначити всі прочитаними</translation>
+    </message>
+    <message>
+        <source>Clear</source>
+        <translation>Очистити</translation>
+    </message>
+    <message>
+        <source>Notifications are off: they are only listed here.</source>
+        <translation>Сповіщення вимкнено: їх лише перелічено тут.</translation>
+    </message>
+    <message>
+        <source>Notifications are paused until you resume them: they are only listed here.</source>
+        <translation>Сповіщення призупинено, доки ви їх не відновите: їх лише перелічено тут.</translation>
+    </message>
+    <message>
+        <source>Notifications are paused until %1: they are only listed here.</source>
+        <translation>Сповіщення призупинено до %1: їх лише перелічено тут.</translation>
+    </message>
+    <message>
+        <source>Quiet hours: %1.</source>
+        <translation>Тихі години: %1.</translation>
+    </message>
+    <message>
+        <source>Only what waits for you pops up.</source>
+        <translation>Спливає лише те, що чекає на вас.</translation>
+    </message>
+    <message>
+        <source>Muted peers: %1.</source>
+        <translation>Заглушені піри: %1.</translation>
+    </message>
+</context>
+<context>
+    <name>App::Notifier</name>
+    <message>
+        <source>Open</source>
+        <translation>Відкрити</translation>
+    </message>
+    <message>
+        <source>Reply</source>
+        <translation>Відповісти</translation>
+    </message>
+    <message>
+        <source>Reply…</source>
+        <translation>Відповісти…</translation>
+    </message>
+    <message>
+        <source>Mute peer</source>
+        <translation>Заглушити піра</translation>
+    </message>
+    <message>
+        <source>Reply to %1</source>
+        <translation>Відповідь для %1</translation>
+    </message>
+</context>
+<context>
     <name>App::PeersModel</name>
     <message>
         <source>this machine</source>
@@ -198,6 +288,22 @@ since %2</source>
         <source>Start at login</source>
         <translation>Запускати під час входу</translation>
     </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Сповіщення</translation>
+    </message>
+    <message>
+        <source>Pause notifications</source>
+        <translation>Призупинити сповіщення</translation>
+    </message>
+    <message>
+        <source>Resume notifications</source>
+        <translation>Відновити сповіщення</translation>
+    </message>
+    <message>
+        <source>Reply to %1 not sent</source>
+        <translation>Відповідь для %1 не надіслано</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayIcon</name>
@@ -216,6 +322,34 @@ since %2</source>
     <message>
         <source>Quit</source>
         <translation>Вийти</translation>
+    </message>
+    <message>
+        <source>Pause notifications</source>
+        <translation>Призупинити сповіщення</translation>
+    </message>
+    <message>
+        <source>For 1 hour</source>
+        <translation>На 1 годину</translation>
+    </message>
+    <message>
+        <source>For 8 hours</source>
+        <translation>На 8 годин</translation>
+    </message>
+    <message>
+        <source>Until I turn them back on</source>
+        <translation>Доки я їх знову не ввімкну</translation>
+    </message>
+    <message>
+        <source>Resume notifications</source>
+        <translation>Відновити сповіщення</translation>
+    </message>
+    <message>
+        <source>Notifications paused</source>
+        <translation>Сповіщення призупинено</translation>
+    </message>
+    <message>
+        <source>Notifications paused until %1</source>
+        <translation>Сповіщення призупинено до %1</translation>
     </message>
 </context>
 <context>
@@ -279,6 +413,18 @@ since %2</source>
     <message>
         <source>claude-peers: federation</source>
         <translation>claude-peers: федерація</translation>
+    </message>
+    <message>
+        <source>%1 needs you</source>
+        <translation>%1 чекає на вас</translation>
+    </message>
+    <message>
+        <source>%1 joined</source>
+        <translation>%1 приєднався</translation>
+    </message>
+    <message>
+        <source>%1 left</source>
+        <translation>%1 вийшов</translation>
     </message>
 </context>
 <context>

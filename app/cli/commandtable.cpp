@@ -26,6 +26,11 @@ constexpr OptionSpec kMessages[] = {
 constexpr OptionSpec kHook[] = {
     {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
+constexpr OptionSpec kNotifications[] = {
+    {"for", "DURATION", "pause: for this long (30m, 2h, 1h30m, 1d; at most 30 days), else until resume"},
+    {"json", nullptr, "Print the preferences as JSON (2-space indented)"},
+};
+
 constexpr OptionSpec kFederation[] = {
     {"json", nullptr, "status, pending, doctor, pair-code: print JSON"},
     {"yes", nullptr, "join by code, accept: the verification codes were compared already (scripts)"},
@@ -100,6 +105,20 @@ const std::array kCommands {
              "(/etc/xdg/autostart, from the package) would start the tray anyway; status (the default) says "
              "whether the tray starts at login and which file decides. The tray's menu has the same toggle.",
              kJson, false, 0, 1, &Handlers::autostart},
+    Command {
+        "notifications",
+        "[status|on|off|mute <peer-id>|unmute <peer-id>|pause [--for DURATION]|resume|quiet-hours "
+        "HH:MM-HH:MM|off|kind <kind> on|off|only-waiting on|off] [--json]",
+        "The tray's notification preferences",
+        "Edits the \"notifications\" object of ~/.claude-peers-config.json, which the tray reads before each "
+        "notification (the broker need not run). on/off switches all notifications; mute/unmute one peer (by "
+        "id); pause for a while or until resume (the tray's \"Pause notifications\"); quiet hours in local "
+        "time, crossing midnight allowed (22:00-07:00), or off; kind switches one kind (needs_you, "
+        "message_received, peer_joined, peer_left, federation_warning, pairing_request, session_done, "
+        "schedule_failed, broker_problem); only-waiting on lets through only what waits for you (needs_you, "
+        "pairing_request). Suppressed notifications still appear in the tray's list. Each action prints the "
+        "preferences as they are now; status (the default) only prints them.",
+        kNotifications, false, 0, 3, &Handlers::notifications},
     Command {"rotate-token",
              "",
              "Rotate the auth token",

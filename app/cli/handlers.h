@@ -23,6 +23,9 @@ void hook(Context &ctx, const Invocation &inv);
 // autostartcommand.cpp
 void autostart(Context &ctx, const Invocation &inv);
 
+// notificationscommand.cpp
+void notifications(Context &ctx, const Invocation &inv);
+
 // brokercommands.cpp
 void rotateToken(Context &ctx, const Invocation &inv);
 void reloadBroker(Context &ctx, const Invocation &inv);

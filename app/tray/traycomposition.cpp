@@ -1,10 +1,14 @@
 #include "traycomposition.h"
 
 #include "autostart.h"
+#include "brokerapi.h"
 #include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "desktopnotifications.h"
 #include "mainwindow.h"
+#include "notificationspage.h"
+#include "notifier.h"
 #include "peersmodel.h"
 #include "peerswindow.h"
 #include "trayicon.h"
@@ -14,6 +18,7 @@
 #include "unixsignalnotifier.h"
 
 #include <QCoreApplication>
+#include <QDBusConnection>
 #include <QProcessEnvironment>
 #include <QSystemTrayIcon>
 
@@ -21,12 +26,22 @@
 
 namespace App {
 
+namespace {
+
+// The human at the tray, as a message's sender (the broker sends no bounce to an id that is not a
+// registered peer).
+const QString kOperatorId = QStringLiteral("operator");
+
+} // namespace
+
 TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     : QObject(parent),
       m_host(new BrokerHost(settings, this)),
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
-      m_client(new Broker::BrokerClient(settings.location, this))
+      m_client(new Broker::BrokerClient(settings.location, this)),
+      m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
+                              {.configPath = settings.location.configPath}, this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
@@ -38,6 +53,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersWindow(m_model, m_presenter);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
+                      new NotificationsPage(m_notifier));
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -45,12 +62,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
-    // Without a tray the failure must reach the user some other way (BrokerHost already
-    // logged it on stderr).
-    connect(m_presenter, &TrayPresenter::notificationRequested, this, [this] {
-        if (!m_tray)
-            m_window->showAndRaise();
-    });
+    wireNotifications();
 
     m_signals = new Broker::UnixSignalNotifier({SIGTERM, SIGINT, SIGHUP}, this);
     connect(m_signals, &Broker::UnixSignalNotifier::signalReceived, this, &TrayComposition::onUnixSignal);
@@ -78,6 +90,21 @@ void TrayComposition::start()
                 [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
         connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
         m_tray->setAutostartChecked(autostart().status().enabled);
+        connect(m_tray, &TrayIcon::messageClicked, m_notifier, &Notifier::trayMessageClicked);
+        connect(m_tray, &TrayIcon::pauseRequested, this, [this](qint64 seconds) {
+            const auto paused = m_notifier->pause(
+                seconds > 0 ? QDateTime::currentDateTimeUtc().addSecs(seconds) : QDateTime());
+            if (!paused)
+                m_tray->showError(tr("Pause notifications"), paused.error().message);
+        });
+        connect(m_tray, &TrayIcon::resumeRequested, this, [this] {
+            if (const auto resumed = m_notifier->resume(); !resumed)
+                m_tray->showError(tr("Resume notifications"), resumed.error().message);
+        });
+        // The pause may end, or be changed by `claude-peers notifications`: read it when the menu opens.
+        connect(m_tray, &TrayIcon::menuAboutToShow, this, &TrayComposition::showPauseState);
+        m_notifier->setTrayAvailable(true);
+        showPauseState();
         m_tray->show();
     } else {
         qCInfo(lcUi) << "no system tray on this desktop; showing the window instead."
@@ -105,6 +132,71 @@ void TrayComposition::setAutostart(bool enabled)
     }
     if (m_tray)
         m_tray->setAutostartChecked(result ? result->enabled : autostart().status().enabled);
+}
+
+void TrayComposition::wireNotifications()
+{
+    // The presenter says what; the notifier decides whether and how.
+    connect(m_presenter, &TrayPresenter::notificationRequested, m_notifier, &Notifier::notify);
+    // Without a tray a broker failure or a federation warning must reach the user some other way
+    // (BrokerHost already logged it on stderr).
+    connect(m_presenter, &TrayPresenter::notificationRequested, this, [this](const NotificationEvent &event) {
+        if (!m_tray &&
+            (event.kind == NotificationKind::BrokerProblem ||
+             event.kind == NotificationKind::FederationWarning))
+            m_window->showAndRaise();
+    });
+    connect(m_notifier, &Notifier::trayMessageRequested, this,
+            [this](const QString &title, const QString &body, NotificationKind kind) {
+                if (m_tray)
+                    m_tray->showMessage(title, body,
+                                        kind == NotificationKind::NeedsYou ||
+                                            kind == NotificationKind::BrokerProblem);
+            });
+    // Open: the window on the peer (an event about no peer: the window).
+    connect(m_notifier, &Notifier::openPeerRequested, this, [this](const QString &peerId) {
+        if (peerId.isEmpty()) {
+            m_window->showAndRaise();
+            return;
+        }
+        m_window->showPage(QStringLiteral("peers"));
+        m_peersPage->selectPeer(peerId);
+    });
+    connect(m_notifier, &Notifier::replyRequested, this, &TrayComposition::sendReply);
+    connect(m_notifier, &Notifier::preferencesChanged, this, &TrayComposition::showPauseState);
+    connect(m_notifier, &Notifier::errorOccurred, this, [this](const QString &message) {
+        if (m_tray)
+            m_tray->showError(tr("Notifications"), message);
+    });
+    m_notifier->setCanSendReplies(true);
+}
+
+void TrayComposition::showPauseState()
+{
+    if (!m_tray)
+        return;
+    const NotificationPreferences p = m_notifier->preferences();
+    const bool paused = p.isPaused(QDateTime::currentDateTimeUtc());
+    m_tray->setNotificationsPaused(paused, paused ? p.pausedUntil : QDateTime());
+}
+
+void TrayComposition::sendReply(const QString &peerId, const QString &text)
+{
+    Broker::SendMessageRequest request;
+    request.fromId = kOperatorId;
+    request.toId = peerId;
+    request.text = text;
+    Broker::BrokerApi(*m_client).call(
+        request, [this, peerId](Broker::Result<Broker::SendMessageAnswer> sent) {
+            const QString why = !sent ? sent.error().message : !sent->ok ? sent->error : QString();
+            if (why.isEmpty()) {
+                qCInfo(lcUi) << "reply sent to" << peerId << "as message" << sent->messageId;
+                return;
+            }
+            qCWarning(lcUi).noquote() << "reply to" << peerId << "not sent:" << why;
+            m_notifier->notify({NotificationKind::BrokerProblem, peerId, peerId,
+                                tr("Reply to %1 not sent").arg(peerId), why});
+        });
 }
 
 void TrayComposition::showWindow()

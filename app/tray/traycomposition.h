@@ -16,6 +16,7 @@ namespace App {
 class Autostart;
 class BrokerHost;
 class MainWindow;
+class Notifier;
 class PeersModel;
 class PeersWindow;
 class TrayIcon;
@@ -50,15 +51,22 @@ public:
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    // Decides and shows notifications; its list() is the in-app history.
+    Notifier *notifier() const { return m_notifier; }
+    // The operator's inline reply from a notification: sent to the peer (from_id "operator").
+    void sendReply(const QString &peerId, const QString &text);
 
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void wireNotifications();
+    void showPauseState();
 
     BrokerHost *m_host;
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
     PeersWindow *m_peersPage; // owned by m_window
     TrayIcon *m_tray = nullptr;

@@ -3,6 +3,7 @@
 #include "trayicons.h"
 #include "traypresenter.h"
 
+#include <QLocale>
 #include <QMenu>
 #include <QSystemTrayIcon>
 
@@ -22,6 +23,20 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
     m_retry = m_menu->addAction(tr("Retry broker start"));
     connect(m_retry, &QAction::triggered, this, &TrayIcon::retryRequested);
     m_menu->addSeparator();
+    // The CLI twin: claude-peers notifications pause [--for D] | resume.
+    m_pauseMenu = m_menu->addMenu(tr("Pause notifications"));
+    const std::pair<qint64, QString> pauses[] = {
+        {3600, tr("For 1 hour")}, {8 * 3600, tr("For 8 hours")}, {0, tr("Until I turn them back on")}};
+    for (const auto &pause : pauses) {
+        QAction *action = m_pauseMenu->addAction(pause.second);
+        // Not a structured binding: clang 15 cannot capture one.
+        connect(action, &QAction::triggered, this,
+                [this, seconds = pause.first] { Q_EMIT pauseRequested(seconds); });
+        m_pauseFor << action;
+    }
+    m_resume = m_pauseMenu->addAction(tr("Resume notifications"));
+    connect(m_resume, &QAction::triggered, this, &TrayIcon::resumeRequested);
+    setNotificationsPaused(false);
     // Until a Settings page exists the toggle lives here (the CLI twin: claude-peers autostart).
     m_autostart = m_menu->addAction(tr("Start at login"));
     m_autostart->setCheckable(true);
@@ -40,10 +55,7 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
             Q_EMIT peersRequested();
     });
     connect(presenter, &TrayPresenter::changed, this, &TrayIcon::update);
-    connect(presenter, &TrayPresenter::notificationRequested, this,
-            [this](const QString &title, const QString &message) {
-                m_icon->showMessage(title, message, QSystemTrayIcon::Warning);
-            });
+    connect(m_icon, &QSystemTrayIcon::messageClicked, this, &TrayIcon::messageClicked);
     update();
 }
 
@@ -65,6 +77,30 @@ void TrayIcon::setAutostartChecked(bool checked)
 void TrayIcon::showError(const QString &title, const QString &message)
 {
     m_icon->showMessage(title, message, QSystemTrayIcon::Warning);
+}
+
+void TrayIcon::showMessage(const QString &title, const QString &message, bool urgent)
+{
+    m_icon->showMessage(title, message, urgent ? QSystemTrayIcon::Warning : QSystemTrayIcon::Information);
+}
+
+void TrayIcon::setNotificationsPaused(bool paused, const QDateTime &until)
+{
+    QString title = tr("Pause notifications");
+    if (paused && !until.isValid()) {
+        title = tr("Notifications paused");
+    } else if (paused) {
+        // The time alone while it is today's, else the date too.
+        const QDateTime local = until.toLocalTime();
+        title = tr("Notifications paused until %1")
+                    .arg(local.date() == QDate::currentDate()
+                             ? QLocale().toString(local.time(), QLocale::ShortFormat)
+                             : QLocale().toString(local, QLocale::ShortFormat));
+    }
+    m_pauseMenu->setTitle(title);
+    for (QAction *action : std::as_const(m_pauseFor))
+        action->setVisible(!paused);
+    m_resume->setVisible(paused);
 }
 
 void TrayIcon::update()

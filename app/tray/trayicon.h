@@ -2,6 +2,7 @@
 
 #include "traypresenter.h"
 
+#include <QDateTime>
 #include <QObject>
 
 class QAction;
@@ -28,6 +29,11 @@ public:
     // Ticks "Start at login" without emitting autostartToggled (the file system decides).
     void setAutostartChecked(bool checked);
     void showError(const QString &title, const QString &message);
+    // The notifier's fallback: a message without actions (a click on it emits messageClicked).
+    void showMessage(const QString &title, const QString &message, bool urgent);
+    // "Pause notifications" shows the pause as it is: paused (until a time, or until resumed) or not.
+    void setNotificationsPaused(bool paused, const QDateTime &until = {});
+    QMenu *pauseMenu() const { return m_pauseMenu; }
 
 Q_SIGNALS:
     void peersRequested();
@@ -36,6 +42,10 @@ Q_SIGNALS:
     void quitRequested();
     void autostartToggled(bool enabled); // the user ticked or unticked "Start at login"
     void menuAboutToShow();
+    void messageClicked(); // the fallback message was clicked
+    // "Pause notifications": for seconds, or (0) until resumed; "Resume notifications".
+    void pauseRequested(qint64 seconds);
+    void resumeRequested();
 
 private:
     void update();
@@ -48,6 +58,9 @@ private:
     QAction *m_peersSeparator;
     QAction *m_retry;
     QAction *m_autostart;
+    QMenu *m_pauseMenu;
+    QAction *m_resume;
+    QList<QAction *> m_pauseFor;
     QList<QAction *> m_peerActions;
     QList<AttentionItem> m_peerItems; // what m_peerActions show
     QString m_toolTip;

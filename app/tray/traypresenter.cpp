@@ -1,5 +1,7 @@
 #include "traypresenter.h"
 
+#include <QHash>
+
 #include <utility>
 
 namespace App {
@@ -20,7 +22,8 @@ TrayPresenter::TrayPresenter(BrokerHost *host, QObject *parent) : QObject(parent
     connect(host, &BrokerHost::snapshotChanged, this, &TrayPresenter::refresh);
     connect(host, &BrokerHost::stateChanged, this, &TrayPresenter::refresh);
     connect(host, &BrokerHost::failed, this, [this](const Broker::Error &error) {
-        Q_EMIT notificationRequested(tr("claude-peers: broker not running"), error.message);
+        Q_EMIT notificationRequested(
+            {NotificationKind::BrokerProblem, {}, {}, tr("claude-peers: broker not running"), error.message});
     });
     refresh();
 }
@@ -99,8 +102,35 @@ void TrayPresenter::present(const Input &input)
     m_shown = std::move(next);
     for (const QString &warning : std::as_const(m_shown.warnings))
         if (!known.contains(warning))
-            Q_EMIT notificationRequested(tr("claude-peers: federation"), warning);
+            Q_EMIT notificationRequested(
+                {NotificationKind::FederationWarning, {}, {}, tr("claude-peers: federation"), warning});
+    if (running) {
+        notifyPeerChanges(m_lastRunning, m_shown.attention);
+        m_lastRunning = m_shown.attention;
+        m_seenRunning = true;
+    }
     Q_EMIT changed();
+}
+
+void TrayPresenter::notifyPeerChanges(const AttentionSummary &before, const AttentionSummary &after)
+{
+    QHash<QString, const AttentionItem *> old;
+    for (const AttentionItem &item : before.items)
+        old.insert(item.peerId, &item);
+    for (const AttentionItem &item : after.items) {
+        const AttentionItem *was = old.take(item.peerId);
+        if (item.state == Broker::Attention::NeedsYou && (!was || was->state != Broker::Attention::NeedsYou))
+            Q_EMIT notificationRequested({NotificationKind::NeedsYou, item.peerId, item.name,
+                                          tr("%1 needs you").arg(item.name), item.message});
+        else if (!was && m_seenRunning)
+            Q_EMIT notificationRequested({NotificationKind::PeerJoined, item.peerId, item.name,
+                                          tr("%1 joined").arg(item.name), item.message});
+    }
+    if (!m_seenRunning)
+        return;
+    for (const AttentionItem *gone : std::as_const(old))
+        Q_EMIT notificationRequested(
+            {NotificationKind::PeerLeft, gone->peerId, gone->name, tr("%1 left").arg(gone->name), {}});
 }
 
 } // namespace App

@@ -2,6 +2,7 @@
 
 #include "attention.h"
 #include "brokerhost.h"
+#include "notificationkind.h"
 
 #include <QDateTime>
 #include <QObject>
@@ -64,9 +65,10 @@ public:
 Q_SIGNALS:
     // Any of the values above changed.
     void changed();
-    // Something the user should be told even when no window is open (the broker could not
-    // start or take over).
-    void notificationRequested(const QString &title, const QString &message);
+    // Something the user should be told even when no window is open: the broker could not start
+    // or take over, a federation warning, a session that starts needing you, a peer that joined
+    // or left. What to say; the Notifier decides whether and how.
+    void notificationRequested(const App::NotificationEvent &event);
 
 private:
     struct Shown
@@ -82,10 +84,14 @@ private:
         bool operator==(const Shown &) const = default;
     };
 
+    void notifyPeerChanges(const AttentionSummary &before, const AttentionSummary &after);
+
     BrokerHost *m_host;
     std::function<QDateTime()> m_clock;
     Shown m_shown;
     bool m_presented = false;
+    bool m_seenRunning = false; // peers of the first running snapshot did not "join"
+    AttentionSummary m_lastRunning; // the peers as the last running snapshot had them
 };
 
 } // namespace App

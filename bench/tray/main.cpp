@@ -4,8 +4,8 @@
 // On exit (SIGTERM, or POST /shutdown) it writes its figures as JSON to the file named by
 // PEERS_TRAY_BENCH_REPORT (stderr when unset).
 #include "guistallprobe.h"
+#include "mainwindow.h"
 #include "peersmodel.h"
-#include "peerswindow.h"
 #include "traycomposition.h"
 #include "traypresenter.h"
 #include "unixsignalnotifier.h"
@@ -35,7 +35,7 @@ int main(int argc, char *argv[])
         QObject::connect(composition.peersModel(), &QAbstractItemModel::rowsInserted, &app,
                          [&] { maxRows = std::max(maxRows, composition.peersModel()->rowCount()); });
         composition.start();
-        composition.peersWindow()->showAndRaise(); // open whether or not a system tray exists
+        composition.mainWindow()->showAndRaise(); // open whether or not a system tray exists
         probe.start();
         QApplication::exec();
     } // the composition is gone: the broker has stopped

@@ -168,7 +168,7 @@ QStringList differences(const TsFile &committed, const TsFile &updated)
     return found;
 }
 
-std::expected<void, QString> runUpdate(const QString &tsDir, const QString &sourceDir)
+std::expected<QString, QString> runUpdate(const QString &tsDir, const QString &sourceDir)
 {
     const auto result = TestSupport::run(
         QStringLiteral(PEERS_CMAKE),
@@ -181,7 +181,7 @@ std::expected<void, QString> runUpdate(const QString &tsDir, const QString &sour
         return std::unexpected(QStringLiteral("translations/update.cmake failed (%1): %2")
                                    .arg(result.exitCode)
                                    .arg(QString::fromUtf8(result.out + result.err)));
-    return {};
+    return QString::fromUtf8(result.out + result.err).trimmed();
 }
 
 } // namespace I18n

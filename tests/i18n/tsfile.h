@@ -43,7 +43,9 @@ QStringList unfinishedProblems(const TsFile &file);
 QStringList differences(const TsFile &committed, const TsFile &updated);
 
 // Runs translations/update.cmake (the lupdate command of the update_translations target) over the
-// .ts files of `tsDir`, scanning `sourceDir`.
-std::expected<void, QString> runUpdate(const QString &tsDir, const QString &sourceDir);
+// .ts files of `tsDir`, scanning `sourceDir`. Returns what lupdate said: with -silent, only its
+// warnings (e.g. "Class 'App::X' lacks Q_OBJECT macro": that tr() is looked up under another
+// context at run time and is never translated).
+std::expected<QString, QString> runUpdate(const QString &tsDir, const QString &sourceDir);
 
 } // namespace I18n

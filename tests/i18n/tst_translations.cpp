@@ -2,8 +2,9 @@
 // (nothing added or removed since), finished (no unfinished or empty entry, the language's plural
 // forms, the source's placeholders), and the .qm built from them are embedded and load: English
 // singular/plural at start-up, German and Ukrainian through the real translator and the binary.
-// The checker itself is shown to fail on a fixture with each problem and on a scratch copy of the
-// sources with a string added and a file removed.
+// lupdate has nothing to warn about (a tr() in a class without Q_OBJECT is never translated). The
+// checker itself is shown to fail on a fixture with each problem and on a scratch copy of the
+// sources with a string added, a file removed and a class without Q_OBJECT.
 #include "testsupport.h"
 #include "translations.h"
 #include "tsfile.h"
@@ -43,8 +44,10 @@ bool copyTree(const QString &from, const QString &to)
 }
 
 // Copies the committed .ts files to `dir` and brings the copies up to date with `sources`:
-// the differences per language (empty when the committed files were current).
-QMap<QString, QStringList> staleness(const QString &dir, const QString &sources, QString *error)
+// the differences per language (empty when the committed files were current), and in `warnings`
+// what lupdate warned about.
+QMap<QString, QStringList> staleness(const QString &dir, const QString &sources, QString *error,
+                                     QString *warnings)
 {
     for (const QString &language : Languages)
         if (!QFile::copy(QDir(TranslationsDir).filePath(tsName(language)),
@@ -52,10 +55,12 @@ QMap<QString, QStringList> staleness(const QString &dir, const QString &sources,
             *error = u"cannot copy "_s + tsName(language);
             return {};
         }
-    if (const auto updated = I18n::runUpdate(dir, sources); !updated) {
+    const auto updated = I18n::runUpdate(dir, sources);
+    if (!updated) {
         *error = updated.error();
         return {};
     }
+    *warnings = *updated;
     QMap<QString, QStringList> found;
     for (const QString &language : Languages) {
         const auto committed = TsFile::read(QDir(TranslationsDir).filePath(tsName(language)));
@@ -86,9 +91,12 @@ private Q_SLOTS:
     {
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QString error;
-        const auto stale = staleness(dir.path(), SourceDir, &error);
+        QString error, warnings;
+        const auto stale = staleness(dir.path(), SourceDir, &error, &warnings);
         QVERIFY2(error.isEmpty(), qPrintable(error));
+        // A tr() in a class without Q_OBJECT / Q_DECLARE_TR_FUNCTIONS is filed under one context
+        // and looked up under its base class's at run time: never translated.
+        QVERIFY2(warnings.isEmpty(), qPrintable(u"lupdate warns:\n"_s + warnings));
         QString report;
         for (auto it = stale.cbegin(); it != stale.cend(); ++it)
             report += u"\n%1:\n  %2"_s.arg(tsName(it.key()), it.value().join(u"\n  "_s));
@@ -154,7 +162,8 @@ private Q_SLOTS:
     void checkerFindsStringsAddedAndRemovedInTheSources()
     {
         // A scratch copy of the tray's sources, main.cpp removed and a string added in a subfolder
-        // (lupdate scans recursively: pages/ and notifications/ count).
+        // (lupdate scans recursively: pages/ and notifications/ count), beside a tr() in a class
+        // without Q_OBJECT, which lupdate must warn about.
         QTemporaryDir sources;
         QVERIFY(sources.isValid());
         QVERIFY(copyTree(SourceDir, sources.path()));
@@ -166,14 +175,22 @@ private Q_SLOTS:
             "#include <QCoreApplication>\n"
             "QString probe(int n)\n{\n"
             "    return QCoreApplication::translate(\"App::Probe\", \"%n probe(s) added\", nullptr, n);\n"
+            "}\n"
+            "#include <QWidget>\n"
+            "namespace App {\n"
+            "class NoMacro : public QWidget\n{\n"
+            "public:\n"
+            "    NoMacro() { setWindowTitle(tr(\"Looked up under QWidget at run time\")); }\n"
+            "};\n"
             "}\n");
         added.close();
 
         QTemporaryDir dir;
         QVERIFY(dir.isValid());
-        QString error;
-        const auto stale = staleness(dir.path(), sources.path(), &error);
+        QString error, warnings;
+        const auto stale = staleness(dir.path(), sources.path(), &error, &warnings);
         QVERIFY2(error.isEmpty(), qPrintable(error));
+        QVERIFY2(warnings.contains(u"Class 'App::NoMacro' lacks Q_OBJECT macro"_s), qPrintable(warnings));
         QStringList all = Languages;
         all.sort();
         QCOMPARE(stale.keys(), all);

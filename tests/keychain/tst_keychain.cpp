@@ -3,6 +3,7 @@
 // process, rotated by `claude-peers rotate-token`, found by `secret-tool lookup` under the
 // documented attributes; and the 0600 token file alone, said plainly, where no Secret Service
 // answers.
+#include "privatebus.h"
 #include "testsupport.h"
 
 #include <QDir>
@@ -26,17 +27,6 @@ namespace {
 
 // The attributes QtKeychain gives the item (docs/decisions.md "Secrets").
 const QStringList kTokenAttributes {u"server"_s, u"claude-peers"_s, u"user"_s, u"local-token"_s};
-
-// A dbus-daemon session config without <servicedir>: nothing is activated behind our back.
-const char kBusConfig[] = "<busconfig>\n"
-                          "  <type>session</type>\n"
-                          "  <listen>unix:tmpdir=/tmp</listen>\n"
-                          "  <policy context=\"default\">\n"
-                          "    <allow send_destination=\"*\" eavesdrop=\"true\"/>\n"
-                          "    <allow eavesdrop=\"true\"/>\n"
-                          "    <allow own=\"*\"/>\n"
-                          "  </policy>\n"
-                          "</busconfig>\n";
 
 int modeOf(const QString &path)
 {
@@ -67,7 +57,7 @@ class tst_Keychain : public QObject
     Q_OBJECT
 
     QTemporaryDir m_keyringHome;
-    QProcess m_bus;
+    PrivateBus m_bus; // no service activation: the keyring the test starts is the only one
     QProcess m_keyring;
     QString m_busAddress;
 
@@ -179,17 +169,8 @@ private Q_SLOTS:
                      qPrintable(u"%1 is missing: run tools/install-deps.sh test"_s.arg(QLatin1String(tool))));
         QVERIFY(m_keyringHome.isValid());
 
-        const QString config = m_keyringHome.filePath(u"bus.conf"_s);
-        QFile f(config);
-        QVERIFY(f.open(QIODevice::WriteOnly));
-        f.write(kBusConfig);
-        f.close();
-        m_bus.setProcessChannelMode(QProcess::SeparateChannels);
-        m_bus.start(u"dbus-daemon"_s, {u"--config-file="_s + config, u"--nofork"_s, u"--print-address=1"_s});
-        QVERIFY(m_bus.waitForStarted(scaled(5000)));
-        QTRY_VERIFY_WITH_TIMEOUT(m_bus.canReadLine(), scaled(10000));
-        m_busAddress = QString::fromUtf8(m_bus.readLine().trimmed());
-        QVERIFY(m_busAddress.startsWith(u"unix:"_s));
+        QVERIFY(m_bus.start());
+        m_busAddress = m_bus.address();
 
         // The keyring's own HOME (its keyrings live there) and runtime dir; unlocked with "pw".
         QVERIFY(QDir(m_keyringHome.path()).mkpath(u"run"_s));
@@ -212,15 +193,14 @@ private Q_SLOTS:
 
     void cleanupTestCase()
     {
-        for (QProcess *p : {&m_keyring, &m_bus}) {
-            if (p->state() != QProcess::NotRunning) {
-                p->terminate();
-                if (!p->waitForFinished(5000)) {
-                    p->kill();
-                    p->waitForFinished(5000);
-                }
+        if (m_keyring.state() != QProcess::NotRunning) {
+            m_keyring.terminate();
+            if (!m_keyring.waitForFinished(5000)) {
+                m_keyring.kill();
+                m_keyring.waitForFinished(5000);
             }
         }
+        m_bus.stop();
     }
 
     // DESIGN.md: QtKeychain is linked by the broker hosts only (the helper and the CLI have

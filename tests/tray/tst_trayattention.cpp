@@ -177,7 +177,9 @@ private Q_SLOTS:
         presenter.present(input);
         QVERIFY(presenter.toolTip().endsWith(u"\n"_s + copied));
         QCOMPARE(notified.count(), 1);
-        QCOMPARE(notified.at(0).at(1).toString(), copied);
+        const auto event = notified.at(0).at(0).value<App::NotificationEvent>();
+        QCOMPARE(event.kind, App::NotificationKind::FederationWarning);
+        QCOMPARE(event.body, copied);
 
         // Said once: the same warning on later snapshots changes nothing.
         input.snapshot.pendingMessages = 3;
@@ -188,6 +190,58 @@ private Q_SLOTS:
         QVERIFY(!presenter.toolTip().contains(copied));
         presenter.present(input);
         QCOMPARE(notified.count(), 2);
+    }
+
+    // What the presenter asks to be told: a session that starts needing you (once per time it
+    // starts), peers that join or leave after the first running snapshot; not a restated state.
+    void presenterAsksForNeedsYouJoinedAndLeft()
+    {
+        TrayPresenter presenter(nullptr);
+        QSignalSpy notified(&presenter, &TrayPresenter::notificationRequested);
+        const auto events = [&] {
+            QList<App::NotificationEvent> out;
+            for (const auto &args : std::as_const(notified))
+                out << args.at(0).value<App::NotificationEvent>();
+            notified.clear();
+            return out;
+        };
+        presenter.present(running({peer(u"p1"_s, u"alpha"_s, Attention::Busy, 5),
+                                   peer(u"p2"_s, u"beta"_s, Attention::NeedsYou, 3, u"Allow Bash?"_s)}));
+        auto seen = events();
+        QCOMPARE(seen.size(), 1); // the first snapshot: nobody "joined"; beta needs you
+        QCOMPARE(seen.at(0).kind, App::NotificationKind::NeedsYou);
+        QCOMPARE(seen.at(0).peerId, u"p2"_s);
+        QCOMPARE(seen.at(0).title, u"beta needs you"_s);
+        QCOMPARE(seen.at(0).body, u"Allow Bash?"_s);
+
+        // Still needing you: not said again. alpha starts needing you; gamma joins; beta leaves.
+        presenter.present(running({peer(u"p1"_s, u"alpha"_s, Attention::NeedsYou, 1, u"Question"_s),
+                                   peer(u"p3"_s, u"gamma"_s, Attention::Idle, 0)}));
+        seen = events();
+        QCOMPARE(seen.size(), 3);
+        QCOMPARE(seen.at(0).kind, App::NotificationKind::NeedsYou);
+        QCOMPARE(seen.at(0).peerId, u"p1"_s);
+        QCOMPARE(seen.at(1).kind, App::NotificationKind::PeerJoined);
+        QCOMPARE(seen.at(1).peerId, u"p3"_s);
+        QCOMPARE(seen.at(2).kind, App::NotificationKind::PeerLeft);
+        QCOMPARE(seen.at(2).peerId, u"p2"_s);
+        QCOMPARE(seen.at(2).title, u"beta left"_s);
+
+        // The broker stops and runs again with the same peers: nothing joined, nobody new needs you.
+        TrayPresenter::Input stopped;
+        presenter.present(stopped);
+        presenter.present(running({peer(u"p1"_s, u"alpha"_s, Attention::NeedsYou, 1, u"Question"_s),
+                                   peer(u"p3"_s, u"gamma"_s, Attention::Idle, 0)}));
+        QCOMPARE(events().size(), 0);
+        // alpha is answered, then needs you again: said again.
+        presenter.present(
+            running({peer(u"p1"_s, u"alpha"_s, Attention::Busy, 0), peer(u"p3"_s, u"gamma"_s)}));
+        QCOMPARE(events().size(), 0);
+        presenter.present(
+            running({peer(u"p1"_s, u"alpha"_s, Attention::NeedsYou, 0), peer(u"p3"_s, u"gamma"_s)}));
+        seen = events();
+        QCOMPARE(seen.size(), 1);
+        QCOMPARE(seen.at(0).kind, App::NotificationKind::NeedsYou);
     }
 
     void presenterMenuIsCapped()

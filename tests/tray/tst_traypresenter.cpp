@@ -153,7 +153,9 @@ private Q_SLOTS:
         QCOMPARE(presenter.iconState(), TrayPresenter::IconState::Error);
         QVERIFY(presenter.canRetry());
         QCOMPARE(notified.count(), 1);
-        QCOMPARE(notified.at(0).at(1).toString(), host.lastError().message);
+        const auto event = notified.at(0).at(0).value<App::NotificationEvent>();
+        QCOMPARE(event.kind, App::NotificationKind::BrokerProblem);
+        QCOMPARE(event.body, host.lastError().message);
 
         squatter.close();
         host.start();

@@ -1,0 +1,92 @@
+#pragma once
+
+#include <QDBusConnection>
+#include <QDBusContext>
+#include <QObject>
+#include <QStringList>
+#include <QVariantMap>
+
+// A notification server as the Desktop Notifications Specification 1.2 describes it, exported on
+// a test's private bus under org.freedesktop.Notifications: it records what it was asked and emits
+// the specification's signals when the test says so.
+class FakeNotificationServer : public QObject, protected QDBusContext
+{
+    Q_OBJECT
+    Q_CLASSINFO("D-Bus Interface", "org.freedesktop.Notifications")
+public:
+    struct Received
+    {
+        uint id = 0;
+        QString appName;
+        uint replacesId = 0;
+        QString appIcon;
+        QString summary;
+        QString body;
+        QStringList actions;
+        QVariantMap hints;
+        int expireTimeout = 0;
+    };
+
+    FakeNotificationServer(QStringList capabilities, QString name = QStringLiteral("fake-notifyd"))
+        : m_capabilities(std::move(capabilities)), m_name(std::move(name))
+    {
+    }
+
+    // Exports the object and takes the name on bus; false when either fails.
+    bool publish(QDBusConnection bus)
+    {
+        return bus.registerObject(QStringLiteral("/org/freedesktop/Notifications"), this,
+                                  QDBusConnection::ExportAllSlots | QDBusConnection::ExportAllSignals) &&
+            bus.registerService(QStringLiteral("org.freedesktop.Notifications"));
+    }
+
+    QList<Received> received;
+    QList<uint> closed;
+    int capabilityCalls = 0;
+    int informationCalls = 0;
+    uint nextId = 100;
+    bool refuseNotify = false; // Notify answers an error (a server that is shutting down, …)
+
+public Q_SLOTS:
+    QStringList GetCapabilities()
+    {
+        ++capabilityCalls;
+        return m_capabilities;
+    }
+
+    QString GetServerInformation(QString &vendor, QString &version, QString &specVersion)
+    {
+        ++informationCalls;
+        vendor = QStringLiteral("claude-peers tests");
+        version = QStringLiteral("1.0");
+        specVersion = QStringLiteral("1.2");
+        return m_name;
+    }
+
+    uint Notify(const QString &appName, uint replacesId, const QString &appIcon, const QString &summary,
+                const QString &body, const QStringList &actions, const QVariantMap &hints, int expireTimeout)
+    {
+        if (refuseNotify) {
+            sendErrorReply(QDBusError::Failed, QStringLiteral("not now"));
+            return 0;
+        }
+        const uint id = replacesId != 0 ? replacesId : nextId++;
+        received.append({id, appName, replacesId, appIcon, summary, body, actions, hints, expireTimeout});
+        return id;
+    }
+
+    void CloseNotification(uint id)
+    {
+        closed << id;
+        Q_EMIT NotificationClosed(id, 3);
+    }
+
+Q_SIGNALS:
+    void ActionInvoked(uint id, const QString &actionKey);
+    void NotificationClosed(uint id, uint reason);
+    void NotificationReplied(uint id, const QString &text);
+
+private:
+    QStringList m_capabilities;
+    QString m_name;
+};

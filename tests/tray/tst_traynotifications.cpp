@@ -1,0 +1,163 @@
+// The tray's notifications end to end, in process: a real broker hosted by TrayComposition, a
+// session registered over HTTP that starts needing you, and a fake notification server on a
+// private D-Bus session bus. The server gets the notification with Open / Reply / Mute peer; the
+// operator's inline reply reaches the peer as a message from "operator"; Open shows the peer,
+// Mute peer mutes it in the config file; "Pause notifications" in the tray menu pauses them.
+#include "brokerhost.h"
+#include "fakenotificationserver.h"
+#include "mainwindow.h"
+#include "notifier.h"
+#include "privatebus.h"
+#include "testsupport.h"
+#include "traycomposition.h"
+#include "trayicon.h"
+#include "traypresenter.h"
+#include "traytestsupport.h"
+
+#include <QAction>
+#include <QApplication>
+#include <QJsonArray>
+#include <QMenu>
+#include <QSignalSpy>
+#include <QStandardPaths>
+#include <QTest>
+
+using namespace Qt::StringLiterals;
+using App::BrokerHost;
+using App::Notifier;
+using App::TrayComposition;
+using TestSupport::scaled;
+using TrayTestSupport::registration;
+using TrayTestSupport::settingsFor;
+
+class tst_TrayNotifications : public QObject
+{
+    Q_OBJECT
+
+    PrivateBus m_bus;
+    std::unique_ptr<FakeNotificationServer> m_server;
+
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY2(!QStandardPaths::findExecutable(u"dbus-daemon"_s).isEmpty(),
+                 "dbus-daemon is missing: run tools/install-deps.sh test");
+        QVERIFY(m_bus.start());
+        // The composition uses the session bus: ours, before anything opens it.
+        qputenv("DBUS_SESSION_BUS_ADDRESS", m_bus.address().toUtf8());
+        m_server = std::make_unique<FakeNotificationServer>(
+            QStringList {u"actions"_s, u"body"_s, u"inline-reply"_s}, u"fake"_s);
+        QVERIFY(m_server->publish(QDBusConnection::connectToBus(m_bus.address(), u"server"_s)));
+    }
+
+    void needsYouNotificationAndItsActions()
+    {
+        TestSupport::TestHome home;
+        TrayComposition composition(settingsFor(home));
+        BrokerHost *host = composition.host();
+        host->start();
+        QTRY_COMPARE_WITH_TIMEOUT(host->state(), BrokerHost::State::Running, scaled(5000));
+        QTRY_COMPARE_WITH_TIMEOUT(composition.notifier()->desktop()->state(),
+                                  App::DesktopNotifications::State::Available, scaled(5000));
+
+        const QByteArray token = home.token();
+        const auto reg = TestSupport::httpPostJson(
+            home.port(), u"/register"_s, registration(QCoreApplication::applicationPid(), u"/work/alpha"_s),
+            token);
+        QCOMPARE(reg.status, 200);
+        const QString peer = reg.object().value(u"id"_s).toString();
+        QCOMPARE(TestSupport::httpPostJson(home.port(), u"/set-attention"_s,
+                                           {{u"id"_s, peer},
+                                            {u"state"_s, u"needs-you"_s},
+                                            {u"message"_s, u"Claude needs your permission to use Bash"_s}},
+                                           token)
+                     .status,
+                 200);
+
+        // Broker → snapshot → presenter → notifier → D-Bus.
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 1, scaled(10000));
+        const FakeNotificationServer::Received n = m_server->received.at(0);
+        QVERIFY2(n.summary.endsWith(u" needs you"_s), qPrintable(n.summary));
+        QCOMPARE(n.body, u"Claude needs your permission to use Bash"_s);
+        QVERIFY(n.actions.contains(u"inline-reply"_s));
+        QVERIFY(n.actions.contains(u"mute"_s));
+        QCOMPARE(composition.notifier()->list()->rowCount(), 1);
+
+        // Reply: the text reaches the peer, from the operator.
+        Q_EMIT m_server->NotificationReplied(n.id, u"yes, run it"_s);
+        QJsonArray messages;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto polled =
+                    TestSupport::httpPostJson(home.port(), u"/poll-messages"_s, {{u"id"_s, peer}}, token);
+                messages = polled.object().value(u"messages"_s).toArray();
+                return !messages.isEmpty();
+            }(),
+            scaled(5000));
+        QCOMPARE(messages.size(), 1);
+        QCOMPARE(messages.at(0).toObject().value(u"text"_s).toString(), u"yes, run it"_s);
+        QCOMPARE(messages.at(0).toObject().value(u"from_id"_s).toString(), u"operator"_s);
+
+        // Open: the window shows the peer (its page; PeersPage::selectPeer selects the row).
+        QVERIFY(!composition.mainWindow()->isVisible());
+        Q_EMIT m_server->ActionInvoked(n.id, u"open"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(composition.mainWindow()->isVisible(), scaled(5000));
+        QCOMPARE(composition.mainWindow()->currentPageId(), u"peers"_s);
+
+        // Mute peer: written to the config file the CLI reads.
+        Q_EMIT m_server->ActionInvoked(n.id, u"mute"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(App::NotificationPreferences::load(home.configPath())->isMuted(peer),
+                                 scaled(5000));
+        QCOMPARE(composition.notifier()->decide({App::NotificationKind::NeedsYou, peer, {}, {}, {}}),
+                 App::Suppression::PeerMuted);
+        host->stop();
+    }
+
+    // "Pause notifications" in the tray menu: its entries ask to pause (for a time or until
+    // resumed) and to resume, the menu shows the pause; the notifier keeps it in the config file.
+    // Offscreen has no system tray, so the composition creates no TrayIcon: the menu and the
+    // notifier are driven one after the other here (their wiring is traycomposition.cpp's start()).
+    void pauseMenuPausesAndResumes()
+    {
+        TestSupport::TestHome home;
+        TrayComposition composition(settingsFor(home));
+        App::TrayIcon tray(composition.presenter());
+        QSignalSpy pause(&tray, &App::TrayIcon::pauseRequested);
+        QSignalSpy resume(&tray, &App::TrayIcon::resumeRequested);
+        QMenu *menu = tray.pauseMenu();
+        QCOMPARE(menu->title(), u"Pause notifications"_s);
+        const QList<QAction *> actions = menu->actions();
+        QCOMPARE(actions.size(), 4);
+        QVERIFY(!actions.last()->isVisible()); // "Resume notifications" only while paused
+        actions.at(0)->trigger();
+        QCOMPARE(pause.count(), 1);
+        QCOMPARE(pause.at(0).at(0).toLongLong(), 3600);
+        actions.at(2)->trigger();
+        QCOMPARE(pause.at(1).at(0).toLongLong(), 0);
+
+        tray.setNotificationsPaused(true);
+        QCOMPARE(menu->title(), u"Notifications paused"_s);
+        QVERIFY(actions.last()->isVisible());
+        QVERIFY(!actions.first()->isVisible());
+        actions.last()->trigger();
+        QCOMPARE(resume.count(), 1);
+        tray.setNotificationsPaused(true, QDateTime::currentDateTimeUtc().addSecs(3600));
+        QVERIFY(menu->title().startsWith(u"Notifications paused until "_s));
+        tray.setNotificationsPaused(false);
+        QCOMPARE(menu->title(), u"Pause notifications"_s);
+
+        // The notifier side of the same requests, on the same config file.
+        Notifier *notifier = composition.notifier();
+        QVERIFY(notifier->pause(QDateTime::currentDateTimeUtc().addSecs(3600)));
+        QVERIFY(
+            App::NotificationPreferences::load(home.configPath())->isPaused(QDateTime::currentDateTimeUtc()));
+        QCOMPARE(notifier->decide({App::NotificationKind::NeedsYou, u"p"_s, {}, {}, {}}),
+                 App::Suppression::Paused);
+        QVERIFY(notifier->resume());
+        QCOMPARE(notifier->decide({App::NotificationKind::NeedsYou, u"p"_s, {}, {}, {}}),
+                 App::Suppression::Shown);
+    }
+};
+
+QTEST_MAIN(tst_TrayNotifications)
+#include "tst_traynotifications.moc"
