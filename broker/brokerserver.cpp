@@ -4,6 +4,9 @@
 #include "logging.h"
 #include "secretstore.h"
 
+#include "handover/handoverserver.h"
+#include "handover/socketactivation.h"
+#include "handover/successor.h"
 #include "http/fdlimit.h"
 #include "http/httpserver.h"
 #include "internal/api.h"
@@ -16,7 +19,9 @@
 #include "internal/tokenkeeper.h"
 
 #include <QCoreApplication>
+#include <QElapsedTimer>
 #include <QFile>
+#include <QFileInfo>
 #include <QJsonArray>
 #include <QLockFile>
 #include <QSaveFile>
@@ -27,8 +32,9 @@ namespace Broker {
 class BrokerServer::Private
 {
 public:
-    explicit Private(Settings s) : settings(std::move(s)) { }
+    Private(BrokerServer *owner, Settings s) : q(owner), settings(std::move(s)) { }
 
+    BrokerServer *q;
     Settings settings;
     std::shared_ptr<Clock> clock = systemClock();
     std::shared_ptr<FederationLink> federation;
@@ -45,6 +51,25 @@ public:
     bool running = false;
     bool pidFileWritten = false;
     qint64 fdLimit = -1; // soft RLIMIT_NOFILE after raising it; -1 none
+
+    // Hand-over (docs/decisions.md "Listening sockets handed over").
+    bool takeOver = false;
+    qint64 tookOverFrom = 0;
+    struct InheritedListener
+    {
+        QString name; // empty: from systemd, known by its port only
+        quint16 port = 0;
+        Handover::Fd::Owned fd;
+    };
+    std::vector<InheritedListener> inherited;
+    QHash<QString, ListenerHandle> listeners; // the modules' sockets a successor takes too
+    std::unique_ptr<Handover::HandoverServer> handoverServer;
+    Handover::Fd::Owned successor; // while handing over
+    qint64 successorPid = 0;
+    QTimer drainTimer;
+    QDeadlineTimer drainDeadline;
+    QElapsedTimer handoverClock;
+    static constexpr int kDrainMs = 1000; // a client that connected just before: its first request
 
     int connectionCap() const { return Http::connectionCapForFdLimit(fdLimit, settings.maxConnections); }
 
@@ -153,6 +178,14 @@ public:
         clockTimer.stop();
         // Jobs and modules stop, waits are answered and the batch committed before the server
         // closes the connections.
+        drainTimer.stop();
+        // Its socket file goes now; the object later: this may run inside its own callback.
+        if (handoverServer) {
+            handoverServer->close();
+            handoverServer.release()->deleteLater();
+        }
+        listeners.clear();
+        inherited.clear();
         if (core)
             core->close();
         if (http)
@@ -168,12 +201,172 @@ public:
             lock->unlock();
             lock.reset();
         }
+        // The database is closed and the lock free: the successor may open it now.
+        if (successor.isValid()) {
+            if (auto sent = Handover::Fd::send(successor.get(), Handover::encode(Handover::Done {}), {},
+                                               QDeadlineTimer(1000));
+                !sent)
+                qCWarning(lcServer).noquote()
+                    << "Hand-over: cannot tell the successor we are done:" << sent.error().message;
+            successor.reset();
+        }
+    }
+
+    void adoptActivatedSockets()
+    {
+        for (Handover::ActivatedSocket &socket : Handover::takeActivatedSockets()) {
+            qCInfo(lcServer).noquote() << "Socket activation: listening socket on port" << socket.port;
+            inherited.push_back({QString(), socket.port, std::move(socket.fd)});
+        }
+    }
+
+    void takeOverFromRunning()
+    {
+        const QString path = Handover::socketPath(settings.location.port);
+        auto taken = Handover::takeOver(
+            path, Handover::Request {QCoreApplication::applicationPid(), settings.location.databasePath});
+        if (!taken) {
+            if (taken.error().kind != ErrorKind::Missing)
+                qCWarning(lcServer).noquote()
+                    << QStringLiteral("Hand-over from the running broker failed (%1); starting the usual way")
+                           .arg(taken.error().message);
+            return;
+        }
+        tookOverFrom = taken->fromPid;
+        for (Handover::Inherited::Socket &socket : taken->sockets)
+            inherited.push_back({socket.listener.name, socket.listener.port, std::move(socket.fd)});
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("Hand-over: took the listening sockets of the broker with pid %1 in %2 ms; its "
+                              "database was closed after %3 ms")
+                   .arg(tookOverFrom)
+                   .arg(taken->offerMs)
+                   .arg(taken->doneMs);
+    }
+
+    void listenForSuccessor()
+    {
+        handoverServer = std::make_unique<Handover::HandoverServer>(
+            [this](const Handover::Request &request, Handover::Fd::Owned connection) {
+                onHandoverRequest(request, std::move(connection));
+            });
+        const QString path = Handover::socketPath(http->serverPort());
+        if (auto listening = handoverServer->listen(path); !listening) {
+            qCWarning(lcServer).noquote() << "No hand-over socket (a successor will ask this broker to shut "
+                                             "down instead):"
+                                          << listening.error().message;
+            handoverServer.reset();
+        }
+    }
+
+    void refuse(const Handover::Fd::Owned &connection, const QString &why)
+    {
+        qCWarning(lcServer).noquote() << "Hand-over refused:" << why;
+        (void)Handover::Fd::send(connection.get(), Handover::encode(Handover::Refusal {why}), {},
+                                 QDeadlineTimer(500));
+    }
+
+    void onHandoverRequest(const Handover::Request &request, Handover::Fd::Owned connection)
+    {
+        if (!running || successor.isValid()) {
+            refuse(connection, QStringLiteral("this broker is not running or already handing over"));
+            return;
+        }
+        if (QFileInfo(request.databasePath).absoluteFilePath() !=
+            QFileInfo(settings.location.databasePath).absoluteFilePath()) {
+            refuse(connection,
+                   QStringLiteral("this broker serves the database %1, not %2")
+                       .arg(settings.location.databasePath, request.databasePath));
+            return;
+        }
+        Handover::Offer offer {QCoreApplication::applicationPid(), {}};
+        std::vector<int> fds;
+        const auto add = [&](const QString &name, int fd) {
+            if (fd < 0 || int(fds.size()) >= Handover::kMaxListeners)
+                return;
+            const auto port = Handover::Fd::listeningPort(fd);
+            if (!port)
+                return;
+            offer.listeners.append({name, *port});
+            fds.push_back(fd);
+        };
+        add(QStringLiteral("local"), http->listenerDescriptor());
+        for (auto it = listeners.cbegin(); it != listeners.cend(); ++it)
+            add(it.key(), it->descriptor ? it->descriptor() : -1);
+        if (fds.empty() || offer.listeners.first().name != QLatin1String("local")) {
+            refuse(connection, QStringLiteral("this broker has no listening socket to hand over"));
+            return;
+        }
+        if (auto sent =
+                Handover::Fd::send(connection.get(), Handover::encode(offer), fds, QDeadlineTimer(1000));
+            !sent) {
+            qCWarning(lcServer).noquote()
+                << "Hand-over: cannot send the listening sockets:" << sent.error().message << "- serving on";
+            return;
+        }
+        // From here the successor holds the sockets: we accept no more, serve what we accepted,
+        // answer the held waits, and close the database before it opens it.
+        handoverClock.start();
+        successor = std::move(connection);
+        successorPid = request.pid;
+        handoverServer->close(); // its file goes: the successor makes its own
+        http->stopAccepting();
+        for (const ListenerHandle &listener : std::as_const(listeners)) {
+            if (listener.stopAccepting)
+                listener.stopAccepting();
+        }
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("Hand-over to pid %1: sent %2 listening socket(s), no longer accepting; "
+                              "finishing %3 connection(s)")
+                   .arg(successorPid)
+                   .arg(fds.size())
+                   .arg(http->connectionCount());
+        drainDeadline = QDeadlineTimer(kDrainMs);
+        http->drain(); // first: the answers below then close their connections
+        core->hub().stopHolding();
+        continueDrain();
+    }
+
+    void continueDrain()
+    {
+        if (!successor.isValid() || !http)
+            return;
+        if (!http->drain() && !drainDeadline.hasExpired()) {
+            if (!drainTimer.isActive())
+                drainTimer.start();
+            return;
+        }
+        drainTimer.stop();
+        const qint64 pid = successorPid;
+        const qint64 drainedMs = handoverClock.elapsed();
+        running = false;
+        teardown(); // commit, close the database, release the lock, then "done" to the successor
+        qCInfo(lcServer).noquote()
+            << QStringLiteral("Hand-over to pid %1 complete: connections finished in %2 ms, database closed "
+                              "after %3 ms")
+                   .arg(pid)
+                   .arg(drainedMs)
+                   .arg(handoverClock.elapsed());
+        Q_EMIT q->handedOver(pid);
+    }
+
+    int takeInherited(const QString &name, quint16 port)
+    {
+        for (auto it = inherited.begin(); it != inherited.end(); ++it) {
+            if ((!it->name.isEmpty() && it->name == name) || (it->name.isEmpty() && it->port == port)) {
+                const int fd = it->fd.release();
+                inherited.erase(it);
+                return fd;
+            }
+        }
+        return -1;
     }
 };
 
 BrokerServer::BrokerServer(Settings settings, QObject *parent)
-    : QObject(parent), d(std::make_unique<Private>(std::move(settings)))
+    : QObject(parent), d(std::make_unique<Private>(this, std::move(settings)))
 {
+    d->drainTimer.setInterval(5);
+    d->drainTimer.callOnTimeout(this, [this] { d->continueDrain(); });
     d->clockTimer.setTimerType(Qt::CoarseTimer);
     d->clockTimer.callOnTimeout(this, [this] { d->service->observeClocks(); });
 }
@@ -227,8 +420,15 @@ Result<void> BrokerServer::start()
     if (d->running)
         return {};
     const Location &location = d->settings.location;
-    if (auto locked = d->takeLock(); !locked)
+    d->inherited.clear();
+    d->tookOverFrom = 0;
+    d->adoptActivatedSockets();
+    if (d->takeOver && d->inherited.empty())
+        d->takeOverFromRunning();
+    if (auto locked = d->takeLock(); !locked) {
+        d->inherited.clear();
         return locked;
+    }
 
     if (!d->federation)
         d->federation = std::make_shared<DisabledFederationLink>(d->settings.federationPort);
@@ -266,7 +466,10 @@ Result<void> BrokerServer::start()
                    .arg(d->settings.maxConnections)
                    .arg(d->fdLimit);
     d->http = std::make_unique<Http::HttpServer>(&d->core->api(), d->limits());
-    if (auto listening = d->http->listen(QHostAddress::LocalHost, location.port); !listening) {
+    const int inheritedFd = d->takeInherited(QStringLiteral("local"), location.port);
+    if (auto listening = inheritedFd >= 0 ? d->http->adopt(inheritedFd)
+                                          : d->http->listen(QHostAddress::LocalHost, location.port);
+        !listening) {
         const Error error = listening.error();
         d->teardown();
         if (error.kind == ErrorKind::PortInUse)
@@ -289,11 +492,37 @@ Result<void> BrokerServer::start()
     d->scheduleClockChecks();
     d->core->jobs().start();
     d->running = true;
+    for (const auto &left : std::as_const(d->inherited))
+        qCWarning(lcServer).noquote()
+            << "An inherited listening socket on port" << left.port << "is not used; closed";
+    d->inherited.clear();
+    d->listenForSuccessor();
     qCInfo(lcServer).noquote() << QStringLiteral("Broker listening on 127.0.0.1:%1 (pid %2, database %3)")
                                       .arg(d->http->serverPort())
                                       .arg(QCoreApplication::applicationPid())
                                       .arg(location.databasePath);
     return {};
+}
+
+void BrokerServer::setTakeOver(bool takeOver)
+{
+    Q_ASSERT(!d->running);
+    d->takeOver = takeOver;
+}
+
+qint64 BrokerServer::tookOverFrom() const
+{
+    return d->tookOverFrom;
+}
+
+void BrokerServer::registerListener(const QString &name, ListenerHandle handle)
+{
+    d->listeners.insert(name, std::move(handle));
+}
+
+int BrokerServer::takeInheritedListener(const QString &name, quint16 port)
+{
+    return d->takeInherited(name, port);
 }
 
 void BrokerServer::stop()

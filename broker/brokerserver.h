@@ -39,6 +39,11 @@ public:
     // Before start(): a module (its tables, routes and jobs, brokermodule.h). The composition
     // roots in app/ add them; the broker library depends on none.
     void addModule(std::shared_ptr<BrokerModule> module);
+    // Before start(): whether start() first asks a running broker of the same port and database
+    // to hand its listening sockets over (the hand-over socket in the runtime dir,
+    // docs/decisions.md); default off. Whatever the setting, sockets passed by systemd
+    // (LISTEN_FDS) are adopted, and a running server offers its sockets to a successor.
+    void setTakeOver(bool takeOver);
     // Before start(): the key that X-Claude-Peers-PSK must carry on RouteAuth::FederationPsk
     // routes (default: the local token, as the reference).
     void setFederationKey(std::function<QByteArray()> key);
@@ -55,6 +60,21 @@ public:
 
     quint16 port() const;
     const Settings &settings() const;
+    // The broker whose sockets this one took over at start (0: none), and how it went.
+    qint64 tookOverFrom() const;
+
+    // A module's listening socket that a successor takes over with the local one (the
+    // federation port), on the broker thread while running: its descriptor now (-1: none) and
+    // how to stop accepting on it without closing its connections.
+    struct ListenerHandle
+    {
+        std::function<int()> descriptor;
+        std::function<void()> stopAccepting;
+    };
+    void registerListener(const QString &name, ListenerHandle handle);
+    // A listening socket this broker was given at start (by the broker before it, or systemd)
+    // for that name or port; the caller owns it. -1 when none.
+    int takeInheritedListener(const QString &name, quint16 port);
 
     // SIGHUP / POST /reload: re-read token and config, then each module's reload().
     void reload();
@@ -96,6 +116,10 @@ Q_SIGNALS:
     // POST /shutdown was accepted; the answer has been sent. The host decides what stopping
     // means (the headless broker quits, the tray hands over or quits).
     void shutdownRequested();
+    // A successor took the listening sockets over; this broker has answered its waits, closed
+    // its database and stopped (isRunning() is false). The host exits or says it no longer
+    // hosts the broker.
+    void handedOver(qint64 successorPid);
 
 private:
     class Private;

@@ -8,6 +8,7 @@
 #include "config.h"
 #include "federationlogging.h"
 #include "filesecretstore.h"
+#include "handover/fdpassing.h"
 #include "http/httpserver.h"
 #include "internal/localroute.h"
 #include "joinurl.h"
@@ -25,6 +26,8 @@
 #include <QJsonArray>
 #include <QNetworkInterface>
 #include <QSqlQuery>
+
+#include <unistd.h>
 
 using Broker::ErrorKind;
 using Broker::fail;
@@ -94,6 +97,13 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_speakers =
         std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
     startPairing(context);
+    // A successor takes the federation port over with the local one.
+    context.server().registerListener(QStringLiteral("federation"),
+                                      {[this] { return m_server ? m_server->listenerDescriptor() : -1; },
+                                       [this] {
+                                           if (m_server)
+                                               m_server->stopAccepting();
+                                       }});
     if (m_settings.enabled)
         bringUp();
     return {};
@@ -144,7 +154,7 @@ void FederationModule::openServer()
     }
     if (!m_server) {
         // No certificate, no port; outbound links still work.
-    } else if (auto listening = m_server->listen(m_parts.listenAddress, m_settings.port); !listening) {
+    } else if (auto listening = listenOrAdopt(); !listening) {
         // 0.7 logs a failed federation start and serves the local API without it.
         m_listenError = QStringLiteral("The federation port %1 cannot be opened: %2")
                             .arg(m_settings.port)
@@ -154,6 +164,19 @@ void FederationModule::openServer()
         qCInfo(lcFederation).noquote()
             << "federation port" << m_server->serverPort() << "as" << m_settings.hostname;
     }
+}
+
+// The socket the broker before us (a hand-over) or systemd passed for our port, else a new one.
+Broker::Result<void> FederationModule::listenOrAdopt()
+{
+    const int inherited =
+        m_context->server().takeInheritedListener(QStringLiteral("federation"), quint16(m_settings.port));
+    if (inherited >= 0) {
+        if (auto port = Broker::Handover::Fd::listeningPort(inherited); port && *port == m_settings.port)
+            return m_server->adopt(inherited);
+        ::close(inherited); // the port changed since: a socket of our own
+    }
+    return m_server->listen(m_parts.listenAddress, m_settings.port);
 }
 
 void FederationModule::closeServer()

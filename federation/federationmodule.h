@@ -136,6 +136,7 @@ private:
     void bringDown();
     void applySubnets();
     void openServer();
+    Broker::Result<void> listenOrAdopt();
     void closeServer();
     void startDiscovery();
     void stopDiscovery();

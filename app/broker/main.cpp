@@ -31,14 +31,24 @@ int main(int argc, char *argv[])
         "of truth.\n\n"
         "Environment: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN, "
         "CLAUDE_PEERS_RATE_LIMIT, CLAUDE_PEERS_HEARTBEAT_TIMEOUT_MS.\n"
-        "Signals: SIGHUP re-reads the token and the config file; SIGTERM/SIGINT stop cleanly."));
+        "Signals: SIGHUP re-reads the token and the config file; SIGTERM/SIGINT stop cleanly.\n\n"
+        "Hand-over: a broker already serving this port and database (headless or the tray) is asked "
+        "for its listening sockets over the hand-over socket in $XDG_RUNTIME_DIR; it finishes its "
+        "connections, closes the database and exits, and no client sees a refused connection "
+        "(`claude-peers restart` uses it). Sockets passed by systemd (LISTEN_FDS) are adopted."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption noTakeOver(
+        QStringLiteral("no-take-over"),
+        QStringLiteral("Do not take over from a running broker: exit with code 2 when one holds the "
+                       "database or the port (what a helper starting a missing broker wants)."));
+    parser.addOption(noTakeOver);
     parser.process(app);
 
     Broker::UnixSignalNotifier signalNotifier({SIGHUP, SIGTERM, SIGINT});
     Broker::BrokerServer server(Broker::Settings::load(Broker::Location::fromEnvironment()));
     App::composeBroker(server); // keychain and modules, as the tray
+    server.setTakeOver(!parser.isSet(noTakeOver));
 
     auto started = server.start();
     if (!started) {
@@ -60,5 +70,7 @@ int main(int argc, char *argv[])
         server.stop();
         QCoreApplication::exit(0);
     });
+    // A successor has our sockets and our database is closed: nothing left to do here.
+    QObject::connect(&server, &Broker::BrokerServer::handedOver, &server, [] { QCoreApplication::exit(0); });
     return app.exec();
 }

@@ -169,16 +169,10 @@ void killBroker(Context &ctx, const Invocation &)
     control->stop([&ctx](int code) { ctx.finish(code); });
 }
 
-void restart(Context &ctx, const Invocation &)
+void restart(Context &ctx, const Invocation &invocation)
 {
     auto *control = new BrokerControl(ctx, &ctx);
-    control->stop([&ctx, control](int code) {
-        if (code != ExitOk) {
-            ctx.finish(code);
-            return;
-        }
-        control->start([&ctx](int startCode) { ctx.finish(startCode); });
-    });
+    control->replace(invocation.flag("json"), [&ctx](int code) { ctx.finish(code); });
 }
 
 } // namespace Cli::Handlers

@@ -43,8 +43,14 @@ public:
     // and waits for /health.
     void start(std::function<void(int code)> done);
 
+    // restart: a successor broker takes the running one's sockets over (no refused
+    // connection); when the running broker cannot hand over, kill-broker then start. With
+    // json, progress lines stay off stdout and one JSON object ends it.
+    void replace(bool json, std::function<void(int code)> done);
+
 private:
     Context &m_ctx;
+    bool m_quiet = false; // --json: progress lines are not printed
     Broker::BrokerLifecycle m_lifecycle;
     bool m_starting = false; // which wait waitingLong() is about
 };

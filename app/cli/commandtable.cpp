@@ -151,16 +151,14 @@ const std::array kCommands {
              0,
              0,
              &Handlers::killBroker},
-    Command {"restart",
-             "",
-             "Stop the broker and start claude-peers-broker again",
-             "kill-broker, then starts claude-peers-broker (found next to this program or on PATH) detached "
-             "and waits until it answers. Sessions reconnect by themselves.",
-             {},
-             false,
-             0,
-             0,
-             &Handlers::restart},
+    Command {
+        "restart", "[--json]", "Replace the broker with a new process, without refusing a connection",
+        "Starts claude-peers-broker (found next to this program or on PATH) detached; it takes the running "
+        "broker's listening sockets over through the hand-over socket in $XDG_RUNTIME_DIR, the old one "
+        "finishes its connections, answers the sessions' waits and exits, and no client sees a refused "
+        "connection. A broker that cannot hand over (0.7, an older version) is stopped with kill-broker and "
+        "a new one started. --json prints {old_pid, new_pid, method: handover|stop-start|start, ms, url}.",
+        kJson, false, 0, 0, &Handlers::restart},
     Command {
         "federation", "<subcommand> [arguments] [options]", "Connect brokers across machines",
         "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | join "

@@ -48,7 +48,17 @@ BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
         if (m_state == State::Running)
             Q_EMIT shutdownRequested();
     });
+    connect(m_thread.get(), &BrokerThread::handedOver, this, [this](qint64 successorPid) {
+        if (m_state != State::Running)
+            return;
+        qCInfo(lcHost) << "the broker process" << successorPid << "took the port over; no longer hosting";
+        ++m_attempt;
+        m_lastError = {};
+        setState(State::Stopped);
+        Q_EMIT handedOver(successorPid);
+    });
     m_thread->launch();
+    m_thread->post([](HostedBroker &broker) { broker.server().setTakeOver(true); });
 }
 
 BrokerHost::~BrokerHost()
@@ -91,9 +101,16 @@ void BrokerHost::attemptStart()
     const quint64 attempt = ++m_attempt;
     m_thread->post([this, attempt](HostedBroker &broker) {
         const Broker::Result<void> result = broker.start();
+        const qint64 handedOverBy = broker.server().tookOverFrom();
         // Back to the GUI thread. The host outlives this job: its destructor waits for the thread.
         QMetaObject::invokeMethod(
-            this, [this, attempt, result] { onStartAnswer(attempt, result); }, Qt::QueuedConnection);
+            this,
+            [this, attempt, result, handedOverBy] {
+                if (handedOverBy > 0 && attempt == m_attempt)
+                    m_previousPid = handedOverBy; // took its sockets over: no HandingOver state
+                onStartAnswer(attempt, result);
+            },
+            Qt::QueuedConnection);
     });
 }
 

@@ -33,10 +33,12 @@ class HostedBroker;
 // queued signals, coalesced on the broker thread (at most one per Timing::snapshotIntervalMs,
 // none when nothing changed). Only stop() waits for the broker thread.
 //
-// start(): if BrokerServer::start() answers "locked" or "port_in_use" and a broker answers
-// GET /health on our port, Broker::BrokerLifecycle asks it to POST /shutdown (main token) and
-// waits until its port is free and its process gone; then start() is retried on a timer until
-// the lock is ours too or the hand-over timeout passes. Nothing blocks.
+// start(): first asks a broker serving our port and database for its listening sockets (the
+// hand-over socket, BrokerServer::setTakeOver): no client sees a refused connection. If that is
+// not possible (no hand-over socket: a 0.7 or older broker) and BrokerServer::start() answers "locked" or
+// "port_in_use" and a broker answers GET /health on our port, Broker::BrokerLifecycle asks it to POST
+// /shutdown (main token) and waits until its port is free and its process gone; then start() is retried on a
+// timer until the lock is ours too or the hand-over timeout passes. Nothing blocks.
 class BrokerHost : public QObject
 {
     Q_OBJECT
@@ -98,6 +100,10 @@ Q_SIGNALS:
     // POST /shutdown was accepted and answered (`claude-peers kill-broker`, another tray taking
     // over): the host's owner decides what stopping means.
     void shutdownRequested();
+    // Another broker process (claude-peers restart, a headless broker started by hand or by
+    // systemd) took the listening sockets over; ours has stopped (state Stopped) and the
+    // successor serves the same database on the same port.
+    void handedOver(qint64 successorPid);
 
 private:
     void setState(State state);

@@ -62,6 +62,8 @@ void BrokerThread::run()
             Qt::DirectConnection);
     connect(&broker.server(), &Broker::BrokerServer::shutdownRequested, this,
             &BrokerThread::shutdownRequested, Qt::DirectConnection);
+    connect(&broker.server(), &Broker::BrokerServer::handedOver, this, &BrokerThread::handedOver,
+            Qt::DirectConnection);
     m_broker = &broker;
     m_ready.release();
     exec();

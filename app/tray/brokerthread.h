@@ -56,6 +56,7 @@ Q_SIGNALS:
     // Emitted on the broker thread; receivers on other threads get them queued.
     void snapshotPublished(const App::BrokerSnapshot &snapshot);
     void shutdownRequested(); // POST /shutdown was accepted and answered
+    void handedOver(qint64 successorPid); // a successor took the sockets; the server has stopped
 
 protected:
     void run() override;

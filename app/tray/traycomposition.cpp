@@ -62,6 +62,13 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
+    // A broker process took the port over (`claude-peers restart`, a headless broker started by
+    // hand or by systemd): it serves the same database, and this tray has no view of a broker
+    // it does not host, so it leaves as after kill-broker.
+    connect(m_host, &BrokerHost::handedOver, this, [this](qint64 successorPid) {
+        qCInfo(lcUi) << "broker handed over to pid" << successorPid << "; quitting";
+        quit(0);
+    });
     wireNotifications();
 
     m_signals = new Broker::UnixSignalNotifier({SIGTERM, SIGINT, SIGHUP}, this);

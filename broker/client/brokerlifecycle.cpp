@@ -129,7 +129,10 @@ void BrokerLifecycle::launch(quint64 operation, Callback<Started> done)
         return;
     }
     // Several clients may notice at once; the broker's lock file lets exactly one of them win.
-    const Result<qint64> pid = Launcher::startDetached(program, {}, m_options.environment);
+    // --no-take-over: a broker is started because none answers; when several clients notice at
+    // once, the first one's lock wins and the others exit instead of taking over from it.
+    const Result<qint64> pid =
+        Launcher::startDetached(program, {QStringLiteral("--no-take-over")}, m_options.environment);
     if (!pid) {
         m_busy = false;
         done(fail(ErrorKind::StartFailed, pid.error().message));
@@ -144,6 +147,50 @@ void BrokerLifecycle::launch(quint64 operation, Callback<Started> done)
             done(std::unexpected(health.error()));
         else
             done(Started {*health, startedPid});
+    });
+}
+
+void BrokerLifecycle::replace(Callback<Replaced> done)
+{
+    probe([this, done = std::move(done)](Result<BrokerHealth> health) mutable {
+        if (!health && !isUnreachable(health.error())) {
+            done(std::unexpected(health.error()));
+            return;
+        }
+        if (!health) {
+            launch(begin(), [done = std::move(done)](Result<Started> started) {
+                if (!started)
+                    done(std::unexpected(started.error()));
+                else
+                    done(Replaced {0, started->startedPid, started->health});
+            });
+            return;
+        }
+        const quint64 operation = begin();
+        const QString program = Launcher::findBrokerExecutable();
+        if (program.isEmpty()) {
+            m_busy = false;
+            done(fail(ErrorKind::BrokerNotFound, Launcher::brokerSearchDescription(m_options.programName)));
+            return;
+        }
+        const Result<qint64> pid = Launcher::startDetached(program, {}, m_options.environment);
+        if (!pid) {
+            m_busy = false;
+            done(fail(ErrorKind::StartFailed, pid.error().message));
+            return;
+        }
+        qCInfo(lcClientLauncher) << "started" << program << "pid" << *pid << "to take over from pid"
+                                 << health->pid;
+        Q_EMIT launched(*pid, program);
+        if (!current(operation))
+            return;
+        waitFor(Goal::Replaced, *pid,
+                [oldPid = health->pid, newPid = *pid, done = std::move(done)](Result<BrokerHealth> now) {
+                    if (!now)
+                        done(std::unexpected(now.error()));
+                    else
+                        done(Replaced {oldPid, newPid, *now});
+                });
     });
 }
 
@@ -249,12 +296,12 @@ void BrokerLifecycle::waitFor(Goal goal, qint64 pid, std::function<void(Result<B
     m_goal = goal;
     m_pid = pid;
     m_waitDone = std::move(done);
-    m_deadline = QDeadlineTimer(goal == Goal::Up ? m_options.startTimeoutMs : m_options.stopTimeoutMs);
+    m_deadline = QDeadlineTimer(goal == Goal::Down ? m_options.stopTimeoutMs : m_options.startTimeoutMs);
     m_elapsed.start();
     m_announced = false;
     m_nextPollMs = std::max(1, std::min(m_options.firstPollMs, m_options.maxPollMs));
     // A starting broker needs a moment before it can answer; a stopping one may already be gone.
-    if (goal == Goal::Up)
+    if (goal != Goal::Down)
         m_pollTimer.start(m_nextPollMs);
     else
         poll();
@@ -277,7 +324,25 @@ void BrokerLifecycle::poll()
 void BrokerLifecycle::onPollAnswer(const Result<QJsonValue> &answer)
 {
     const quint16 port = m_client->location().port;
-    if (m_goal == Goal::Up) {
+    if (m_goal == Goal::Replaced) {
+        if (answer) {
+            if (Result<BrokerHealth> health = BrokerHealth::fromAnswer(*answer, port);
+                health && health->pid == m_pid) {
+                qCInfo(lcClientLauncher) << "the new broker serves after" << m_elapsed.elapsed() << "ms";
+                finishWait(std::move(health));
+                return;
+            }
+        }
+        if (!Liveness::isProcessAlive(m_pid)) {
+            finishWait(
+                fail(ErrorKind::HandoverRefused,
+                     QStringLiteral("The new broker (pid %1) exited without taking over on %2 (the running "
+                                    "broker has no hand-over socket, or refused).")
+                         .arg(m_pid)
+                         .arg(m_client->location().baseUrl().toString())));
+            return;
+        }
+    } else if (m_goal == Goal::Up) {
         if (answer) {
             Result<BrokerHealth> health = BrokerHealth::fromAnswer(*answer, port);
             if (health)
@@ -319,7 +384,7 @@ void BrokerLifecycle::onPollAnswer(const Result<QJsonValue> &answer)
 Error BrokerLifecycle::timeoutError() const
 {
     const quint16 port = m_client->location().port;
-    if (m_goal == Goal::Up)
+    if (m_goal != Goal::Down)
         return {ErrorKind::StartTimeout,
                 QStringLiteral("Failed to start broker daemon after %1ms. Check if port %2 is in use: "
                                "ss -ltnp 'sport = :%2'")

@@ -81,6 +81,13 @@ public:
         bool signalled = false; // it refused /shutdown and got SIGTERM
     };
 
+    struct Replaced
+    {
+        qint64 oldPid = 0; // 0: none was running, a broker was just started
+        qint64 newPid = 0;
+        BrokerHealth health; // the new broker's
+    };
+
     template<typename T> using Callback = std::function<void(Result<T>)>;
 
     BrokerLifecycle(BrokerClient *client, Options options, QObject *parent = nullptr);
@@ -97,6 +104,11 @@ public:
     // Stops the broker that answers (wasRunning false when none does). Errors: NotABroker,
     // ShutdownRefused (and the verified-pid errors when signalWhenRefused), StopTimeout.
     void stop(Callback<Stopped> done);
+    // Starts a successor broker that takes the running one's listening sockets over (hand-over,
+    // no refused connection) and waits until /health names it; starts one when none runs.
+    // Errors: NotABroker, BrokerNotFound, StartFailed, HandoverRefused (the successor exited
+    // and the old broker still serves: it has no hand-over socket, or refused), StartTimeout.
+    void replace(Callback<Replaced> done);
     void abort();
     bool isBusy() const { return m_busy; }
 
@@ -111,7 +123,7 @@ Q_SIGNALS:
     void waitingLong(qint64 pid); // a start or stop takes longer than slowAfterMs
 
 private:
-    enum class Goal { Up, Down };
+    enum class Goal { Up, Down, Replaced };
 
     quint64 begin();
     bool current(quint64 operation) const { return m_busy && operation == m_operation; }

@@ -336,11 +336,13 @@ void Connection::dispatch(Request &&request)
     const quint64 sequence = m_firstSequence + m_slots.size();
     Slot &slot = m_slots.emplace_back();
     slot.path = request.path;
-    slot.keepAlive = m_head.keepAlive;
+    // Handing over: this is the connection's last answer, the next request goes to the successor.
+    slot.keepAlive = m_head.keepAlive && !m_server->m_draining;
     slot.http10 = m_head.http10;
     slot.isHead = m_head.isHead;
     if (!slot.keepAlive)
         m_stopParsing = true;
+    ++m_dispatched;
     auto responder = std::make_shared<ConnectionResponder>(this, sequence);
     slot.responder = responder;
     // `slot` may be gone once the handler answered: not used below.
@@ -367,6 +369,10 @@ void Connection::answer(quint64 sequence, const Response &response)
         return;
     slot.answered = true;
     slot.responder.reset();
+    if (m_server->m_draining && slot.keepAlive) {
+        slot.keepAlive = false; // dispatched before the hand-over began
+        m_stopParsing = true;
+    }
     appendResponse(slot.answer, response, slot.keepAlive, slot.http10, slot.isHead);
     m_slotAnswerBytes += slot.answer.size();
     writeAnswered();
@@ -604,6 +610,20 @@ void Connection::shutdown(bool notifyResponders)
         });
     }
     deleteLater();
+}
+
+bool Connection::drainStep()
+{
+    if (m_state != State::Open)
+        return true; // its last answer is written
+    if (!m_slots.empty() || m_requestStart >= 0 || m_pos < m_buffer.size() || m_socket->bytesAvailable() > 0)
+        return false; // a request with the handler, or on its way in
+    if (m_dispatched == 0)
+        return false; // accepted just before the hand-over: its first request is on the way
+    // Idle after an answer: a client reusing it now sees it closed before its request was read
+    // and sends again on a fresh connection (to the successor), as HTTP/1.1 clients do.
+    startClose();
+    return true;
 }
 
 void Connection::finish()

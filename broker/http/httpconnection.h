@@ -42,6 +42,9 @@ public:
     void sweep(qint64 now);
     // The server closes: flush what is written, close, tell pending responders (if notify).
     void shutdown(bool notifyResponders);
+    // The server hands over (HttpServer::drain()): closes this connection if it is idle after
+    // an answer; true when it no longer needs the handler.
+    bool drainStep();
 
     // Called by ConnectionResponder.
     void answer(quint64 sequence, const Response &response);
@@ -113,6 +116,7 @@ private:
     bool m_resumeQueued = false;
     bool m_flushQueued = false;
     bool m_writeBlocked = false; // stopped parsing until the client reads our answers
+    quint64 m_dispatched = 0; // requests handed to the handler so far
     qint64 m_requestStart = -1; // first byte of the request being received
     qint64 m_lastActivity = 0;
     qint64 m_closeStart = 0;

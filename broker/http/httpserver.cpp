@@ -4,6 +4,8 @@
 #include <QTcpServer>
 #include <QTcpSocket>
 
+#include <unistd.h>
+
 namespace Broker::Http {
 
 using Internal::Connection;
@@ -38,7 +40,7 @@ QTcpServer *HttpServer::createTcpServer()
     return new QTcpServer(this);
 }
 
-Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
+QTcpServer *HttpServer::replaceTcpServer()
 {
     if (m_tcpServer) {
         m_tcpServer->close();
@@ -48,6 +50,12 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
     QTcpServer *server = createTcpServer();
     server->setParent(this);
     server->setMaxPendingConnections(qMax(30, qMin(m_limits.maxConnections, 1024)));
+    return server;
+}
+
+Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
+{
+    QTcpServer *server = replaceTcpServer();
     server->setListenBacklogSize(qMax(50, qMin(m_limits.maxConnections, 1024)));
     if (!server->listen(address, port)) {
         const QAbstractSocket::SocketError error = server->serverError();
@@ -65,13 +73,63 @@ Result<void> HttpServer::listen(const QHostAddress &address, quint16 port)
             ErrorKind::Listen,
             QStringLiteral("Cannot listen on %1:%2: %3").arg(address.toString()).arg(port).arg(detail));
     }
+    attach(server);
+    qCDebug(lcHttp) << "listening on" << address << server->serverPort();
+    return {};
+}
+
+Result<void> HttpServer::adopt(int fd)
+{
+    QTcpServer *server = replaceTcpServer(); // the backlog is the one the socket was made with
+    if (!server->setSocketDescriptor(fd)) {
+        const QString detail = server->errorString();
+        server->deleteLater();
+        ::close(fd);
+        return fail(ErrorKind::Listen,
+                    QStringLiteral("Cannot serve on the inherited socket: %1").arg(detail));
+    }
+    attach(server);
+    qCDebug(lcHttp) << "serving on an inherited socket, port" << server->serverPort();
+    return {};
+}
+
+void HttpServer::attach(QTcpServer *server)
+{
     m_tcpServer = server;
+    m_draining = false;
     // pendingConnectionAvailable, not newConnection: QSslServer emits it only after the
     // handshake, when nextPendingConnection() has a socket to give.
     connect(server, &QTcpServer::pendingConnectionAvailable, this, &HttpServer::acceptPending);
     connect(server, &QTcpServer::acceptError, this, &HttpServer::onAcceptError);
-    qCDebug(lcHttp) << "listening on" << address << server->serverPort();
-    return {};
+}
+
+int HttpServer::listenerDescriptor() const
+{
+    return m_tcpServer && m_tcpServer->isListening() ? int(m_tcpServer->socketDescriptor()) : -1;
+}
+
+void HttpServer::stopAccepting()
+{
+    if (!m_tcpServer)
+        return;
+    acceptPending(); // what Qt accepted already is ours to serve
+    // close() only closes our descriptor (no shutdown()): the socket lives on in the successor.
+    m_tcpServer->close();
+    m_tcpServer->deleteLater();
+    m_tcpServer = nullptr;
+    m_acceptRetryTimer.stop();
+}
+
+bool HttpServer::drain()
+{
+    m_draining = true;
+    bool drained = true;
+    const std::vector<Connection *> connections = m_connections;
+    for (Connection *connection : connections) {
+        if (connection->index >= 0 && !connection->drainStep())
+            drained = false;
+    }
+    return drained;
 }
 
 bool HttpServer::isListening() const

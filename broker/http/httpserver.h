@@ -64,12 +64,26 @@ public:
 
     // Error codes: "port_in_use" (EADDRINUSE), "listen" (anything else).
     Result<void> listen(const QHostAddress &address, quint16 port);
+    // Serves on a socket that already listens (handed over by the broker before us, or by
+    // systemd); takes ownership of fd. Error code "listen".
+    Result<void> adopt(int fd);
     bool isListening() const;
+    // The listening socket's descriptor (-1 when not listening), for a hand-over.
+    int listenerDescriptor() const;
     quint16 serverPort() const;
 
     // Stops listening and closes every connection. Answers already written are flushed;
     // pending responders turn !isOpen() and their onClosed callbacks run.
     void close();
+
+    // A hand-over: stop accepting (closing our descriptor only; the successor holds the socket
+    // and the kernel keeps queueing clients on it) and keep the connections.
+    void stopAccepting();
+    // A hand-over: from now on every answer says "Connection: close" and the idle connections
+    // that have been answered are closed. Returns true once no connection needs the handler
+    // any more (call again until then): a connection that has not sent its first request yet,
+    // or has one with the handler, still does.
+    bool drain();
 
     // Open connections counted against maxConnections (not those already closing).
     int connectionCount() const;
@@ -86,6 +100,9 @@ protected:
 
 private:
     friend class Internal::Connection;
+
+    QTcpServer *replaceTcpServer(); // a new one from createTcpServer(), the old one closed
+    void attach(QTcpServer *server);
 
     void acceptPending();
     void onAcceptError(QAbstractSocket::SocketError error);
@@ -104,6 +121,7 @@ private:
     qint64 m_acceptWarnedAt = -1; // at most one warning a minute, however often accept() fails
     int m_acceptFailuresUnlogged = 0;
     bool m_acceptRecoveryUnlogged = false; // a warning went out; say once when it works again
+    bool m_draining = false; // handing over: answers close their connections
     QElapsedTimer m_clock;
 };
 

@@ -83,6 +83,8 @@ void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Me
 void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,
                        const QList<qint64> &acknowledged, qint64 afterId)
 {
+    if (!m_holding)
+        timeoutMs = 0;
     // The usual round: the peer acknowledges its last answer with this wait (or leaves some of
     // it below afterId), so nothing is pending above afterId and it parks without a SELECT.
     const auto known = m_knownPending.constFind(peerId);

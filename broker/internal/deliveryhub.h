@@ -52,6 +52,13 @@ public:
     void release(const QString &peerId);
     // Broker stops: answer every wait with an empty list.
     void releaseAll();
+    // Handing over: answer every wait at once (releaseAll) and hold no new one, so that the
+    // helpers post their next wait to the successor.
+    void stopHolding()
+    {
+        m_holding = false;
+        releaseAll();
+    }
     // The messages stored in this pass were rolled back: forget them (and what is pending),
     // so that held waits read the store instead of answering with what does not exist.
     void forgetStored();
@@ -95,6 +102,7 @@ private:
     QHash<QString, QList<qint64>> m_knownPending;
     bool m_flushScheduled = false;
     QTimer m_timer;
+    bool m_holding = true;
 };
 
 } // namespace Broker

@@ -209,6 +209,20 @@ std::unique_ptr<McpClient> startHelper(const TestSupport::TestHome &home, const 
     return c;
 }
 
+void collectReceived(McpClient &client, const QString &fromId, qsizetype &read, QHash<QString, int> &received)
+{
+    const QList<QJsonObject> lines = client.allLines();
+    for (; read < lines.size(); ++read) {
+        const QJsonObject &line = lines.at(read);
+        if (line.value(QLatin1String("method")) != QLatin1String("notifications/claude/channel"))
+            continue;
+        const QJsonObject params = line.value(QLatin1String("params")).toObject();
+        if (params.value(QLatin1String("meta")).toObject().value(QLatin1String("from_id")) != fromId)
+            continue;
+        ++received[params.value(QLatin1String("content")).toString()];
+    }
+}
+
 double quantile(QList<double> values, double q)
 {
     if (values.isEmpty())

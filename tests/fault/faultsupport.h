@@ -9,6 +9,7 @@
 
 #include <QByteArray>
 #include <QDeadlineTimer>
+#include <QHash>
 #include <QJsonObject>
 #include <QList>
 #include <QtGlobal>
@@ -82,6 +83,11 @@ QJsonObject args(std::initializer_list<QPair<QString, QJsonValue>> list);
 // failure. brokerOnPath: it may start a broker by itself. extraEnv goes on top of the home's.
 std::unique_ptr<McpClient> startHelper(const TestSupport::TestHome &home, const QString &tty,
                                        bool brokerOnPath, const QProcessEnvironment &extraEnv = {});
+
+// Counts, by content, the channel notifications from fromId that client wrote on its stdout
+// since line `read` (which it advances); the startup hello and bounces are skipped.
+void collectReceived(McpClient &client, const QString &fromId, qsizetype &read,
+                     QHash<QString, int> &received);
 
 // The q-quantile (0..1) of the values, nearest rank; 0 for none.
 double quantile(QList<double> values, double q);

@@ -117,17 +117,7 @@ private Q_SLOTS:
         QHash<QString, int> received;
         qsizetype readB = 0;
         const auto collect = [&] {
-            const QList<QJsonObject> lines = b->allLines();
-            for (; readB < lines.size(); ++readB) {
-                const QJsonObject &line = lines.at(readB);
-                if (line.value(QLatin1String("method")) != QLatin1String("notifications/claude/channel"))
-                    continue;
-                const QJsonObject params = line.value(QLatin1String("params")).toObject();
-                if (params.value(QLatin1String("meta")).toObject().value(QLatin1String("from_id")) !=
-                    idOf(TtyA))
-                    continue; // the startup hello, bounces
-                ++received[params.value(QLatin1String("content")).toString()];
-            }
+            collectReceived(*b, idOf(TtyA), readB, received);
             for (const QString &text : std::as_const(acknowledged)) {
                 if (!received.contains(text))
                     return false;

@@ -1,5 +1,7 @@
 #include "testsupport.h"
 
+#include <QDir>
+
 #include <QCoreApplication>
 #include <QDeadlineTimer>
 #include <QEventLoop>
@@ -47,7 +49,18 @@ QString trayExe()
     return QStringLiteral(PEERS_TRAY_EXE);
 }
 
-TestHome::TestHome() : m_port(freePort()) { }
+TestHome::TestHome() : m_port(freePort())
+{
+    // The runtime dir of the processes started here (hand-over sockets, the tray's single
+    // instance): private to the home, owner-only as XDG asks.
+    QDir(path()).mkpath(QStringLiteral("run"));
+    QFile::setPermissions(runtimeDir(), QFile::ReadOwner | QFile::WriteOwner | QFile::ExeOwner);
+}
+
+QString TestHome::runtimeDir() const
+{
+    return path() + QStringLiteral("/run");
+}
 
 QString TestHome::tokenPath() const
 {
@@ -69,6 +82,7 @@ QProcessEnvironment TestHome::environment() const
     env.insert(QStringLiteral("CLAUDE_PEERS_PORT"), QString::number(m_port));
     env.insert(QStringLiteral("CLAUDE_PEERS_DB"), databasePath());
     env.insert(QStringLiteral("CLAUDE_PEERS_TOKEN"), tokenPath());
+    env.insert(QStringLiteral("XDG_RUNTIME_DIR"), runtimeDir());
     env.remove(QStringLiteral("CLAUDE_PEERS_FEDERATION_ENABLED"));
     return env;
 }

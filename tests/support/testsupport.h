@@ -38,8 +38,10 @@ public:
     QString tokenPath() const;
     QString databasePath() const;
     QString configPath() const;
+    QString runtimeDir() const; // XDG_RUNTIME_DIR of its processes (0700)
     quint16 port() const { return m_port; }
-    // HOME, CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN set; rate limit kept.
+    // HOME, CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN, XDG_RUNTIME_DIR set; rate
+    // limit kept.
     QProcessEnvironment environment() const;
     QByteArray token() const; // reads the token file (empty if missing)
 

@@ -5,7 +5,9 @@
 #include "traytestsupport.h"
 
 #include <QCoreApplication>
+#include <QFileInfo>
 #include <QJsonDocument>
+#include <QScopeGuard>
 #include <QSignalSpy>
 #include <QTcpServer>
 #include <QTcpSocket>
@@ -145,6 +147,60 @@ private Q_SLOTS:
                                                     home.token());
         QCOMPARE(list.status, 200);
         QVERIFY2(list.body.contains(peerId.toUtf8()), list.body.constData());
+    }
+
+    // The hand-over socket (same runtime dir as the headless broker): the tray gets its listening
+    // socket, never sees the port closed, and later hands it on to another headless broker.
+    void takesTheListeningSocketsOverAndHandsThemOn()
+    {
+        TestSupport::TestHome home;
+        const QByteArray runtime = qgetenv("XDG_RUNTIME_DIR");
+        qputenv("XDG_RUNTIME_DIR", QFile::encodeName(home.runtimeDir()));
+        const auto restore = qScopeGuard([&] {
+            if (runtime.isEmpty())
+                qunsetenv("XDG_RUNTIME_DIR");
+            else
+                qputenv("XDG_RUNTIME_DIR", runtime);
+        });
+        const QString socketFile =
+            home.runtimeDir() + QStringLiteral("/claude-peers-broker-%1.handover").arg(home.port());
+        TestSupport::BrokerProcess headless(home);
+        QVERIFY2(headless.start(), headless.stderrOutput().constData());
+        QVERIFY(QFileInfo::exists(socketFile));
+        const qint64 oldPid = headless.pid();
+
+        BrokerHost host(settingsFor(home));
+        QList<BrokerHost::State> states;
+        connect(&host, &BrokerHost::stateChanged, this, [&](BrokerHost::State s) { states << s; });
+        host.start();
+        QTRY_COMPARE_WITH_TIMEOUT(host.state(), BrokerHost::State::Running, scaled(15000));
+        QVERIFY(!states.contains(BrokerHost::State::HandingOver)); // no /shutdown, no wait for the port
+        QCOMPARE(host.previousBrokerPid(), oldPid);
+        QTRY_COMPARE_WITH_TIMEOUT(headless.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(headless.process().exitCode(), 0);
+        QVERIFY2(headless.stderrOutput().contains("Hand-over to pid"), headless.stderrOutput().constData());
+        QCOMPARE(TestSupport::httpGet(home.port(), QStringLiteral("/health"))
+                     .object()
+                     .value(QStringLiteral("pid"))
+                     .toInteger(),
+                 QCoreApplication::applicationPid());
+        QVERIFY(QFileInfo::exists(socketFile)); // ours now
+
+        // A headless broker started by hand takes over from the tray.
+        QSignalSpy handedOver(&host, &BrokerHost::handedOver);
+        TestSupport::BrokerProcess next(home);
+        QVERIFY2(next.start(), next.stderrOutput().constData());
+        QTRY_COMPARE_WITH_TIMEOUT(handedOver.count(), 1, scaled(10000));
+        const qint64 nextPid = next.pid();
+        QCOMPARE(handedOver.first().first().toLongLong(), nextPid);
+        QCOMPARE(host.state(), BrokerHost::State::Stopped);
+        QCOMPARE(TestSupport::httpGet(home.port(), QStringLiteral("/health"))
+                     .object()
+                     .value(QStringLiteral("pid"))
+                     .toInteger(),
+                 nextPid);
+        next.terminate();
+        QTRY_VERIFY_WITH_TIMEOUT(!QFileInfo::exists(socketFile), scaled(5000));
     }
 
     void failsWhenTheRunningBrokerRefusesToHandOver()
