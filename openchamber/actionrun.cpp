@@ -1,5 +1,6 @@
 #include "actionrun.h"
 
+#include "actionrunsupport.h"
 #include "clock.h"
 #include "openchamberlogging.h"
 #include "opencodeevents.h"
@@ -13,30 +14,17 @@
 
 namespace OpenChamber {
 
+using namespace ActionRunSupport;
+
 namespace {
 
 const QString kCancelled = QStringLiteral("OpenChamber action was cancelled");
-constexpr int EventConnectWaitMs = 250;
-const QString kNotLanded =
-    QStringLiteral("OpenCode accepted the prompt but it never appeared in the session");
-
-QString str(const QJsonObject &o, const char *key)
-{
-    return asNonEmptyString(o.value(QLatin1String(key)));
-}
 
 QJsonObject statusOf(const QJsonObject &map, const QString &sessionId)
 {
     const QJsonValue entry = map.value(sessionId);
     return entry.isObject() ? entry.toObject()
                             : QJsonObject {{QStringLiteral("type"), QStringLiteral("idle")}};
-}
-
-// busy and retry are activity; so is any other non-idle type OpenCode adds (image_processing):
-// waiting on through it is safer than calling a session done that is still working.
-bool isActive(const QJsonObject &status)
-{
-    return status.value(QStringLiteral("type")).toString() != QLatin1String("idle");
 }
 
 } // namespace
@@ -117,6 +105,7 @@ void ActionRun::stopEverything()
 {
     delete m_sleeper;
     m_sleeper = nullptr;
+    stopGlobalEvents();
     // The answer may come from inside one of the stream's signals: let it finish emitting.
     if (m_events) {
         m_events->disconnect(this);
@@ -440,56 +429,6 @@ void ActionRun::fetchText(const QString &sessionId, const QString &directory, Me
     });
 }
 
-// ---- the wait (§8)
-
-void ActionRun::waitForIdle(Wait wait)
-{
-    wait.deadline = now() + wait.timeoutMs;
-    m_waiting = std::move(wait);
-    waitStep();
-}
-
-void ActionRun::waitStep()
-{
-    Wait &w = *m_waiting;
-    fetchStatus(w.sessionId, w.directory, [this](const QJsonObject &status) {
-        Wait &w = *m_waiting;
-        if (isActive(status)) {
-            w.observed = true;
-            return waitSleep();
-        }
-        if (!w.requireActivity || w.observed)
-            return w.then(status);
-        // Idle without having seen it busy: done only if a new answer completed meanwhile
-        // (the run was faster than the polling), never on the idle that precedes the run.
-        fetchText(w.sessionId, w.directory, MessageRole::Assistant, 1, [this, status](QJsonArray last) {
-            Wait &w = *m_waiting;
-            if (!last.isEmpty()) {
-                const QJsonObject m = last.last().toObject();
-                const QJsonValue completed = m.value(QStringLiteral("completedAt"));
-                if (completed.isDouble()) {
-                    const bool fresh = w.baselineAssistant.isEmpty()
-                        ? qint64(completed.toDouble()) >= w.startedAt
-                        : m.value(QStringLiteral("id")).toString() != w.baselineAssistant;
-                    if (fresh)
-                        return w.then(status);
-                }
-            }
-            waitSleep();
-        });
-    });
-}
-
-void ActionRun::waitSleep()
-{
-    const Wait &w = *m_waiting;
-    const qint64 remaining = w.deadline - now();
-    if (remaining <= 0)
-        return fail(runtimeError(
-            QStringLiteral("Session did not become idle within %1 seconds").arg((w.timeoutMs + 999) / 1000)));
-    sleep(std::min<qint64>(m_service.options().waitPollMs, remaining), [this] { waitStep(); });
-}
-
 // ---- session.create / send / fork (§4.4–4.6, §5, §6)
 
 void ActionRun::sessionAction()
@@ -527,9 +466,8 @@ void ActionRun::sessionAction()
     if (goal)
         return fail(usageError(
             QStringLiteral("goal is not supported by this service; send the objective as the prompt")));
-    if (create && isPresent(m_input, QStringLiteral("worktree")))
-        return fail(usageError(QStringLiteral(
-            "worktree is not supported by this service; create the worktree and pass its directory")));
+    if (create && !takeWorktreeInput())
+        return;
     if (isPresent(m_input, QStringLiteral("model"))) {
         // The reference ignores a malformed model silently and picks a default; a caller who
         // named a model should hear that it was not understood instead.
@@ -543,13 +481,14 @@ void ActionRun::sessionAction()
 
     resolveScope([this, create, fork](const QString &directory) {
         m_directory = directory;
-        // The event stream connects while the checks run, so that the prompt need not wait for it.
-        if (!m_prompt.isEmpty() && (m_confirmLanding || m_wait))
+        // The event stream connects while the checks run, so that the prompt need not wait for it
+        // (a worktree's session runs elsewhere: its stream opens once the worktree is there).
+        if (!m_prompt.isEmpty() && (m_confirmLanding || m_wait) && m_worktreeName.isEmpty())
             ensureEvents(m_directory);
         waitReady([this, create, fork] {
             auto afterValidation = [this, create, fork] {
                 if (create)
-                    return createSession();
+                    return m_worktreeName.isEmpty() ? createSession() : createWorktree();
                 m_sessionId = m_sourceSessionId;
                 if (fork)
                     return forkSession();
@@ -681,6 +620,8 @@ void ActionRun::createSession()
             m_result.insert(QStringLiteral("projectId"), m_projectId);
         if (!m_title.isEmpty())
             m_result.insert(QStringLiteral("title"), m_title);
+        if (!m_worktree.isEmpty())
+            m_result.insert(QStringLiteral("worktree"), m_worktree);
         if (m_prompt.isEmpty()) {
             setDispatched(false, false);
             return finishSessionAction();
@@ -836,110 +777,6 @@ void ActionRun::dispatchCommand(const Selection &selection, const QString &comma
             finishSessionAction();
         },
         timeoutMs);
-}
-
-void ActionRun::dispatchPrompt(const Selection &selection)
-{
-    const QString messagePath = OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/message"));
-    QUrlQuery query;
-    query.addQueryItem(QStringLiteral("limit"), QStringLiteral("100"));
-    auto withBaseline = [this, selection](OpenCodeResult<QJsonValue> baseline) {
-        m_baselineUser = baseline ? newestUserMessageId(baseline->toArray()) : QString();
-        // Listen before posting, so that the landing and the run's end cannot slip past; a
-        // stream that does not connect soon only costs the polling's latency.
-        if (m_confirmLanding || m_wait)
-            ensureEvents(m_directory);
-        if (m_events && !m_events->isConnected()) {
-            connect(m_events, &OpenCodeEventStream::connected, this, &ActionRun::wake);
-            connect(m_events, &OpenCodeEventStream::ended, this, &ActionRun::wake);
-            return sleep(EventConnectWaitMs, [this, selection] { postPrompt(selection); });
-        }
-        postPrompt(selection);
-    };
-    // A session this action created a moment ago has no messages: no baseline to read.
-    if (m_freshSession)
-        return withBaseline(QJsonValue(QJsonArray()));
-    get(messagePath, m_directory, query, std::move(withBaseline));
-}
-
-void ActionRun::postPrompt(const Selection &selection)
-{
-    QJsonObject body {{QStringLiteral("model"), selection.model->toJson()},
-                      {QStringLiteral("parts"),
-                       QJsonArray {QJsonObject {{QStringLiteral("type"), QStringLiteral("text")},
-                                                {QStringLiteral("text"), m_prompt}}}}};
-    if (!selection.agent.isEmpty())
-        body.insert(QStringLiteral("agent"), selection.agent);
-    if (!selection.variant.isEmpty())
-        body.insert(QStringLiteral("variant"), selection.variant);
-    post(OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/prompt_async")), m_directory, body,
-         [this](auto answer) {
-             if (!answer)
-                 return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
-             if (!m_confirmLanding) {
-                 // A scheduled run: OpenCode accepting the prompt is the dispatch (§9.3).
-                 setDispatched(true, false);
-                 Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
-                 return finishSessionAction();
-             }
-             m_landingDeadline = now() + m_service.options().landingWindowMs;
-             confirmLanding();
-         });
-}
-
-void ActionRun::confirmLanding()
-{
-    QUrlQuery query;
-    query.addQueryItem(QStringLiteral("limit"), QStringLiteral("100"));
-    get(OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/message")), m_directory, query,
-        [this](auto answer) {
-            // A failed lookup is no evidence that the prompt was lost (§6.5): count it as landed.
-            if (!answer)
-                return landed(true);
-            const QString newest = newestUserMessageId(answer->toArray());
-            if (!newest.isEmpty() && newest != m_baselineUser)
-                return landed(true);
-            if (now() >= m_landingDeadline)
-                return landed(false);
-            sleep(std::min<qint64>(m_service.options().landingPollMs, m_landingDeadline - now()),
-                  [this] { confirmLanding(); });
-        });
-}
-
-void ActionRun::landed(bool yes)
-{
-    setDispatched(yes, false);
-    if (yes)
-        Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
-    else
-        m_result.insert(QStringLiteral("promptError"), kNotLanded);
-    finishSessionAction();
-}
-
-void ActionRun::finishSessionAction()
-{
-    if (!m_wait)
-        return succeed(m_result);
-    ensureEvents(m_directory);
-    Wait w;
-    w.sessionId = m_sessionId;
-    w.directory = m_directory;
-    w.timeoutMs = m_timeoutMs;
-    w.requireActivity = m_result.value(QStringLiteral("promptDispatched")).toBool();
-    w.observed = w.requireActivity && m_sawActivity;
-    w.baselineAssistant = m_baselineAssistant;
-    w.startedAt = m_startedAt;
-    w.then = [this](QJsonObject status) {
-        m_result.insert(QStringLiteral("sessionStatus"), status);
-        if (!m_lastAssistant)
-            return succeed(m_result);
-        fetchText(m_sessionId, m_directory, MessageRole::Assistant, 1, [this](QJsonArray last) {
-            m_result.insert(QStringLiteral("lastAssistantMessage"),
-                            last.isEmpty() ? QJsonValue(QJsonValue::Null) : last.last());
-            succeed(m_result);
-        });
-    };
-    waitForIdle(std::move(w));
 }
 
 } // namespace OpenChamber

@@ -4,8 +4,10 @@
 #include "controlservice.h"
 #include "messageprojection.h"
 #include "opencodeclient.h"
+#include "opencodeevents.h"
 #include "selection.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QObject>
@@ -17,7 +19,6 @@
 
 namespace OpenChamber {
 
-class OpenCodeEventStream;
 class SessionService;
 
 // One execute() call of the session service, from validation to its single answer. It owns
@@ -72,6 +73,17 @@ private:
     void waitReady(Step then);
     void selectionInputs(const QString &directory, Then<const SelectionInputs &> then);
     void createSession();
+
+    // session.create with a worktree (§5.1 step 7), in actionworktree.cpp: OpenCode creates it
+    // (POST /experimental/worktree) and reports its bootstrap on /global/event only, so that
+    // stream is open before the worktree is asked for; the session is created once it is ready.
+    bool takeWorktreeInput(); // false = answered (refused)
+    void createWorktree();
+    void postWorktree();
+    void bootstrapStep();
+    void onGlobalEvent(const QJsonObject &event);
+    void globalEventsEnded(const QString &reason);
+    void stopGlobalEvents();
     // The session the prompt goes to now exists: later errors carry it as a partial result.
     void targetCreated(const QString &sessionId, const QString &partialAction);
     void setDispatched(bool dispatched, bool asCommand);
@@ -80,13 +92,14 @@ private:
     void dispatch(bool reuse);
     void dispatchWith(Selection selection);
     void dispatchCommand(const Selection &selection, const QString &command, const QString &arguments);
+    // A plain prompt and its landing check (§6.4–6.5), in actionlanding.cpp.
     void dispatchPrompt(const Selection &selection);
     void postPrompt(const Selection &selection);
     void confirmLanding();
     void landed(bool yes);
-    void finishSessionAction();
 
-    // The wait of §8
+    // The wait of §8, in actionwait.cpp; finishSessionAction answers a create/send/fork or waits.
+    void finishSessionAction();
     struct Wait
     {
         QString sessionId;
@@ -120,6 +133,7 @@ private:
     QObject *m_sleeper = nullptr;
     Step m_afterSleep;
     OpenCodeEventStream *m_events = nullptr;
+    OpenCodeEventStream *m_globalEvents = nullptr; // only while a worktree bootstraps
     qint64 m_readyDeadline = 0;
     bool m_sawActivity = false; // the event stream reported the session busy since it opened
 
@@ -135,6 +149,10 @@ private:
     QString m_projectId;
     QString m_sessionId; // the target: the created session, the fork, or the session sent to
     QString m_sourceSessionId;
+    QString m_worktreeName; // create: the new worktree's name; empty = none
+    QJsonObject m_worktree; // {name, branch, path} once OpenCode created it
+    QHash<QString, WorktreeNews> m_worktreeNews; // directory → what /global/event said of it
+    qint64 m_bootstrapDeadline = 0;
     std::optional<SelectionInputs> m_inputs;
     QString m_baselineAssistant;
     QString m_baselineUser;

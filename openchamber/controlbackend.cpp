@@ -117,6 +117,8 @@ void OpenCodeBackend::connectEvents()
                          &ControlEvents::sessionStatusChanged);
         QObject::connect(m_watcher.get(), &SessionWatcher::sessionFailed, events,
                          &ControlEvents::sessionFailed);
+        QObject::connect(m_watcher.get(), &SessionWatcher::sessionWaitingChanged, events,
+                         &ControlEvents::sessionWaitingChanged);
         for (const ControlSettings::Project &project : readSettings(m_configPath).projects)
             m_watcher->watch(project.path);
     }

@@ -24,6 +24,10 @@ Q_SIGNALS:
     // OpenCode reported an error for a session of a watched directory (session.error); the
     // session id is empty when OpenCode names none.
     void sessionFailed(const QString &directory, const QString &sessionId, const QString &message);
+    // A watched session waits for the user ("permission" or "question", and what it asks), or no
+    // longer does (waitingFor empty): what makes an OpenCode session "needs you" in the tray.
+    void sessionWaitingChanged(const QString &directory, const QString &sessionId, const QString &waitingFor,
+                               const QString &detail);
     // A scheduled task's run (manual = schedule.run) started or ended.
     void scheduledRunStarted(const QString &taskId, const QString &projectId, bool manual);
     void scheduledRunFinished(const QString &taskId, const QString &projectId, bool succeeded);

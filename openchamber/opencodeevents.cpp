@@ -77,10 +77,10 @@ void SseParser::takeLine(const QByteArray &line, QList<QByteArray> &events)
 }
 
 OpenCodeEventStream::OpenCodeEventStream(OpenCodeClient &client, QNetworkAccessManager &network,
-                                         const QString &directory, QObject *parent)
+                                         const QString &directory, QObject *parent, const QString &path)
     : QObject(parent)
 {
-    QNetworkRequest request = client.requestFor(QStringLiteral("/event"), directory);
+    QNetworkRequest request = client.requestFor(path, directory);
     request.setRawHeader("accept", "text/event-stream");
     m_reply = network.get(request);
     QNetworkReply *reply = m_reply;
@@ -137,6 +137,20 @@ QString eventSessionId(const QJsonObject &event)
             return candidate.toString();
     }
     return {};
+}
+
+std::optional<WorktreeNews> worktreeNews(const QJsonObject &globalEvent)
+{
+    const QJsonObject payload = globalEvent.value(QStringLiteral("payload")).toObject();
+    const QString type = payload.value(QStringLiteral("type")).toString();
+    const bool ready = type == QLatin1String("worktree.ready");
+    if (!ready && type != QLatin1String("worktree.failed"))
+        return std::nullopt;
+    const QString directory = globalEvent.value(QStringLiteral("directory")).toString();
+    if (directory.isEmpty())
+        return std::nullopt;
+    const QJsonObject properties = payload.value(QStringLiteral("properties")).toObject();
+    return WorktreeNews {directory, ready, properties.value(QStringLiteral("message")).toString().trimmed()};
 }
 
 } // namespace OpenChamber

@@ -8,6 +8,8 @@
 #include <QPointer>
 #include <QString>
 
+#include <optional>
+
 class QNetworkReply;
 
 namespace OpenChamber {
@@ -43,7 +45,9 @@ private:
 };
 
 // One GET /event?directory=<dir> stream of an OpenCode instance: emits each event as its JSON
-// object ({"type", "properties"}); events that are not JSON objects are dropped. Used by the
+// object ({"type", "properties"}); events that are not JSON objects are dropped. With path
+// GlobalPath (and no directory) it is OpenCode's stream of every instance, whose events are
+// {"directory", "project", "payload": {"type", "properties"}}. Used by the
 // service to hear sooner than its polling would that a session turned busy or idle or that a
 // message landed; polling stays the authority, so a stream that never connects, drops or lags
 // only costs time. Streams use their own network manager: a stream holds its connection for as
@@ -52,8 +56,11 @@ class OpenCodeEventStream : public QObject
 {
     Q_OBJECT
 public:
+    static inline const QString InstancePath = QStringLiteral("/event");
+    static inline const QString GlobalPath = QStringLiteral("/global/event");
+
     OpenCodeEventStream(OpenCodeClient &client, QNetworkAccessManager &network, const QString &directory,
-                        QObject *parent = nullptr);
+                        QObject *parent = nullptr, const QString &path = InstancePath);
     ~OpenCodeEventStream() override;
 
     bool isConnected() const { return m_connected; }
@@ -76,5 +83,15 @@ private:
 // The sessionID an event is about, wherever its type keeps it (properties.sessionID,
 // properties.info.sessionID, properties.part.sessionID); empty when none.
 QString eventSessionId(const QJsonObject &event);
+
+// What the global stream says about a worktree's bootstrap (OpenCode publishes worktree.ready or
+// worktree.failed there, with the worktree's directory, once it has populated and booted it).
+struct WorktreeNews
+{
+    QString directory;
+    bool ready = false; // else failed
+    QString message; // failed: OpenCode's reason
+};
+std::optional<WorktreeNews> worktreeNews(const QJsonObject &globalEvent);
 
 } // namespace OpenChamber

@@ -59,6 +59,8 @@ public:
         int landingPollMs = 150; // §6.5
         int landingWindowMs = 5000;
         int waitPollMs = 500; // §8
+        int worktreePollMs = 150; // §5.1 step 7: the worktree's bootstrap
+        int worktreeBootstrapTimeoutMs = 60000;
         bool useEventStream = true; // /event wakes the polls early; off = polling only
     };
 

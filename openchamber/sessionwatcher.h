@@ -38,6 +38,11 @@ public:
 Q_SIGNALS:
     void sessionStatusChanged(const QString &directory, const QString &sessionId, const QString &status);
     void sessionFailed(const QString &directory, const QString &sessionId, const QString &message);
+    // A watched session waits for the user: waitingFor "permission" (permission.asked, or
+    // permission.updated of older servers) or "question" (question.asked), detail what it asks.
+    // waitingFor is empty once nothing is pending (replied, rejected, or the session went idle).
+    void sessionWaitingChanged(const QString &directory, const QString &sessionId, const QString &waitingFor,
+                               const QString &detail);
 
 private:
     struct Watch;
@@ -45,12 +50,22 @@ private:
     void open(const QString &directory);
     void received(const QString &directory, const QJsonObject &event);
     void setStatus(const QString &directory, const QString &sessionId, const QString &status);
+    void ask(const QString &directory, const QString &sessionId, const QString &requestId,
+             const QString &waitingFor, const QString &detail);
+    void answer(const QString &directory, const QString &sessionId, const QString &requestId);
 
     OpenCodeClient &m_client;
     QNetworkAccessManager m_network; // streams hold their connection: not the client's pool
     QHash<QString, std::shared_ptr<Watch>> m_watches;
     QStringList m_order; // oldest first
     QHash<QString, QString> m_status; // sessionId → last status
+    struct Request
+    {
+        QString id;
+        QString waitingFor;
+        QString detail;
+    };
+    QHash<QString, QList<Request>> m_waiting; // sessionId → what it asks, oldest first
 };
 
 } // namespace OpenChamber

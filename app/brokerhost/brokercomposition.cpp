@@ -10,7 +10,8 @@
 
 namespace App {
 
-void composeBroker(Broker::BrokerServer &server)
+void composeBroker(Broker::BrokerServer &server,
+                   const std::function<void(OpenChamber::OpenCodeBackend &)> &withControl)
 {
     auto keychain = std::make_shared<KeychainSecretStore>();
     server.setSecretStore(keychain);
@@ -30,8 +31,10 @@ void composeBroker(Broker::BrokerServer &server)
     }
     // The control service (POST /control for the CLI, /agent-tool for the helper's openchamber
     // tool, scheduled tasks): OpenCode's server password is in the same secret store.
-    server.addModule(std::make_shared<OpenChamber::ControlModule>(
-        std::make_unique<OpenChamber::OpenCodeBackend>(keychain)));
+    auto backend = std::make_unique<OpenChamber::OpenCodeBackend>(keychain);
+    if (withControl)
+        withControl(*backend);
+    server.addModule(std::make_shared<OpenChamber::ControlModule>(std::move(backend)));
 }
 
 } // namespace App

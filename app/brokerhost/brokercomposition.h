@@ -1,7 +1,12 @@
 #pragma once
 
+#include <functional>
+
 namespace Broker {
 class BrokerServer;
+}
+namespace OpenChamber {
+class OpenCodeBackend;
 }
 
 namespace App {
@@ -10,6 +15,9 @@ namespace App {
 // hosts: the OS keychain for the local token, and the modules (brokermodule.h) — federation/
 // and openchamber/ join the list in brokercomposition.cpp when they land. The headless broker
 // and the tray call it alike, so both hosts serve the same routes and tables.
-void composeBroker(Broker::BrokerServer &server);
+// withControl (the tray) sees the control service's backend before the server starts, on the
+// broker thread: to follow its sessions (setWatchSessions, events()).
+void composeBroker(Broker::BrokerServer &server,
+                   const std::function<void(OpenChamber::OpenCodeBackend &)> &withControl = {});
 
 } // namespace App

@@ -21,6 +21,11 @@ constexpr OptionSpec kMessages[] = {
     {"since", "ISO", "Only messages sent at or after this time (e.g. 2026-03-27T12:00:00Z)"},
     {"search", "S", "Only messages whose text contains S"},
     {"limit", "N", "At most N messages, newest first (1-1000, default 20)"},
+    {"before-id", "N", "Only messages with an id below N (the page before)"},
+    {"after-id", "N", "Only messages with an id above N (the page after)"},
+    {"oldest-first", nullptr, "Oldest first (with --after-id: the next page of the log)"},
+    {"peer", "ID", "Only messages from or to the peer ID"},
+    {"with", "ID", "With --peer: only the thread between the two peers"},
     {"json", nullptr, "Print a JSON array"},
 };
 constexpr OptionSpec kHook[] = {
@@ -74,6 +79,11 @@ const std::array kCommands {
              2,
              -1,
              &Handlers::setName},
+    Command {"rename", "<peer-id> <name> [--json]", "Rename a peer (what the tray's Peers page does)",
+             "Sets the peer's session name through the broker (POST /set-name with the main token). "
+             "Unlike set-name, options are read anywhere on the line, the name is trimmed and may not be "
+             "empty, and --json prints {\"ok\", \"id\", \"session_name\"}.",
+             kJson, false, 2, -1, &Handlers::rename},
     Command {"auto-summary",
              "<peer-id>",
              "Generate and set a deterministic summary",
@@ -84,7 +94,9 @@ const std::array kCommands {
              1,
              1,
              &Handlers::autoSummary},
-    Command {"messages", "[--from X] [--to X] [--since ISO] [--search S] [--limit N] [--json]",
+    Command {"messages",
+             "[--from X] [--to X] [--since ISO] [--search S] [--limit N] [--before-id N] [--after-id N] "
+             "[--oldest-first] [--peer ID [--with ID]] [--json]",
              "Search message history", "Asks the broker (POST /messages); the database is never opened here.",
              kMessages, false, 0, 0, &Handlers::messages},
     Command {"metrics", "[--detailed] [--json]", "Show broker metrics", nullptr, kMetrics, false, 0, 0,
@@ -105,6 +117,13 @@ const std::array kCommands {
              "(/etc/xdg/autostart, from the package) would start the tray anyway; status (the default) says "
              "whether the tray starts at login and which file decides. The tray's menu has the same toggle.",
              kJson, false, 0, 1, &Handlers::autostart},
+    Command {"config", "[get [<key>] | set <key> <value>] [--json]",
+             "Read or change the settings of the tray's Settings page",
+             "get (the default) lists federation.port, federation.subnets and openchamber.opencode_url with "
+             "their values in ~/.claude-peers-config.json; set checks the value, writes it "
+             "(other keys are kept) and has a running broker re-read the file (POST /reload) when it applies "
+             "the setting without a restart; an empty value removes the key. Exit code 1 for a bad value.",
+             kJson, false, 0, -1, &Handlers::config},
     Command {
         "notifications",
         "[status|on|off|mute <peer-id>|unmute <peer-id>|pause [--for DURATION]|resume|quiet-hours "

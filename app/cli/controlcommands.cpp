@@ -40,11 +40,11 @@ constexpr OptionSpec kSession[] = {
     {"agent", "NAME", "OpenCode agent for this prompt"},
     {"variant", "NAME", "The model's variant for this prompt"},
     {"worktree", "NAME", "Create the session in a new git worktree (create)"},
-    {"branch", "NAME", "The worktree's branch (create)"},
-    {"start-ref", "REF", "Where the worktree starts (create)"},
+    {"branch", "NAME", "The worktree's branch (create; refused: OpenCode names it opencode/NAME)"},
+    {"start-ref", "REF", "Where the worktree starts (create; refused: OpenCode starts at HEAD)"},
     {"base", "REF", "Same as --start-ref"},
-    {"upstream", nullptr, "Set the worktree branch's upstream (create)"},
-    {"no-upstream", nullptr, "Do not set its upstream (create)"},
+    {"upstream", nullptr, "Set the worktree branch's upstream (create; refused: OpenCode's is local)"},
+    {"no-upstream", nullptr, "Do not set its upstream (create; what OpenCode does)"},
     {"goal", nullptr, "Goal mode for this prompt"},
     {"goal-token-budget", "N", "Goal token budget (1000-100000000; needs --goal)"},
     {"message", "ID", "Fork at this message (fork)"},
@@ -305,8 +305,9 @@ Built sessionCall(const QString &sub, const Invocation &inv, const QString &cwd)
     call.input = b.input();
     call.wait = call.input.value(QLatin1String("wait")).toBool();
     call.httpTimeoutMs = call.wait ? waitTimeoutMs(call.input) : DefaultHttpTimeoutMs;
+    // §10.2: a worktree adds 120 s to a wait, or is 120 s alone (its bootstrap may take 60 s).
     if (call.input.contains(QLatin1String("worktree")))
-        call.httpTimeoutMs += WorktreeMarginMs;
+        call.httpTimeoutMs = call.wait ? call.httpTimeoutMs + WorktreeMarginMs : WorktreeMarginMs;
     return call;
 }
 
@@ -391,7 +392,8 @@ public:
             clearProgress();
             m_ctx.err(QStringLiteral("Interrupted: %1 was cancelled.").arg(m_call.action));
         });
-        if (m_call.wait && m_ctx.errIsTerminal()) {
+        m_worktree = m_call.input.contains(QLatin1String("worktree"));
+        if ((m_call.wait || m_worktree) && m_ctx.errIsTerminal()) {
             m_progress.start();
             auto *timer = new QTimer(this);
             connect(timer, &QTimer::timeout, this, &ControlRun::showProgress);
@@ -409,8 +411,12 @@ private:
     {
         static const char frames[] = {'|', '/', '-', '\\'};
         const qint64 seconds = m_progress.elapsed() / 1000;
-        m_ctx.errRaw(QStringLiteral("\r%1 Waiting for the session (%2 s; Ctrl-C cancels)")
+        const QString what = !m_worktree ? QStringLiteral("Waiting for the session")
+            : m_call.wait ? QStringLiteral("Creating the worktree, then waiting for the session")
+                          : QStringLiteral("Creating the worktree");
+        m_ctx.errRaw(QStringLiteral("\r%1 %2 (%3 s; Ctrl-C cancels)")
                          .arg(QLatin1Char(frames[seconds % 4]))
+                         .arg(what)
                          .arg(seconds));
         m_progressShown = true;
     }
@@ -446,6 +452,7 @@ private:
     bool m_quiet;
     QElapsedTimer m_progress;
     bool m_progressShown = false;
+    bool m_worktree = false;
 };
 
 void runControl(Context &ctx, const Command &command, const Invocation &inv)

@@ -108,6 +108,9 @@ QStringList dispatched(const QString &action, const QJsonObject &r, bool quiet)
         lines << QStringLiteral("Created session %1 (%2)").arg(str(r, "sessionId"), str(r, "directory"));
     else
         lines << QStringLiteral("Session %1 (%2)").arg(str(r, "sessionId"), str(r, "directory"));
+    if (const QJsonObject worktree = r.value(QLatin1String("worktree")).toObject(); !worktree.isEmpty())
+        lines
+            << QStringLiteral("Worktree: %1 (branch %2)").arg(str(worktree, "path"), str(worktree, "branch"));
     const QString model = modelText(r.value(QLatin1String("model")));
     if (!model.isEmpty()) {
         QString selection = QStringLiteral("Model: ") + model;
@@ -282,6 +285,12 @@ QString failure(const Broker::ControlFailure &failure)
     if (action == QLatin1String("fork-created"))
         text += QStringLiteral(" Forked session %1 remains available in %2.")
                     .arg(session, failure.partial.value(QLatin1String("directory")).toString());
+    else if (action == QLatin1String("session-created"))
+        text += QStringLiteral(" Session %1 remains available in %2.")
+                    .arg(session, failure.partial.value(QLatin1String("directory")).toString());
+    else if (action == QLatin1String("worktree-created"))
+        text += QStringLiteral(" Worktree %1 remains.")
+                    .arg(failure.partial.value(QLatin1String("directory")).toString());
     else if (action == QLatin1String("goal-configured"))
         text += QStringLiteral(" Goal on session %1 remains configured.").arg(session);
     return text;

@@ -11,6 +11,7 @@ void peers(Context &ctx, const Invocation &inv);
 void send(Context &ctx, const Invocation &inv);
 void broadcast(Context &ctx, const Invocation &inv);
 void setName(Context &ctx, const Invocation &inv);
+void rename(Context &ctx, const Invocation &inv);
 void autoSummary(Context &ctx, const Invocation &inv);
 
 // historycommands.cpp
@@ -23,6 +24,8 @@ void hook(Context &ctx, const Invocation &inv);
 // autostartcommand.cpp
 void autostart(Context &ctx, const Invocation &inv);
 
+// configcommand.cpp
+void config(Context &ctx, const Invocation &inv);
 // notificationscommand.cpp
 void notifications(Context &ctx, const Invocation &inv);
 

@@ -71,6 +71,27 @@ void messages(Context &ctx, const Invocation &inv)
         }
     }
     request.limit = limit;
+    for (const auto &[option, field] :
+         {std::pair {"before-id", &request.beforeId}, std::pair {"after-id", &request.afterId}}) {
+        if (!inv.hasValue(option))
+            continue;
+        bool ok = false;
+        const qint64 id = inv.value(option).toLongLong(&ok);
+        if (!ok || id < 0) {
+            ctx.usageError(self,
+                           QStringLiteral("--%1 needs a message id (a whole number, 0 or more), got: %2")
+                               .arg(QLatin1String(option), inv.value(option)));
+            return;
+        }
+        *field = id;
+    }
+    request.ascending = inv.flag("oldest-first");
+    request.peer = inv.value("peer");
+    request.with = inv.value("with");
+    if (!request.with.isEmpty() && request.peer.isEmpty()) {
+        ctx.usageError(self, QStringLiteral("--with needs --peer: it names the other end of a thread"));
+        return;
+    }
     const bool json = inv.flag("json");
     ctx.api().call(request, [&ctx, json](Broker::Result<Broker::HistoryAnswer> answer) {
         if (!answer) {

@@ -1,4 +1,4 @@
-// status, peers, send, broadcast, set-name, auto-summary.
+// status, peers, send, broadcast, set-name, rename, auto-summary.
 #include "context.h"
 #include "formatting.h"
 #include "handlers.h"
@@ -190,6 +190,37 @@ void setName(Context &ctx, const Invocation &inv)
                        ctx.out(QStringLiteral("Session name set for %1: \"%2\"").arg(id, name));
                        ctx.finish(ExitOk);
                    });
+}
+
+void rename(Context &ctx, const Invocation &inv)
+{
+    const bool json = inv.flag("json");
+    const QString id = inv.positional.first();
+    const QString name = joined(inv.positional.mid(1)).trimmed();
+    if (name.isEmpty()) {
+        ctx.usageError(*findCommand(QStringLiteral("rename")), QStringLiteral("The new name is empty."));
+        return;
+    }
+    ctx.api().call(
+        Broker::SetNameRequest {id, name}, [&ctx, json, id, name](Broker::Result<Broker::OkAnswer> answer) {
+            if (!answer) {
+                ctx.fail(answer.error());
+                return;
+            }
+            if (json)
+                ctx.outRaw(Format::prettyJson(QJsonObject {{QStringLiteral("ok"), answer->ok},
+                                                           {QStringLiteral("id"), id},
+                                                           {QStringLiteral("session_name"), name}}));
+            if (!answer->ok) {
+                if (!json)
+                    ctx.err(QStringLiteral("The broker did not rename %1: is it still registered?").arg(id));
+                ctx.finish(ExitFailed);
+                return;
+            }
+            if (!json)
+                ctx.out(QStringLiteral("Renamed %1 to \"%2\"").arg(id, name));
+            ctx.finish(ExitOk);
+        });
 }
 
 void autoSummary(Context &ctx, const Invocation &inv)

@@ -16,13 +16,15 @@ QDateTime parseBrokerTime(const QString &iso)
     return time;
 }
 
-AttentionSummary AttentionSummary::of(const QList<Broker::Peer> &peers)
+AttentionSummary AttentionSummary::of(const QList<Broker::Peer> &peers, const QList<AttentionItem> &sessions)
 {
     AttentionSummary summary;
-    for (const Broker::Peer &peer : peers) {
+    for (const Broker::Peer &peer : peers)
         summary.items.append({peer.id, peer.displayName(), peer.attention,
                               parseBrokerTime(peer.attentionSince), peer.attentionMessage});
-        switch (peer.attention) {
+    summary.items.append(sessions);
+    for (const AttentionItem &item : std::as_const(summary.items)) {
+        switch (item.state) {
         case Attention::NeedsYou:
             ++summary.needsYou;
             break;

@@ -36,7 +36,9 @@ struct AttentionSummary
 
     bool operator==(const AttentionSummary &) const = default;
 
-    static AttentionSummary of(const QList<Broker::Peer> &peers);
+    // sessions: OpenCode sessions that need you or are busy (OpenCodeActivity), their peerId is
+    // the OpenCode session id; counted and ordered with the peers.
+    static AttentionSummary of(const QList<Broker::Peer> &peers, const QList<AttentionItem> &sessions = {});
     // Worst-of: needs-you > error (broker not running) > busy (a session, or the broker
     // starting) > unread (pending messages) > idle.
     TrayState trayState(bool brokerFailed, bool brokerStarting, qint64 pendingMessages) const;

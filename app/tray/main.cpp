@@ -1,5 +1,8 @@
 // claude-peers-tray: hosts the broker in-process at login, with a tray icon and a Peers window.
+#include "brokercomposition.h"
+#include "brokerhost.h"
 #include "brokerserver.h"
+#include "firstrunwizard.h"
 #include "location.h"
 #include "singleinstance.h"
 #include "translations.h"
@@ -10,11 +13,58 @@
 
 #include <QApplication>
 #include <QCommandLineParser>
+#include <QCoreApplication>
+#include <QGuiApplication>
 #include <QLocale>
 #include <QStandardPaths>
 
+#include <csignal>
+#include <cstring>
+
+namespace {
+
+// `--no-gui`: the same broker in-process, with no widgets and no display (a QCoreApplication:
+// no QGuiApplication is needed), for SSH sessions and servers; stops on SIGTERM/SIGINT and on
+// an authenticated POST /shutdown, re-reads token and config on SIGHUP.
+int runHeadless(int argc, char *argv[])
+{
+    QCoreApplication app(argc, argv);
+    QCoreApplication::setApplicationName(QStringLiteral("claude-peers-tray"));
+    QCoreApplication::setApplicationVersion(QStringLiteral(PEERS_VERSION));
+    Broker::UnixSignalNotifier::ignoreSigPipe();
+    App::BrokerHost host(Broker::Settings::load(Broker::Location::fromEnvironment()));
+    host.runOnBrokerThread([](Broker::BrokerServer &server) { App::composeBroker(server); });
+    Broker::UnixSignalNotifier signals({SIGTERM, SIGINT, SIGHUP});
+    QObject::connect(&signals, &Broker::UnixSignalNotifier::signalReceived, &app, [&host](int signalNumber) {
+        if (signalNumber == SIGHUP) {
+            host.reload();
+            return;
+        }
+        host.stop();
+        QCoreApplication::exit(0);
+    });
+    QObject::connect(&host, &App::BrokerHost::shutdownRequested, &app, [&host] {
+        host.stop();
+        QCoreApplication::exit(0);
+    });
+    QObject::connect(&host, &App::BrokerHost::stateChanged, &app, [&host] {
+        if (host.state() == App::BrokerHost::State::Failed) {
+            qCCritical(App::lcUi).noquote() << host.lastError().message;
+            QCoreApplication::exit(1);
+        }
+    });
+    host.start();
+    return QCoreApplication::exec();
+}
+
+} // namespace
+
 int main(int argc, char *argv[])
 {
+    for (int i = 1; i < argc; ++i) {
+        if (std::strcmp(argv[i], "--no-gui") == 0)
+            return runHeadless(argc, argv);
+    }
     QApplication app(argc, argv);
     QApplication::setApplicationName(QStringLiteral("claude-peers-tray"));
     QApplication::setApplicationDisplayName(QStringLiteral("claude-peers"));
@@ -32,6 +82,14 @@ int main(int argc, char *argv[])
                                 "Environment: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN."));
     parser.addHelpOption();
     parser.addVersionOption();
+    const QCommandLineOption windowed(
+        QStringLiteral("windowed"), QApplication::translate("main", "No tray icon: the window is the app."));
+    const QCommandLineOption noGui(
+        QStringLiteral("no-gui"),
+        QApplication::translate("main", "Host the broker without any window or icon (a headless broker)."));
+    const QCommandLineOption firstRun(QStringLiteral("first-run"),
+                                      QApplication::translate("main", "Show the first-run wizard again."));
+    parser.addOptions({windowed, noGui, firstRun});
     parser.process(app);
 
     Broker::UnixSignalNotifier::ignoreSigPipe();
@@ -52,6 +110,11 @@ int main(int argc, char *argv[])
     App::TrayComposition composition(std::move(settings));
     QObject::connect(&instance, &App::SingleInstance::raiseRequested, &composition,
                      &App::TrayComposition::showWindow);
+    composition.setWindowed(parser.isSet(windowed));
     composition.start();
+    // Once per user; never on the offscreen platform (tests, CI) unless asked for.
+    if (parser.isSet(firstRun) ||
+        (!App::FirstRunWizard::hasRun() && QGuiApplication::platformName() != QLatin1String("offscreen")))
+        composition.showFirstRunWizard();
     return QApplication::exec();
 }

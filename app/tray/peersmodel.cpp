@@ -2,6 +2,7 @@
 
 #include "attention.h"
 #include "brokerhost.h"
+#include "peerfacts.h"
 
 #include <QDateTime>
 #include <QHash>
@@ -27,12 +28,14 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
             a.attentionMessage != b.attentionMessage;
     case PeersModel::IdColumn:
         return a.id != b.id;
+    case PeersModel::ProjectColumn: // the branch comes from the summary's "[repo:branch]"
+        return a.cwd != b.cwd || a.gitRoot != b.gitRoot || a.summary != b.summary;
     case PeersModel::DirectoryColumn:
         return a.cwd != b.cwd || a.gitRoot != b.gitRoot;
     case PeersModel::SummaryColumn:
         return a.summary != b.summary;
-    case PeersModel::PushColumn:
-        return a.channelPush != b.channelPush;
+    case PeersModel::ReachabilityColumn:
+        return a.channelPush != b.channelPush || a.lastSeen != b.lastSeen;
     case PeersModel::LastSeenColumn:
         return a.lastSeen != b.lastSeen;
     }
@@ -60,6 +63,7 @@ void PeersModel::syncFromHost()
 
 void PeersModel::sync(const QList<Peer> &peers)
 {
+    const QHash<QString, QStringList> collisionsBefore = collisions();
     QHash<QString, qsizetype> wanted;
     for (qsizetype i = 0; i < peers.size(); ++i)
         wanted.insert(peers.at(i).id, i);
@@ -104,12 +108,42 @@ void PeersModel::sync(const QList<Peer> &peers)
         present.insert(peer.id); // a duplicate id in the input counts once
         added.append(peer);
     }
-    if (added.isEmpty())
+    if (!added.isEmpty()) {
+        const int first = int(m_peers.size());
+        beginInsertRows({}, first, first + int(added.size()) - 1);
+        m_peers.append(added);
+        endInsertRows();
+    }
+    // A peer that came, went or moved changes the marker of the others in its folder.
+    emitCollisionChanges(collisionsBefore);
+}
+
+QStringList PeersModel::sameFolderPeers(int row) const
+{
+    return PeerFacts::sameFolderPeers(m_peers, row, now());
+}
+
+QHash<QString, QStringList> PeersModel::collisions() const
+{
+    QHash<QString, QStringList> byId;
+    for (int row = 0; row < m_peers.size(); ++row) {
+        QStringList others = sameFolderPeers(row);
+        if (!others.isEmpty())
+            byId.insert(m_peers.at(row).id, std::move(others));
+    }
+    return byId;
+}
+
+void PeersModel::emitCollisionChanges(const QHash<QString, QStringList> &before)
+{
+    const QHash<QString, QStringList> after = collisions();
+    if (after == before)
         return;
-    const int first = int(m_peers.size());
-    beginInsertRows({}, first, first + int(added.size()) - 1);
-    m_peers.append(added);
-    endInsertRows();
+    for (int row = 0; row < m_peers.size(); ++row) {
+        const QString &id = m_peers.at(row).id;
+        if (before.value(id) != after.value(id))
+            Q_EMIT dataChanged(index(row, NameColumn), index(row, NameColumn));
+    }
 }
 
 int PeersModel::rowOf(const QString &peerId) const
@@ -124,8 +158,7 @@ int PeersModel::rowOf(const QString &peerId) const
 void PeersModel::refreshTimes()
 {
     if (!m_peers.isEmpty())
-        Q_EMIT dataChanged(index(0, StateColumn), index(int(m_peers.size()) - 1, StateColumn),
-                           {Qt::DisplayRole});
+        Q_EMIT dataChanged(index(0, 0), index(int(m_peers.size()) - 1, ColumnCount - 1));
 }
 
 int PeersModel::rowCount(const QModelIndex &parent) const
@@ -144,7 +177,7 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
     case NameColumn:
         return peer.sessionName;
     case MachineColumn:
-        return peer.isRemote() ? peer.id.section(QLatin1Char(':'), 0, 0) : tr("this machine");
+        return peer.isRemote() ? PeerFacts::machineOf(peer) : tr("this machine");
     case StateColumn: {
         const QString state = AttentionText::stateName(peer.attention);
         const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
@@ -153,16 +186,14 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
     }
     case IdColumn:
         return peer.id;
+    case ProjectColumn:
+        return PeerFacts::projectText(PeerFacts::projectOf(peer));
     case DirectoryColumn:
         return peer.cwd;
     case SummaryColumn:
         return peer.summary;
-    case PushColumn:
-        if (peer.channelPush == u"working")
-            return tr("working", "push channel");
-        if (peer.channelPush == u"unverified")
-            return tr("unverified", "push channel");
-        return tr("unknown", "push channel");
+    case ReachabilityColumn:
+        return PeerFacts::reachabilityName(ReachabilityRule::of(peer, now()));
     case LastSeenColumn: {
         const QDateTime time = parseBrokerTime(peer.lastSeen);
         if (!time.isValid())
@@ -186,6 +217,11 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         switch (index.column()) {
         case NameColumn:
+            if (const QStringList others = sameFolderPeers(index.row()); !others.isEmpty())
+                return tr("Also working in %1: %2.\nTwo sessions editing one folder overwrite each "
+                          "other's changes.")
+                    .arg(peer.cwd, others.join(QStringLiteral(", ")));
+            Q_FALLTHROUGH();
         case IdColumn:
             return tr("Peer %1\npid %2, tty %3, version %4\nclient %5\nregistered %6")
                 .arg(peer.id)
@@ -202,6 +238,8 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
             return tr("%1\nsince %2").arg(peer.attentionMessage, peer.attentionSince);
         case SummaryColumn:
             return peer.summary.isEmpty() ? QVariant() : QVariant(peer.summary);
+        case ReachabilityColumn:
+            return PeerFacts::reachabilityHint(ReachabilityRule::of(peer, now()));
         case LastSeenColumn:
             return peer.lastSeen;
         }
@@ -209,6 +247,8 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
     case SortRole:
         if (index.column() == LastSeenColumn)
             return peer.lastSeen; // ISO-8601 UTC sorts as text
+        if (index.column() == ReachabilityColumn) // push first, unreachable last
+            return int(ReachabilityRule::of(peer, now()));
         if (index.column() == StateColumn) // most urgent first, longest waiting first, then by name
             return QStringLiteral("%1|%2|%3")
                 .arg(int(peer.attention))
@@ -216,6 +256,12 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
         return displayValue(peer, index.column()).toString().toLower();
     case PeerIdRole:
         return peer.id;
+    case ReachabilityRole:
+        return int(ReachabilityRule::of(peer, now()));
+    case SameFolderRole:
+        return sameFolderPeers(index.row());
+    case MachineRole:
+        return PeerFacts::machineOf(peer);
     }
     return {};
 }
@@ -233,13 +279,14 @@ QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("State");
     case IdColumn:
         return tr("ID");
+    case ProjectColumn:
+        return tr("Project");
     case DirectoryColumn:
         return tr("Directory");
     case SummaryColumn:
         return tr("Summary");
-    case PushColumn:
-        //: column: whether the broker can push messages into the session
-        return tr("Push");
+    case ReachabilityColumn:
+        return tr("Reachability");
     case LastSeenColumn:
         return tr("Last seen");
     }

@@ -4,6 +4,7 @@
 
 #include <QAbstractTableModel>
 #include <QDateTime>
+#include <QHash>
 #include <QList>
 
 #include <functional>
@@ -25,9 +26,10 @@ public:
         MachineColumn, // "this machine", or the remote broker's hostname (the lan scope)
         StateColumn, // attention state and time in it ("needs you · 3 min")
         IdColumn,
+        ProjectColumn, // git project (and sub-folder) with the branch when known: "api [main]"
         DirectoryColumn,
         SummaryColumn,
-        PushColumn,
+        ReachabilityColumn, // push / poll only / stale / unreachable (ReachabilityRule)
         LastSeenColumn,
         ColumnCount
     };
@@ -35,6 +37,9 @@ public:
     enum Role {
         SortRole = Qt::UserRole + 1, // raw values (ISO time, lower-case text) for the proxy
         PeerIdRole,
+        ReachabilityRole, // App::Reachability as int
+        SameFolderRole, // QStringList: other live local peers in the same folder (collision)
+        MachineRole, // "" for this machine, else the remote broker's hostname
     };
 
     explicit PeersModel(QObject *parent = nullptr);
@@ -48,8 +53,12 @@ public:
     int rowOf(const QString &peerId) const;
     // The clock of the times in state (tests set a fixed one).
     void setClock(std::function<QDateTime()> clock) { m_clock = std::move(clock); }
-    // The times in state have moved on: one dataChanged over the state column.
+    // Time has moved on: the times in state, the reachability badges and the same-folder
+    // markers (which count only live peers) are recomputed, one dataChanged over the rows.
     void refreshTimes();
+    // Other live local peers in the same folder as the peer at row (PeerFacts::sameFolderPeers).
+    QStringList sameFolderPeers(int row) const;
+    const QList<Broker::Peer> &peers() const { return m_peers; }
     const Broker::Peer &peerAt(int row) const { return m_peers.at(row); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
@@ -61,6 +70,8 @@ private:
     void syncFromHost();
     QVariant displayValue(const Broker::Peer &peer, int column) const;
     QDateTime now() const { return m_clock ? m_clock() : QDateTime::currentDateTimeUtc(); }
+    QHash<QString, QStringList> collisions() const; // by peer id, only peers with one
+    void emitCollisionChanges(const QHash<QString, QStringList> &before);
 
     BrokerHost *m_host = nullptr;
     QList<Broker::Peer> m_peers;

@@ -5,22 +5,36 @@
 #include "brokerclient.h"
 #include "brokercomposition.h"
 #include "brokerhost.h"
+#include "connectsnippets.h"
+#include "controlbackend.h"
 #include "desktopnotifications.h"
+#include "firstrunwizard.h"
 #include "mainwindow.h"
+#include "messagespage.h"
 #include "notificationspage.h"
 #include "notifier.h"
+#include "operatorpeer.h"
 #include "peersmodel.h"
-#include "peerswindow.h"
+#include "peerspage.h"
+#include "settingspage.h"
+#include "statuspage.h"
+#include "opencodeactivity.h"
+#include "schedulespage.h"
+#include "schedulespresenter.h"
+#include "sessionspage.h"
+#include "sessionspresenter.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
 #include "traypresenter.h"
 #include "unixsignalnotifier.h"
 
+#include <QApplication>
 #include <QCoreApplication>
 #include <QDBusConnection>
 #include <QProcessEnvironment>
 #include <QSystemTrayIcon>
+#include <QTimer>
 
 #include <csignal>
 
@@ -40,21 +54,49 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_presenter(new TrayPresenter(m_host, this)),
       m_model(new PeersModel(this)),
       m_client(new Broker::BrokerClient(settings.location, this)),
+      m_operator(new OperatorPeer(settings.location, this)),
       m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
-                              {.configPath = settings.location.configPath}, this))
+                              {.configPath = settings.location.configPath}, this)),
+      m_openCode(new OpenCodeActivity(this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
-    m_host->runOnBrokerThread([](Broker::BrokerServer &server) { composeBroker(server); });
+    // The control service follows its OpenCode sessions (status, permission and question events)
+    // for the tray's attention and the Sessions page; the events reach m_openCode queued.
+    m_host->runOnBrokerThread([activity = m_openCode](Broker::BrokerServer &server) {
+        composeBroker(server, [activity](OpenChamber::OpenCodeBackend &control) {
+            control.setWatchSessions(true);
+            activity->follow(&control.events());
+        });
+    });
+    connect(m_openCode, &OpenCodeActivity::attentionChanged, this,
+            [this] { m_presenter->setSessionAttention(m_openCode->attentionItems()); });
     m_model->attach(m_host);
     m_window = std::make_unique<MainWindow>();
     m_window->setWindowIcon(applicationIcon());
-    m_peersPage = new PeersWindow(m_model, m_presenter);
+    m_peersPage = new PeersPage(m_model, m_presenter, m_client);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
-    connect(m_peersPage, &PeersWindow::retryRequested, m_host, &BrokerHost::start);
+    connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
+    m_window->addPage(QStringLiteral("messages"), tr("Messages"),
+                      m_messagesPage = new MessagesPage(*m_client, m_operator));
+    m_sessionsPage = new SessionsPage(new SessionsPresenter(m_client, m_openCode));
+    m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
+    m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
+    m_window->addPage(QStringLiteral("schedules"), tr("Schedules"), m_schedulesPage);
+    connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this,
+            [this](const QString &directory, const QString &sessionId) {
+                m_window->showPage(QStringLiteral("sessions"));
+                m_sessionsPage->selectSession(directory, sessionId);
+            });
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
+    m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
+    m_settingsPage = new SettingsPage(
+        m_client, ConnectSnippets::forInstalledPrograms(QCoreApplication::applicationDirPath()));
+    m_window->addPage(QStringLiteral("settings"), tr("Settings"), m_settingsPage);
+    connect(m_settingsPage, &SettingsPage::autostartToggled, this, &TrayComposition::setAutostart);
+    m_settingsPage->setAutostartChecked(autostart().status().enabled);
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -77,48 +119,120 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
 
 TrayComposition::~TrayComposition()
 {
+    m_operator->stop();
+    delete m_wizard;
     m_host->stop();
+}
+
+void TrayComposition::setTrayAvailability(std::function<bool()> available, int pollMs, int attempts)
+{
+    m_trayAvailable = std::move(available);
+    m_trayPollMs = pollMs;
+    m_trayPollAttemptsLeft = attempts;
 }
 
 void TrayComposition::start()
 {
-    if (QSystemTrayIcon::isSystemTrayAvailable()) {
-        m_tray = new TrayIcon(m_presenter, this);
-        connect(m_tray, &TrayIcon::peersRequested, this,
-                [this] { m_window->showPage(QStringLiteral("peers")); });
-        connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
-            m_window->showPage(QStringLiteral("peers"));
-            m_peersPage->selectPeer(peerId);
-        });
-        connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
-        connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
-        // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
-        connect(m_tray, &TrayIcon::menuAboutToShow, this,
-                [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
-        connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
-        m_tray->setAutostartChecked(autostart().status().enabled);
-        connect(m_tray, &TrayIcon::messageClicked, m_notifier, &Notifier::trayMessageClicked);
-        connect(m_tray, &TrayIcon::pauseRequested, this, [this](qint64 seconds) {
-            const auto paused = m_notifier->pause(
-                seconds > 0 ? QDateTime::currentDateTimeUtc().addSecs(seconds) : QDateTime());
-            if (!paused)
-                m_tray->showError(tr("Pause notifications"), paused.error().message);
-        });
-        connect(m_tray, &TrayIcon::resumeRequested, this, [this] {
-            if (const auto resumed = m_notifier->resume(); !resumed)
-                m_tray->showError(tr("Resume notifications"), resumed.error().message);
-        });
-        // The pause may end, or be changed by `claude-peers notifications`: read it when the menu opens.
-        connect(m_tray, &TrayIcon::menuAboutToShow, this, &TrayComposition::showPauseState);
-        m_notifier->setTrayAvailable(true);
-        showPauseState();
-        m_tray->show();
+    if (!m_trayAvailable)
+        m_trayAvailable = [] { return QSystemTrayIcon::isSystemTrayAvailable(); };
+    if (m_windowed) {
+        qCInfo(lcUi) << "windowed: no tray icon; closing the window quits";
+        QApplication::setQuitOnLastWindowClosed(true);
+        m_window->show();
+    } else if (m_trayAvailable()) {
+        createTrayIcon();
     } else {
-        qCInfo(lcUi) << "no system tray on this desktop; showing the window instead."
+        qCInfo(lcUi) << "no system tray on this desktop (yet); showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
         m_window->show();
+        // At login the panel may come up after us: watch for it for a while (KeePassXC retries too).
+        if (m_trayPollAttemptsLeft > 0)
+            QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     }
     m_host->start();
+    m_operator->start(); // registers once the broker answers, and again after a restart
+}
+
+void TrayComposition::pollForTray()
+{
+    if (m_tray)
+        return;
+    if (m_trayAvailable()) {
+        qCInfo(lcUi) << "a system tray appeared: showing the icon (the window stays open)";
+        createTrayIcon();
+        return;
+    }
+    if (--m_trayPollAttemptsLeft > 0)
+        QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
+    else
+        qCInfo(lcUi) << "no system tray appeared; the window stays the app";
+}
+
+void TrayComposition::createTrayIcon()
+{
+    m_tray = new TrayIcon(m_presenter, this);
+    connect(m_tray, &TrayIcon::peersRequested, this, [this] { m_window->showPage(QStringLiteral("peers")); });
+    connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
+        if (const auto session = m_openCode->session(peerId)) { // an OpenCode session's entry
+            m_window->showPage(QStringLiteral("sessions"));
+            m_sessionsPage->selectSession(session->directory, peerId);
+            return;
+        }
+        m_window->showPage(QStringLiteral("peers"));
+        m_peersPage->selectPeer(peerId);
+    });
+    // Pages other helpers build: the entries work once their page is added.
+    m_tray->setPageActionsAvailable(m_window->page(QStringLiteral("messages")) != nullptr,
+                                    m_window->page(QStringLiteral("sessions")) != nullptr);
+    connect(m_tray, &TrayIcon::sendRequested, this,
+            [this] { m_window->showPage(QStringLiteral("messages")); });
+    connect(m_tray, &TrayIcon::newSessionRequested, this,
+            [this] { m_window->showPage(QStringLiteral("sessions")); });
+    connect(m_tray, &TrayIcon::retryRequested, m_host, &BrokerHost::start);
+    connect(m_tray, &TrayIcon::quitRequested, this, [this] { quit(0); });
+    // The entry may change behind our back (claude-peers autostart): read it when the menu opens.
+    connect(m_tray, &TrayIcon::menuAboutToShow, this,
+            [this] { m_tray->setAutostartChecked(autostart().status().enabled); });
+    connect(m_tray, &TrayIcon::autostartToggled, this, &TrayComposition::setAutostart);
+    m_tray->setAutostartChecked(autostart().status().enabled);
+    connect(m_tray, &TrayIcon::messageClicked, m_notifier, &Notifier::trayMessageClicked);
+    connect(m_tray, &TrayIcon::pauseRequested, this, [this](qint64 seconds) {
+        const auto paused =
+            m_notifier->pause(seconds > 0 ? QDateTime::currentDateTimeUtc().addSecs(seconds) : QDateTime());
+        if (!paused)
+            m_tray->showError(tr("Pause notifications"), paused.error().message);
+    });
+    connect(m_tray, &TrayIcon::resumeRequested, this, [this] {
+        if (const auto resumed = m_notifier->resume(); !resumed)
+            m_tray->showError(tr("Resume notifications"), resumed.error().message);
+    });
+    // The pause may end, or be changed by `claude-peers notifications`: read it when the menu opens.
+    connect(m_tray, &TrayIcon::menuAboutToShow, this, &TrayComposition::showPauseState);
+    m_notifier->setTrayAvailable(true);
+    showPauseState();
+    m_tray->show();
+}
+
+void TrayComposition::showFirstRunWizard()
+{
+    if (m_wizard) {
+        m_wizard->raise();
+        return;
+    }
+    const bool enabled = autostart().status().enabled;
+    m_wizard = new FirstRunWizard(
+        m_client, ConnectSnippets::forInstalledPrograms(QCoreApplication::applicationDirPath()), enabled);
+    m_wizard->setAttribute(Qt::WA_DeleteOnClose);
+    connect(m_wizard, &QObject::destroyed, this, [this] { m_wizard = nullptr; });
+    connect(m_wizard, &FirstRunWizard::autostartChosen, this, [this](bool wanted) {
+        if (wanted != autostart().status().enabled)
+            setAutostart(wanted);
+    });
+    connect(m_wizard, &FirstRunWizard::federationRequested, this, [this] {
+        m_window->showPage(m_window->page(QStringLiteral("federation")) ? QStringLiteral("federation")
+                                                                        : QStringLiteral("settings"));
+    });
+    m_wizard->show();
 }
 
 Autostart TrayComposition::autostart() const
@@ -130,6 +244,7 @@ Autostart TrayComposition::autostart() const
 void TrayComposition::setAutostart(bool enabled)
 {
     const auto result = enabled ? autostart().enable() : autostart().disable();
+    m_settingsPage->setAutostartChecked(result ? result->enabled : autostart().status().enabled);
     if (!result) {
         qCWarning(lcUi).noquote() << result.error().message;
         if (m_tray)
@@ -213,6 +328,7 @@ void TrayComposition::showWindow()
 
 void TrayComposition::quit(int exitCode)
 {
+    m_operator->stop();
     m_host->stop();
     QCoreApplication::exit(exitCode);
 }

@@ -4,6 +4,7 @@
 
 #include <QObject>
 
+#include <functional>
 #include <memory>
 
 namespace Broker {
@@ -15,10 +16,17 @@ namespace App {
 
 class Autostart;
 class BrokerHost;
+class FirstRunWizard;
 class MainWindow;
+class MessagesPage;
+class OperatorPeer;
+class OpenCodeActivity;
+class SchedulesPage;
+class SessionsPage;
 class Notifier;
 class PeersModel;
-class PeersWindow;
+class PeersPage;
+class SettingsPage;
 class TrayIcon;
 class TrayPresenter;
 
@@ -32,9 +40,19 @@ public:
     explicit TrayComposition(Broker::Settings settings, QObject *parent = nullptr);
     ~TrayComposition() override;
 
-    // Shows the tray icon (or the Peers window where no system tray exists) and starts the
-    // broker, taking over from one that already runs.
+    // No tray icon: the window is the app (closing it quits). `claude-peers-tray --windowed`.
+    void setWindowed(bool windowed) { m_windowed = windowed; }
+    // Whether a system tray exists now (default QSystemTrayIcon::isSystemTrayAvailable), and how
+    // long to wait for one that appears late (the panel starts after the app at login): asked
+    // every pollMs, at most attempts times, then the window stays the app.
+    void setTrayAvailability(std::function<bool()> available, int pollMs = 2000, int attempts = 30);
+
+    // Shows the tray icon (or the window where no system tray exists, watching for one that
+    // appears late) and starts the broker, taking over from one that already runs.
     void start();
+    // The first-run wizard (keychain, start at login, connect sessions, federation), shown
+    // once per user; main() asks for it (or `--first-run`).
+    void showFirstRunWizard();
     // Shows and raises the main window (a second start of the tray asked for it).
     void showWindow();
     // "Start at login": writes or removes the user's XDG autostart entry.
@@ -46,11 +64,21 @@ public:
     TrayPresenter *presenter() const { return m_presenter; }
     PeersModel *peersModel() const { return m_model; }
     MainWindow *mainWindow() const { return m_window.get(); }
-    PeersWindow *peersPage() const { return m_peersPage; }
+    PeersPage *peersPage() const { return m_peersPage; }
+    SettingsPage *settingsPage() const { return m_settingsPage; }
     // The GUI thread's client of the broker: the routes the CLI uses, so every action a page
     // takes has a `claude-peers … --json` twin. It reads the token file as the CLI does, so it
     // works whether this tray hosts the broker or another process does.
     Broker::BrokerClient *client() const { return m_client; }
+    // The human at the tray as a peer (sends, replies, receives); started with the broker.
+    OperatorPeer *operatorPeer() const { return m_operator; }
+    MessagesPage *messagesPage() const { return m_messagesPage; }
+    TrayIcon *trayIcon() const { return m_tray; } // null while no tray exists
+    FirstRunWizard *firstRunWizard() const { return m_wizard; } // null unless shown
+    // OpenCode sessions' live state (the control service's session watcher) and their pages.
+    OpenCodeActivity *openCodeActivity() const { return m_openCode; }
+    SessionsPage *sessionsPage() const { return m_sessionsPage; }
+    SchedulesPage *schedulesPage() const { return m_schedulesPage; }
     // Decides and shows notifications; its list() is the in-app history.
     Notifier *notifier() const { return m_notifier; }
     // The operator's inline reply from a notification: sent to the peer (from_id "operator").
@@ -59,6 +87,8 @@ public:
 private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
+    void createTrayIcon();
+    void pollForTray();
     void wireNotifications();
     void showPauseState();
 
@@ -66,11 +96,22 @@ private:
     TrayPresenter *m_presenter;
     PeersModel *m_model;
     Broker::BrokerClient *m_client;
+    OperatorPeer *m_operator;
+    MessagesPage *m_messagesPage = nullptr; // owned by m_window
     Notifier *m_notifier;
     std::unique_ptr<MainWindow> m_window; // a top-level widget: no QObject parent
-    PeersWindow *m_peersPage; // owned by m_window
+    PeersPage *m_peersPage; // owned by m_window
+    SettingsPage *m_settingsPage; // owned by m_window
+    OpenCodeActivity *m_openCode;
+    SessionsPage *m_sessionsPage; // owned by m_window
+    SchedulesPage *m_schedulesPage; // owned by m_window
     TrayIcon *m_tray = nullptr;
     Broker::UnixSignalNotifier *m_signals = nullptr;
+    FirstRunWizard *m_wizard = nullptr; // deletes itself on close
+    bool m_windowed = false;
+    std::function<bool()> m_trayAvailable;
+    int m_trayPollMs = 2000;
+    int m_trayPollAttemptsLeft = 30;
 };
 
 } // namespace App

@@ -20,6 +20,11 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
     m_status->setEnabled(false);
     m_peersSeparator = m_menu->addSeparator(); // the peer entries go above it
     connect(m_menu->addAction(tr("Peers…")), &QAction::triggered, this, &TrayIcon::peersRequested);
+    m_send = m_menu->addAction(tr("Send…"));
+    connect(m_send, &QAction::triggered, this, &TrayIcon::sendRequested);
+    m_newSession = m_menu->addAction(tr("New OpenCode session…"));
+    connect(m_newSession, &QAction::triggered, this, &TrayIcon::newSessionRequested);
+    setPageActionsAvailable(false, false);
     m_retry = m_menu->addAction(tr("Retry broker start"));
     connect(m_retry, &QAction::triggered, this, &TrayIcon::retryRequested);
     m_menu->addSeparator();
@@ -37,7 +42,7 @@ TrayIcon::TrayIcon(TrayPresenter *presenter, QObject *parent)
     m_resume = m_pauseMenu->addAction(tr("Resume notifications"));
     connect(m_resume, &QAction::triggered, this, &TrayIcon::resumeRequested);
     setNotificationsPaused(false);
-    // Until a Settings page exists the toggle lives here (the CLI twin: claude-peers autostart).
+    // The same toggle as in Settings (the CLI twin: claude-peers autostart).
     m_autostart = m_menu->addAction(tr("Start at login"));
     m_autostart->setCheckable(true);
     connect(m_autostart, &QAction::triggered, this, &TrayIcon::autostartToggled);
@@ -67,6 +72,12 @@ TrayIcon::~TrayIcon()
 void TrayIcon::show()
 {
     m_icon->show();
+}
+
+void TrayIcon::setPageActionsAvailable(bool send, bool newSession)
+{
+    m_send->setEnabled(send);
+    m_newSession->setEnabled(newSession);
 }
 
 void TrayIcon::setAutostartChecked(bool checked)

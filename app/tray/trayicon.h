@@ -26,6 +26,10 @@ public:
     // The menu's peer entries as they are now (for tests: text and the peer each opens).
     QList<QAction *> peerActions() const { return m_peerActions; }
     QAction *autostartAction() const { return m_autostart; }
+    QAction *sendAction() const { return m_send; }
+    QAction *newSessionAction() const { return m_newSession; }
+    // "Send…" and "New OpenCode session…" open pages that may not be built in: disabled then.
+    void setPageActionsAvailable(bool send, bool newSession);
     // Ticks "Start at login" without emitting autostartToggled (the file system decides).
     void setAutostartChecked(bool checked);
     void showError(const QString &title, const QString &message);
@@ -37,6 +41,8 @@ public:
 
 Q_SIGNALS:
     void peersRequested();
+    void sendRequested(); // "Send…": the Messages page
+    void newSessionRequested(); // "New OpenCode session…": the Sessions page
     void peerRequested(const QString &peerId); // a peer entry of the menu was clicked
     void retryRequested();
     void quitRequested();
@@ -57,6 +63,8 @@ private:
     QAction *m_status;
     QAction *m_peersSeparator;
     QAction *m_retry;
+    QAction *m_send;
+    QAction *m_newSession;
     QAction *m_autostart;
     QMenu *m_pauseMenu;
     QAction *m_resume;

@@ -32,7 +32,15 @@ void TrayPresenter::refresh()
 {
     if (!m_host)
         return;
-    present({m_host->state(), m_host->port(), m_host->snapshot(), m_host->lastError().message});
+    present({m_host->state(), m_host->port(), m_host->snapshot(), m_host->lastError().message, m_sessions});
+}
+
+void TrayPresenter::setSessionAttention(const QList<AttentionItem> &sessions)
+{
+    if (sessions == m_sessions)
+        return;
+    m_sessions = sessions;
+    refresh();
 }
 
 void TrayPresenter::present(const Input &input)
@@ -42,7 +50,7 @@ void TrayPresenter::present(const Input &input)
     next.peers = running ? int(input.snapshot.peers.size()) : 0;
     next.pending = running ? input.snapshot.pendingMessages : 0;
     if (running)
-        next.attention = AttentionSummary::of(input.snapshot.peers);
+        next.attention = AttentionSummary::of(input.snapshot.peers, input.sessions);
 
     switch (input.state) {
     case BrokerHost::State::Running:

@@ -34,6 +34,7 @@ public:
         quint16 port = 0;
         BrokerSnapshot snapshot;
         QString lastError;
+        QList<AttentionItem> sessions; // OpenCode sessions that need you or are busy
     };
 
     // host may be null: then only present() feeds it.
@@ -59,6 +60,9 @@ public:
 
     // Recomputes everything from the host's state and snapshot (done on each of their signals).
     void refresh();
+    // OpenCode sessions that need you or are busy (OpenCodeActivity::attentionItems()), shown
+    // with the peers while the broker runs.
+    void setSessionAttention(const QList<AttentionItem> &sessions);
     // Recomputes everything from input; emits changed() when anything shown differs.
     void present(const Input &input);
 
@@ -87,6 +91,7 @@ private:
     void notifyPeerChanges(const AttentionSummary &before, const AttentionSummary &after);
 
     BrokerHost *m_host;
+    QList<AttentionItem> m_sessions;
     std::function<QDateTime()> m_clock;
     Shown m_shown;
     bool m_presented = false;

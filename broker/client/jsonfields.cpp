@@ -59,6 +59,12 @@ void JsonFields::checkOneOf(const char *name, const QString &value, const QStrin
         failField(name, QStringLiteral("one of ") + allowed.join(QStringLiteral(", ")));
 }
 
+void JsonFields::check(bool ok, const char *name, const QString &expectation)
+{
+    if (!ok)
+        failField(name, expectation);
+}
+
 bool JsonFields::present(const char *name) const
 {
     const QJsonValue v = m_object.value(QLatin1String(name));

@@ -31,6 +31,8 @@ public:
     void checkLength(const char *name, const QString &value, qsizetype maxUtf8Bytes);
     // Fails with 'Field "<name>" must be one of a, b, c' unless value is one of allowed.
     void checkOneOf(const char *name, const QString &value, const QStringList &allowed);
+    // Fails with 'Field "<name>" must be <expectation>' unless ok (a rule between fields).
+    void check(bool ok, const char *name, const QString &expectation);
     bool present(const char *name) const; // present and not null
     QJsonValue value(const char *name) const { return m_object.value(QLatin1String(name)); }
 

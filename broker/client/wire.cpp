@@ -377,9 +377,16 @@ QJsonObject HistoryAnswer::toJson() const
     for (const Message &m : messages) {
         QJsonObject o = m.toJson();
         o.insert(QStringLiteral("delivered"), m.delivered);
+        if (const auto handout = handouts.constFind(m.id); handout != handouts.cend() && handout->isKnown()) {
+            o.insert(QStringLiteral("pushed_at"), handout->at);
+            o.insert(QStringLiteral("pushed_by"), handout->by);
+        }
         array.append(o);
     }
-    return {{QStringLiteral("messages"), array}};
+    QJsonObject answer {{QStringLiteral("messages"), array}};
+    if (more)
+        answer.insert(QStringLiteral("more"), true);
+    return answer;
 }
 
 Result<HistoryAnswer> HistoryAnswer::fromJson(const QJsonObject &o)
@@ -389,6 +396,15 @@ Result<HistoryAnswer> HistoryAnswer::fromJson(const QJsonObject &o)
         return std::unexpected(read.error());
     HistoryAnswer a;
     a.messages = std::move(read->messages);
+    const QJsonArray list = o.value(QLatin1String("messages")).toArray();
+    for (const QJsonValue &value : list) {
+        const QJsonObject element = value.toObject();
+        const QString at = element.value(QLatin1String("pushed_at")).toString();
+        if (!at.isEmpty())
+            a.handouts.insert(element.value(QLatin1String("id")).toInteger(),
+                              MessageHandout {at, element.value(QLatin1String("pushed_by")).toString()});
+    }
+    a.more = o.value(QLatin1String("more")).toBool();
     return a;
 }
 
@@ -466,6 +482,14 @@ QJsonObject HistoryRequest::toJson() const
     insertIfSet(o, "since", since);
     insertIfSet(o, "search", search);
     insertIfSet(o, "limit", limit);
+    insertIfSet(o, "before_id", beforeId);
+    insertIfSet(o, "after_id", afterId);
+    if (ascending)
+        o.insert(QStringLiteral("order"), QStringLiteral("asc"));
+    insertIfSet(o, "peer", peer);
+    insertIfSet(o, "with", with);
+    if (!ids.isEmpty())
+        o.insert(QStringLiteral("ids"), idsToJson(ids));
     return o;
 }
 
@@ -478,6 +502,26 @@ Result<HistoryRequest> HistoryRequest::fromJson(const QJsonObject &o)
     r.since = fields.optionalString("since");
     r.search = fields.optionalString("search");
     r.limit = fields.optionalInteger("limit");
+    r.beforeId = fields.optionalInteger("before_id", 0);
+    r.afterId = fields.optionalInteger("after_id", 0);
+    const QString order = fields.optionalString("order", QStringLiteral("desc"));
+    fields.checkOneOf("order", order, {QStringLiteral("desc"), QStringLiteral("asc")});
+    r.ascending = order == QLatin1String("asc");
+    r.peer = fields.optionalString("peer");
+    r.with = fields.optionalString("with");
+    fields.check(r.with.isEmpty() || !r.peer.isEmpty(), "with",
+                 QStringLiteral("given together with \"peer\" (the thread between two peers)"));
+    for (const auto &[name, value] :
+         {std::pair {"from", &r.from}, std::pair {"to", &r.to}, std::pair {"search", &r.search},
+          std::pair {"peer", &r.peer}, std::pair {"with", &r.with}})
+        fields.checkLength(name, *value, maxFilterBytes);
+    if (fields.present("ids")) {
+        const QJsonValue ids = fields.value("ids");
+        fields.check(!ids.isArray() || ids.toArray().size() <= maxIds, "ids",
+                     QStringLiteral("a list of at most %1 integers").arg(maxIds));
+        if (!fields.error())
+            r.ids = fields.integerList("ids");
+    }
     return checked(fields, std::move(r));
 }
 

@@ -3,6 +3,7 @@
 #include "dto.h"
 #include "result.h"
 
+#include <QHash>
 #include <QJsonArray>
 #include <QJsonObject>
 #include <QJsonValue>
@@ -296,24 +297,53 @@ struct MessageStatusRequest
     static Result<MessageStatusRequest> fromJson(const QJsonObject &object);
 };
 
-// The /messages answer: delivered as true/false (docs/protocol.md).
+// When the broker handed a message to its recipient (ours, docs/protocol.md "/messages"): the
+// first answer of the recipient's /wait-messages stream ("stream") or of /poll-messages
+// ("poll") that carried it. Kept in the broker's memory only (the newest 65,536 messages, since
+// the broker started), so an empty one means "not known", not "not handed out".
+struct MessageHandout
+{
+    QString at; // ISO-8601 UTC with milliseconds
+    QString by; // "stream" or "poll"
+
+    bool isKnown() const { return !at.isEmpty(); }
+    bool operator==(const MessageHandout &) const = default;
+};
+
+// The /messages answer: delivered as true/false (docs/protocol.md), "pushed_at"/"pushed_by"
+// when the broker knows the message's handout, and "more" when more messages match than the
+// answer holds (the limit or the size bound cut it; ask again with before_id / after_id).
 struct HistoryAnswer : MessagesAnswer
 {
+    QHash<qint64, MessageHandout> handouts; // by message id; absent = not known
+    bool more = false;
+
     QJsonObject toJson() const;
     static Result<HistoryAnswer> fromJson(const QJsonObject &object);
 };
 
-// Ours: the message history (main token; docs/protocol.md).
+// Ours: the broker-wide message log (main token; docs/protocol.md). Every filter is optional;
+// together they narrow (AND).
 struct HistoryRequest
 {
     static constexpr const char *path = "/messages";
     using Answer = HistoryAnswer;
+    // Bounds of a request (400 above them).
+    static constexpr qsizetype maxFilterBytes = 2048; // each string filter, UTF-8
+    static constexpr qsizetype maxIds = 500;
 
-    QString from;
-    QString to;
+    QString from; // substring of from_id
+    QString to; // substring of to_id
     QString since; // ISO-8601
-    QString search;
+    QString search; // substring of the text
     std::optional<qint64> limit; // absent = 20; clamped to 1..1000 by the broker
+    // Paging by id: only ids below beforeId / above afterId.
+    std::optional<qint64> beforeId;
+    std::optional<qint64> afterId;
+    bool ascending = false; // "order":"asc" (oldest first); default "desc" (newest first)
+    QString peer; // exact id: messages from or to this peer
+    QString with; // exact id, needs peer: only the thread between peer and with (both ways)
+    QList<qint64> ids; // only these messages (at most maxIds): a client refreshing their state
 
     QJsonObject toJson() const;
     static Result<HistoryRequest> fromJson(const QJsonObject &object);

@@ -70,6 +70,7 @@ void Api::pollMessages(Call &call)
         return;
     }
     reply(call.responder, 200, messagesAnswer(*messages));
+    m_hub.recordPolled(*messages);
 }
 
 void Api::ackMessages(Call &call)
@@ -140,13 +141,29 @@ void Api::history(Call &call)
     filter.search = request->search;
     filter.limit = int(std::clamp<qint64>(request->limit.value_or(20), 1, 1000));
     filter.maxBytes = Store::maxListBytes;
-    auto messages = m_service.store().history(filter);
-    if (!messages) {
-        replyError(call.responder, messages.error());
+    filter.beforeId = request->beforeId.value_or(0);
+    filter.afterId = request->afterId.value_or(0);
+    filter.ascending = request->ascending;
+    filter.peer = request->peer;
+    filter.with = request->with;
+    filter.ids = request->ids;
+    auto page = m_service.store().historyPage(filter);
+    if (!page) {
+        Error error = page.error();
+        if (error.kind == ErrorKind::Invalid) // a "since" that is no ISO-8601 time: the client's
+            error.httpStatus = 400;
+        replyError(call.responder, error);
         return;
     }
+    HistoryAnswer answer;
+    answer.messages = std::move(page->messages);
+    answer.more = page->more;
+    for (const Message &m : std::as_const(answer.messages)) {
+        if (MessageHandout handout = m_hub.ledger().handout(m.id); handout.isKnown())
+            answer.handouts.insert(m.id, std::move(handout));
+    }
     // delivered is a boolean here (docs/protocol.md)
-    reply(call.responder, 200, messagesAnswer(*messages, DeliveredAs::Boolean));
+    reply(call.responder, 200, compact(answer.toJson()));
 }
 
 } // namespace Broker

@@ -1,4 +1,5 @@
 #include "deliveryhub.h"
+#include "clock.h"
 #include "logging.h"
 #include "messagejson.h"
 #include "service.h"
@@ -78,6 +79,14 @@ void DeliveryHub::learn(const QString &peerId, const QList<Message> &messages)
 void DeliveryHub::answerWith(const Http::ResponderPtr &responder, const QList<Message> &messages)
 {
     responder->respond(Http::Response::json(200, messagesAnswer(messages)));
+    if (!messages.isEmpty())
+        m_ledger.record(messages, PushLedger::Via::Stream, m_service.clock().msecsSinceEpoch());
+}
+
+void DeliveryHub::recordPolled(const QList<Message> &messages)
+{
+    if (!messages.isEmpty())
+        m_ledger.record(messages, PushLedger::Via::Poll, m_service.clock().msecsSinceEpoch());
 }
 
 void DeliveryHub::wait(const QString &peerId, int timeoutMs, const Http::ResponderPtr &responder,

@@ -4,6 +4,7 @@
 
 #include "dto.h"
 #include "http/httptypes.h"
+#include "pushledger.h"
 
 #include <QDeadlineTimer>
 #include <QHash>
@@ -64,6 +65,10 @@ public:
     void forgetStored();
 
     int waitingCount() const { return int(m_waiters.size()); }
+    // When each message was first handed to its recipient (the log's "pushed" tick).
+    const PushLedger &ledger() const { return m_ledger; }
+    // /poll-messages handed these out.
+    void recordPolled(const QList<Message> &messages);
 
 private:
     struct Waiter
@@ -103,6 +108,7 @@ private:
     bool m_flushScheduled = false;
     QTimer m_timer;
     bool m_holding = true;
+    PushLedger m_ledger;
 };
 
 } // namespace Broker

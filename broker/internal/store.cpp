@@ -583,6 +583,14 @@ Result<int> Store::acknowledge(const QString &toId, const QList<qint64> &ids)
 
 Result<QList<Message>> Store::history(const HistoryFilter &filter) const
 {
+    auto page = historyPage(filter);
+    if (!page)
+        return std::unexpected(page.error());
+    return std::move(page->messages);
+}
+
+Result<HistoryPage> Store::historyPage(const HistoryFilter &filter) const
+{
     if (!d->ready())
         return std::unexpected(notOpen());
     QString since;
@@ -592,15 +600,63 @@ Result<QList<Message>> Store::history(const HistoryFilter &filter) const
             return std::unexpected(normalized.error());
         since = *normalized;
     }
-    QSqlQuery &q = d->statements->history;
-    int i = 0;
-    for (const QString *value : {&filter.from, &filter.to, &filter.search}) {
-        q.bindValue(i++, text(*value));
-        q.bindValue(i++, containsPattern(*value));
+    // Only the clauses a filter asks for, so that SQLite walks the rowid range of a page.
+    QStringList where;
+    QVariantList values;
+    const auto add = [&](const QString &clause, const QVariantList &bound) {
+        where << clause;
+        values << bound;
+    };
+    if (!filter.from.isEmpty())
+        add(QStringLiteral("from_id LIKE ? ESCAPE '\\'"), {containsPattern(filter.from)});
+    if (!filter.to.isEmpty())
+        add(QStringLiteral("to_id LIKE ? ESCAPE '\\'"), {containsPattern(filter.to)});
+    if (!filter.search.isEmpty())
+        add(QStringLiteral("text LIKE ? ESCAPE '\\'"), {containsPattern(filter.search)});
+    if (!since.isEmpty())
+        add(QStringLiteral("sent_at >= ?"), {since});
+    if (filter.beforeId > 0)
+        add(QStringLiteral("id < ?"), {filter.beforeId});
+    if (filter.afterId > 0)
+        add(QStringLiteral("id > ?"), {filter.afterId});
+    if (!filter.peer.isEmpty() && !filter.with.isEmpty())
+        add(QStringLiteral("((from_id = ? AND to_id = ?) OR (from_id = ? AND to_id = ?))"),
+            {text(filter.peer), text(filter.with), text(filter.with), text(filter.peer)});
+    else if (!filter.peer.isEmpty())
+        add(QStringLiteral("(from_id = ? OR to_id = ?)"), {text(filter.peer), text(filter.peer)});
+    if (!filter.ids.isEmpty()) {
+        QStringList ids;
+        for (qint64 id : filter.ids)
+            ids << QString::number(id);
+        add(QStringLiteral("id IN (SELECT value FROM json_each(?))"),
+            {QStringLiteral("[%1]").arg(ids.join(QLatin1Char(',')))});
     }
-    q.bindValue(i++, text(since)); // '' is <= every timestamp
-    q.bindValue(i++, qBound(1, filter.limit, 1000));
-    return d->messages(q, "Reading the message history", filter.maxBytes);
+    const int limit = qBound(1, filter.limit, 1000);
+    const QString sql =
+        QStringLiteral("SELECT id, from_id, to_id, text, type, metadata, reply_to, sent_at, "
+                       "delivered FROM messages%1 ORDER BY id %2 LIMIT %3")
+            .arg(where.isEmpty() ? QString()
+                                 : QStringLiteral(" WHERE ") + where.join(QStringLiteral(" AND ")),
+                 filter.ascending ? QStringLiteral("ASC") : QStringLiteral("DESC"))
+            .arg(limit + 1);
+    QSqlQuery q(database());
+    if (!q.prepare(sql))
+        return std::unexpected(databaseError(QStringLiteral("Reading the message log"), q.lastError()));
+    for (int i = 0; i < values.size(); ++i)
+        q.bindValue(i, values.at(i));
+    if (!q.exec())
+        return std::unexpected(databaseError(QStringLiteral("Reading the message log"), q.lastError()));
+    HistoryPage page;
+    qsizetype bytes = 0;
+    while (q.next()) {
+        if (page.messages.size() >= limit || (filter.maxBytes >= 0 && bytes >= filter.maxBytes)) {
+            page.more = true;
+            break;
+        }
+        page.messages.append(messageFromRow(q));
+        bytes += kRowAllowanceBytes + page.messages.last().text.size() + q.value(5).toString().size();
+    }
+    return page;
 }
 
 Result<QList<Message>> Store::orphans() const

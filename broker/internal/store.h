@@ -52,6 +52,19 @@ struct HistoryFilter
     QString search; // substring of text
     int limit = 20;
     qsizetype maxBytes = -1; // see Store::maxListBytes; -1 = no bound
+    // The message log's paging and thread filters (historyPage()).
+    qint64 beforeId = 0; // 0 = no bound
+    qint64 afterId = 0;
+    bool ascending = false; // oldest first
+    QString peer; // exact: from_id or to_id
+    QString with; // exact, with peer: only messages between peer and with
+    QList<qint64> ids; // only these ids; empty = any
+};
+
+struct HistoryPage
+{
+    QList<Message> messages;
+    bool more = false; // more rows match than the page holds
 };
 
 struct Counts
@@ -124,6 +137,9 @@ public:
     // % and _ escaped); since accepts any ISO-8601 form (no offset = UTC), else "invalid";
     // limit clamped to 1..1000.
     Result<QList<Message>> history(const HistoryFilter &filter) const;
+    // The same filters plus the log's (beforeId, afterId, order, peer, with, ids), and whether
+    // more rows match than the page holds (limit or maxBytes reached).
+    Result<HistoryPage> historyPage(const HistoryFilter &filter) const;
 
     // Lists read for one answer stop once the messages read so far hold about this many bytes
     // (text, metadata and a fixed allowance per row; always at least one message), so that

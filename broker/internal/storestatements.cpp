@@ -153,13 +153,6 @@ Result<void> Statements::prepareAll()
                         "AND id IN (SELECT value FROM json_each(?))")},
         // An empty filter value disables its condition, so one prepared statement serves
         // every combination.
-        {&history,
-         QStringLiteral("SELECT %1 FROM messages WHERE "
-                        "(? = '' OR from_id LIKE ? ESCAPE '\\') AND "
-                        "(? = '' OR to_id LIKE ? ESCAPE '\\') AND "
-                        "(? = '' OR text LIKE ? ESCAPE '\\') AND "
-                        "sent_at >= ? ORDER BY id DESC LIMIT ?")
-             .arg(messageColumns)},
         // Ordered as idx_messages_undelivered is, so that the sweep reads that index instead of
         // scanning the whole table (ORDER BY m.id alone made SQLite scan); Store sorts by id.
         {&orphans,

@@ -56,7 +56,6 @@ struct Statements
           messageById(db),
           undelivered(db),
           acknowledge(db),
-          history(db),
           orphans(db),
           deleteMessage(db),
           deleteUndeliveredFor(db),
@@ -69,8 +68,8 @@ struct Statements
     bool batch = false; // Store::beginBatch() opened the transaction
     QSqlQuery peerById, allPeers, peerBySecret, touchPeer, setSummary, setSessionName, setChannelPush,
         setAttention, deletePeer, samePid, sameTty, insertPeer;
-    QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, history, orphans,
-        deleteMessage, deleteUndeliveredFor, purge, counts;
+    QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, orphans, deleteMessage,
+        deleteUndeliveredFor, purge, counts;
 
     Result<void> prepareAll();
 };

@@ -66,8 +66,9 @@ int httpTimeoutMs(const QJsonObject &input)
         const qint64 seconds = input.value(QLatin1String("timeout")).toInteger(DefaultWaitSeconds);
         ms = int(std::clamp<qint64>(seconds, 1, 86400)) * 1000 + WaitMarginMs;
     }
+    // A worktree adds 120 s to a wait, or is 120 s alone (its bootstrap may take 60 s), as the CLI.
     if (input.contains(QLatin1String("worktree")))
-        ms += WorktreeMarginMs;
+        ms = input.value(QLatin1String("wait")).toBool() ? ms + WorktreeMarginMs : WorktreeMarginMs;
     return ms;
 }
 

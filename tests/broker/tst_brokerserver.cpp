@@ -6,6 +6,7 @@
 #include "secretstore.h"
 
 #include <QCoreApplication>
+#include <QDateTime>
 #include <QFile>
 #include <QJsonDocument>
 #include <QRegularExpression>
@@ -649,6 +650,121 @@ private Q_SLOTS:
                    {{QStringLiteral("search"), QStringLiteral("needle")}, {QStringLiteral("limit"), 5}});
         QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 1);
         QCOMPARE(h.post(QStringLiteral("/messages"), {}, a.secret).status, 403);
+    }
+
+    // The message log (docs/protocol.md, /messages): pages by id both ways with "more", the
+    // thread between two peers, a peer's messages, given ids, and when each was pushed.
+    void messageLogPagesFiltersAndPushes()
+    {
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const RegisteredPeer a = h.registerPeer();
+        const RegisteredPeer b = h.registerPeer();
+        const RegisteredPeer c = h.registerPeer();
+        QList<qint64> ab;
+        for (int i = 0; i < 5; ++i)
+            ab << h.send(a.id, b.id, QStringLiteral("ab%1").arg(i));
+        const qint64 ac = h.send(a.id, c.id, QStringLiteral("ac"));
+        const qint64 cb = h.send(c.id, b.id, QStringLiteral("cb"));
+        const auto idsOf = [](const HttpResult &r) {
+            QList<qint64> ids;
+            for (const QJsonValue &v : r.object().value(QStringLiteral("messages")).toArray())
+                ids << v.toObject().value(QStringLiteral("id")).toInteger();
+            return ids;
+        };
+        // Oldest first after an id, with "more" while the limit cut the page.
+        HttpResult r = h.post(QStringLiteral("/messages"),
+                              {{QStringLiteral("after_id"), ab.at(0)},
+                               {QStringLiteral("order"), QStringLiteral("asc")},
+                               {QStringLiteral("limit"), 3}});
+        QCOMPARE(r.status, 200);
+        QCOMPARE(idsOf(r), (QList<qint64> {ab.at(1), ab.at(2), ab.at(3)}));
+        QCOMPARE(r.object().value(QStringLiteral("more")), QJsonValue(true));
+        r = h.post(
+            QStringLiteral("/messages"),
+            {{QStringLiteral("after_id"), ab.at(3)}, {QStringLiteral("order"), QStringLiteral("asc")}});
+        QCOMPARE(idsOf(r), (QList<qint64> {ab.at(4), ac, cb}));
+        QVERIFY(!r.object().contains(QStringLiteral("more")));
+        // Newest first before an id.
+        r = h.post(QStringLiteral("/messages"), {{QStringLiteral("before_id"), ab.at(2)}});
+        QCOMPARE(idsOf(r), (QList<qint64> {ab.at(1), ab.at(0)}));
+        // A thread: both ways between two peers; a peer: either end.
+        r = h.post(QStringLiteral("/messages"),
+                   {{QStringLiteral("peer"), c.id}, {QStringLiteral("with"), b.id}});
+        QCOMPARE(idsOf(r), (QList<qint64> {cb}));
+        r = h.post(QStringLiteral("/messages"), {{QStringLiteral("peer"), c.id}});
+        QCOMPARE(idsOf(r), (QList<qint64> {cb, ac}));
+        // Given ids (a client refreshing their state); unknown ids are simply absent.
+        r = h.post(QStringLiteral("/messages"), {{QStringLiteral("ids"), QJsonArray {ac, ab.at(0), 999999}}});
+        QCOMPARE(idsOf(r), (QList<qint64> {ac, ab.at(0)}));
+        // Pushed: b's stream answers with its messages; the log says so, c's message not yet.
+        r = h.post(QStringLiteral("/wait-messages"),
+                   {{QStringLiteral("id"), b.id}, {QStringLiteral("timeout_ms"), 0}}, b.secret);
+        QCOMPARE(r.status, 200);
+        QVERIFY(!r.object().value(QStringLiteral("messages")).toArray().isEmpty());
+        r = h.post(QStringLiteral("/messages"), {{QStringLiteral("ids"), QJsonArray {ab.at(0), ac}}});
+        const QJsonArray list = r.object().value(QStringLiteral("messages")).toArray();
+        QCOMPARE(list.size(), 2);
+        const QJsonObject toC = list.at(0).toObject(), toB = list.at(1).toObject();
+        QCOMPARE(toB.value(QStringLiteral("pushed_by")).toString(), QStringLiteral("stream"));
+        QVERIFY(QDateTime::fromString(toB.value(QStringLiteral("pushed_at")).toString(), Qt::ISODateWithMs)
+                    .isValid());
+        QVERIFY(!toC.contains(QStringLiteral("pushed_at")));
+        // /poll-messages is a handout too.
+        QVERIFY(!h.poll(c.id).isEmpty());
+        r = h.post(QStringLiteral("/messages"), {{QStringLiteral("ids"), QJsonArray {ac}}});
+        QCOMPARE(str(r.object().value(QStringLiteral("messages")).toArray().at(0).toObject(), "pushed_by"),
+                 QStringLiteral("poll"));
+    }
+
+    void messageLogRejectsBadInput_data()
+    {
+        QTest::addColumn<QByteArray>("body");
+        QTest::addColumn<QString>("error");
+        const QByteArray longId(Broker::HistoryRequest::maxFilterBytes + 1, 'x');
+        QByteArray manyIds = "[";
+        for (int i = 0; i <= Broker::HistoryRequest::maxIds; ++i)
+            manyIds += (i ? "," : "") + QByteArray::number(i + 1);
+        manyIds += "]";
+        QTest::newRow("before_id negative")
+            << QByteArray(R"({"before_id":-1})")
+            << QStringLiteral("Field \"before_id\" must be a non-negative integer");
+        QTest::newRow("after_id text") << QByteArray(R"({"after_id":"soon"})")
+                                       << QStringLiteral("Field \"after_id\" must be a non-negative integer");
+        QTest::newRow("order") << QByteArray(R"({"order":"sideways"})")
+                               << QStringLiteral("Field \"order\" must be one of desc, asc");
+        QTest::newRow("with alone")
+            << QByteArray(R"({"with":"abc"})")
+            << QStringLiteral(
+                   "Field \"with\" must be given together with \"peer\" (the thread between two peers)");
+        QTest::newRow("peer too long")
+            << (QByteArray(R"({"peer":")") + longId + "\"}")
+            << QStringLiteral("Field \"peer\" must be a string of at most 2048 bytes (UTF-8)");
+        QTest::newRow("search too long")
+            << (QByteArray(R"({"search":")") + longId + "\"}")
+            << QStringLiteral("Field \"search\" must be a string of at most 2048 bytes (UTF-8)");
+        QTest::newRow("ids not a list")
+            << QByteArray(R"({"ids":7})") << QStringLiteral("Field \"ids\" must be an array of integers");
+        QTest::newRow("ids of text") << QByteArray(R"({"ids":["a"]})")
+                                     << QStringLiteral("Field \"ids\" must be an array of integers");
+        QTest::newRow("too many ids")
+            << (QByteArray(R"({"ids":)") + manyIds + "}")
+            << QStringLiteral("Field \"ids\" must be a list of at most 500 integers");
+        QTest::newRow("since not a time")
+            << QByteArray(R"({"since":"yesterday"})")
+            << QStringLiteral(
+                   "since must be an ISO-8601 timestamp such as 2026-03-27T12:00:00.000Z, not \"yesterday\"");
+    }
+
+    void messageLogRejectsBadInput()
+    {
+        QFETCH(QByteArray, body);
+        QFETCH(QString, error);
+        BrokerHarness h;
+        QVERIFY(h.start());
+        const HttpResult r = h.postRaw(QStringLiteral("/messages"), body, h.token());
+        QCOMPARE(r.status, 400);
+        QCOMPARE(str(r.object(), "error"), error);
     }
 
     void metricsAndHealthCounters()

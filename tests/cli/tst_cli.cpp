@@ -223,9 +223,9 @@ private Q_SLOTS:
     {
         const CliRun help = runCli(env(), {u"--help"_s});
         QCOMPARE(help.code, 0);
-        for (const char *cmd :
-             {"status", "peers", "send", "broadcast", "set-name", "auto-summary", "messages", "metrics",
-              "rotate-token", "reload-broker", "kill-broker", "restart", "federation", "hook", "autostart"}) {
+        for (const char *cmd : {"status", "peers", "send", "broadcast", "set-name", "rename", "auto-summary",
+                                "messages", "metrics", "rotate-token", "reload-broker", "kill-broker",
+                                "restart", "federation", "hook", "autostart"}) {
             QVERIFY2(help.out.contains(u"\n  "_s + QLatin1String(cmd)), cmd);
             const CliRun one = runCli(env(), {QLatin1String(cmd), u"--help"_s});
             QCOMPARE(one.code, 0);
@@ -253,6 +253,12 @@ private Q_SLOTS:
         QTest::newRow("limit zero") << QStringList {u"messages"_s, u"--limit"_s, u"0"_s} << u"--limit"_s;
         QTest::newRow("limit text") << QStringList {u"messages"_s, u"--limit"_s, u"ten"_s} << u"--limit"_s;
         QTest::newRow("limit missing") << QStringList {u"messages"_s, u"--limit"_s} << u"needs a value"_s;
+        QTest::newRow("before-id text") << QStringList {u"messages"_s, u"--before-id"_s, u"soon"_s}
+                                        << u"--before-id needs a message id"_s;
+        QTest::newRow("after-id fraction")
+            << QStringList {u"messages"_s, u"--after-id"_s, u"1.5"_s} << u"--after-id needs a message id"_s;
+        QTest::newRow("with alone") << QStringList {u"messages"_s, u"--with"_s, u"abc"_s}
+                                    << u"--with needs --peer"_s;
         QTest::newRow("since garbage")
             << QStringList {u"messages"_s, u"--since"_s, u"last week"_s} << u"--since"_s;
         QTest::newRow("broadcast lan")
@@ -512,6 +518,22 @@ private Q_SLOTS:
         QVERIFY(text.out.contains(u"    From: cli  \u2192  To: %1\n"_s.arg(m_peer)));
         QVERIFY(text.out.contains(u"[text] pending"_s));
 
+        // Paging the log: the message just sent is the page after the one before it, and the
+        // thread between cli and the peer holds it.
+        const qint64 sentId = match.captured(2).toLongLong();
+        const CliRun page = runCli(env(),
+                                   {u"messages"_s, u"--json"_s, u"--after-id"_s, QString::number(sentId - 1),
+                                    u"--oldest-first"_s, u"--peer"_s, u"cli"_s, u"--with"_s, m_peer});
+        QCOMPARE(page.code, 0);
+        const QJsonArray pageList = QJsonDocument::fromJson(page.out.toUtf8()).array();
+        QCOMPARE(pageList.size(), 1);
+        QCOMPARE(pageList.first().toObject().value(u"id"_s).toInteger(), sentId);
+        const CliRun before =
+            runCli(env(), {u"messages"_s, u"--json"_s, u"--before-id"_s, QString::number(sentId)});
+        QCOMPARE(before.code, 0);
+        for (const QJsonValue &v : QJsonDocument::fromJson(before.out.toUtf8()).array())
+            QVERIFY(v.toObject().value(u"id"_s).toInteger() < sentId);
+
         const CliRun none = runCli(env(), {u"messages"_s, u"--search"_s, u"no such text anywhere"_s});
         QCOMPARE(none.code, 0);
         QCOMPARE(none.out, u"No messages found.\n"_s);
@@ -554,6 +576,26 @@ private Q_SLOTS:
         QVERIFY2(r.code == 0, qPrintable(describe(r)));
         QCOMPARE(r.out, u"Session name set for %1: \"NEW NAME\"\n"_s.arg(id));
         QCOMPARE(peerRow(*m_home, id).value(u"session_name"_s).toString(), u"NEW NAME"_s);
+    }
+
+    // The Peers page's rename, from the command line: options anywhere, JSON on request.
+    void renameWithJson()
+    {
+        LivePid live;
+        const QString id = registerPeer(*m_home, u"TEMP"_s, u"/tmp/cli-rename"_s, live.pid());
+        const CliRun r = runCli(env(), {u"rename"_s, id, u"--json"_s, u"code"_s, u"reviewer"_s});
+        QVERIFY2(r.code == 0, qPrintable(describe(r)));
+        const QJsonObject answer = QJsonDocument::fromJson(r.out.toUtf8()).object();
+        QCOMPARE(answer.value(u"ok"_s).toBool(), true);
+        QCOMPARE(answer.value(u"id"_s).toString(), id);
+        QCOMPARE(answer.value(u"session_name"_s).toString(), u"code reviewer"_s);
+        QCOMPARE(peerRow(*m_home, id).value(u"session_name"_s).toString(), u"code reviewer"_s);
+
+        const CliRun text = runCli(env(), {u"rename"_s, id, u"short"_s});
+        QCOMPARE(text.out, u"Renamed %1 to \"short\"\n"_s.arg(id));
+        const CliRun empty = runCli(env(), {u"rename"_s, id, u" "_s});
+        QCOMPARE(empty.code, 1);
+        QVERIFY(empty.err.contains(u"The new name is empty."_s));
     }
 
     // Reference §12 item 35.

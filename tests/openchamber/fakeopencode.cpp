@@ -1,6 +1,7 @@
 #include "fakeopencode.h"
 
 #include <QDateTime>
+#include <QDir>
 #include <QJsonDocument>
 #include <QTcpSocket>
 #include <QTimer>
@@ -175,9 +176,43 @@ void FakeOpenCode::emitEvent(const QString &directory, const QJsonObject &event)
 {
     const QByteArray frame = "data: " + QJsonDocument(event).toJson(QJsonDocument::Compact) + "\n\n";
     for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
-        if (it->eventStream && it->directory == directory)
+        if (it->eventStream && !it->global && it->directory == directory)
             it.key()->write(frame);
     }
+    emitGlobalEvent(directory, event);
+}
+
+void FakeOpenCode::emitGlobalEvent(const QString &directory, const QJsonObject &payload)
+{
+    const QJsonObject event {{QStringLiteral("directory"), directory},
+                             {QStringLiteral("project"), QStringLiteral("fakeproject")},
+                             {QStringLiteral("payload"), payload}};
+    const QByteArray frame = "data: " + QJsonDocument(event).toJson(QJsonDocument::Compact) + "\n\n";
+    for (auto it = m_connections.begin(); it != m_connections.end(); ++it) {
+        if (it->eventStream && it->global)
+            it.key()->write(frame);
+    }
+}
+
+void FakeOpenCode::emitWorktreeNews(const QString &directory, bool ready, const QString &message)
+{
+    const QString name = directory.section(QLatin1Char('/'), -1);
+    const QJsonObject properties = ready
+        ? QJsonObject {{QStringLiteral("name"), name},
+                       {QStringLiteral("branch"), QString(QStringLiteral("opencode/") + name)}}
+        : QJsonObject {{QStringLiteral("message"), message}};
+    emitGlobalEvent(directory,
+                    {{QStringLiteral("type"),
+                      ready ? QStringLiteral("worktree.ready") : QStringLiteral("worktree.failed")},
+                     {QStringLiteral("properties"), properties}});
+}
+
+int FakeOpenCode::globalEventStreams() const
+{
+    int n = 0;
+    for (const Connection &c : m_connections)
+        n += c.eventStream && c.global;
+    return n;
 }
 
 void FakeOpenCode::dropEventStreams()
@@ -260,17 +295,22 @@ void FakeOpenCode::serve(QTcpSocket *socket, const FakeRequest &request)
                       QByteArray::number(body.size()) + "\r\n\r\n" + body);
         return;
     }
-    if (request.method == "GET" && request.path == QLatin1String("/event")) {
+    const bool instanceStream = request.method == "GET" && request.path == QLatin1String("/event");
+    const bool global = request.method == "GET" && request.path == QLatin1String("/global/event");
+    std::optional<FakeResponse> scripted = handler && !instanceStream ? handler(request) : std::nullopt;
+    if (!scripted && (instanceStream || global)) {
         Connection &connection = m_connections[socket];
         connection.eventStream = true;
+        connection.global = global;
         connection.directory = request.directory();
         socket->write("HTTP/1.1 200 OK\r\nContent-Type: text/event-stream\r\nCache-Control: no-cache\r\n"
                       "Connection: close\r\n\r\n");
-        socket->write(R"(data: {"type":"server.connected","properties":{}})"
-                      "\n\n");
+        socket->write(global ? R"(data: {"payload":{"type":"server.connected","properties":{}}})"
+                               "\n\n"
+                             : R"(data: {"type":"server.connected","properties":{}})"
+                               "\n\n");
         return;
     }
-    std::optional<FakeResponse> scripted = handler ? handler(request) : std::nullopt;
     const FakeResponse response = scripted ? *scripted : route(request);
     if (response.hang)
         return;
@@ -353,6 +393,22 @@ FakeResponse FakeOpenCode::route(const FakeRequest &request)
                                                {QStringLiteral("default"), QJsonObject {}}});
     if (get && path == QLatin1String("/command"))
         return FakeResponse::json(commands);
+    if (post && path == QLatin1String("/experimental/worktree")) {
+        const QString name = request.json().value(QStringLiteral("name")).toString();
+        const QString worktree = worktreeRoot + QLatin1Char('/') + name;
+        QDir().mkpath(worktree);
+        worktrees.append(worktree);
+        if (worktreeBootstrap) {
+            const bool ready = *worktreeBootstrap;
+            // After the answer is on its way, as OpenCode's background bootstrap.
+            QTimer::singleShot(
+                0, this, [this, worktree, ready] { emitWorktreeNews(worktree, ready, worktreeFailure); });
+        }
+        return FakeResponse::json(
+            QJsonObject {{QStringLiteral("name"), name},
+                         {QStringLiteral("branch"), QString(QStringLiteral("opencode/") + name)},
+                         {QStringLiteral("directory"), worktree}});
+    }
     if (get && path == QLatin1String("/experimental/session"))
         return FakeResponse::json(sessions());
     if (get && path == QLatin1String("/session")) {

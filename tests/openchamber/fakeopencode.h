@@ -8,6 +8,7 @@
 #include <QObject>
 #include <QPointer>
 #include <QString>
+#include <QStringList>
 #include <QTcpServer>
 #include <QUrl>
 #include <QUrlQuery>
@@ -87,6 +88,18 @@ public:
     int countPrefix(const QByteArray &method, const QString &pathPrefix) const;
     QList<FakeRequest> find(const QByteArray &method, const QString &path) const;
 
+    // Worktrees (POST /experimental/worktree {name}): created as <worktreeRoot>/<name> with branch
+    // opencode/<name>, answered at once; their bootstrap ends with worktreeBootstrap (true:
+    // worktree.ready, false: worktree.failed with worktreeFailure, nullopt: no word) on
+    // /global/event, right after the answer. Tests script other timings with emitGlobalEvent.
+    QString worktreeRoot;
+    std::optional<bool> worktreeBootstrap = true;
+    QString worktreeFailure = QStringLiteral("branch already exists");
+    QStringList worktrees; // created directories, in order
+    void emitWorktreeNews(const QString &directory, bool ready, const QString &message = {});
+    void emitGlobalEvent(const QString &directory, const QJsonObject &payload);
+    int globalEventStreams() const;
+
     void emitEvent(const QString &directory, const QJsonObject &event);
     int eventStreams() const;
     void dropEventStreams(); // closes every open /event stream (OpenCode restarted)
@@ -105,6 +118,7 @@ private:
     {
         QByteArray buffer;
         bool eventStream = false;
+        bool global = false; // /global/event
         QString directory;
     };
 

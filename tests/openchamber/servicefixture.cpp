@@ -17,6 +17,8 @@ ServiceFixture::ServiceFixture(bool realTimers)
     QDir(m_dir.path()).mkpath(QStringLiteral("other"));
     m_repo = QFileInfo(m_dir.filePath(QStringLiteral("repo/app"))).canonicalFilePath();
     m_other = QFileInfo(m_dir.filePath(QStringLiteral("other"))).canonicalFilePath();
+    QDir(m_dir.path()).mkpath(QStringLiteral("worktrees"));
+    fake.worktreeRoot = QFileInfo(m_dir.filePath(QStringLiteral("worktrees"))).canonicalFilePath();
     m_start = clock->msecsSinceEpoch();
 
     OpenCodeClient::Options options;

@@ -7,6 +7,9 @@
 #include "sessionservice.h"
 
 #include <QDir>
+#include <QJsonArray>
+#include <QJsonObject>
+#include <QJsonValue>
 #include <QTemporaryDir>
 
 #include <memory>
@@ -50,6 +53,28 @@ private:
     QString m_other;
     qint64 m_start = 0;
 };
+
+// A JSON value from a literal (the build forbids implicit const char * → QString).
+struct V
+{
+    QJsonValue v;
+    V(int i) : v(i) { }
+    V(double d) : v(d) { }
+    V(bool b) : v(b) { }
+    V(const char *s) : v(QString::fromUtf8(s)) { }
+    V(const QString &s) : v(s) { }
+    V(const QJsonObject &o) : v(o) { }
+    V(const QJsonArray &a) : v(a) { }
+    V(const QJsonValue &x) : v(x) { }
+};
+
+inline QJsonObject obj(std::initializer_list<std::pair<const char *, V>> fields)
+{
+    QJsonObject o;
+    for (const auto &f : fields)
+        o.insert(QString::fromUtf8(f.first), f.second.v);
+    return o;
+}
 
 QJsonObject agent(const QString &name, const QString &mode = QStringLiteral("primary"));
 QJsonObject provider(const QString &id, const QJsonObject &models);

@@ -10,28 +10,6 @@ using namespace OpenChamberTest;
 
 namespace {
 
-// A JSON value from a literal (the build forbids implicit const char * → QString).
-struct V
-{
-    QJsonValue v;
-    V(int i) : v(i) { }
-    V(double d) : v(d) { }
-    V(bool b) : v(b) { }
-    V(const char *s) : v(QString::fromUtf8(s)) { }
-    V(const QString &s) : v(s) { }
-    V(const QJsonObject &o) : v(o) { }
-    V(const QJsonArray &a) : v(a) { }
-    V(const QJsonValue &x) : v(x) { }
-};
-
-QJsonObject obj(std::initializer_list<std::pair<const char *, V>> fields)
-{
-    QJsonObject o;
-    for (const auto &f : fields)
-        o.insert(QString::fromUtf8(f.first), f.second.v);
-    return o;
-}
-
 const QString kNotLanded =
     QStringLiteral("OpenCode accepted the prompt but it never appeared in the session");
 

@@ -50,6 +50,7 @@ class tst_SessionWatcher : public QObject
 private Q_SLOTS:
     void reportsStatusChangesOnce();
     void reportsSessionErrors();
+    void reportsWhatASessionWaitsFor();
     void keepsDirectoriesApart();
     void reconnectsWhenTheStreamEnds();
     void followsTheDirectoriesPromptsWentTo();
@@ -111,6 +112,78 @@ void tst_SessionWatcher::reportsSessionErrors()
              (QVariantList {QStringLiteral("/repo"), QStringLiteral("ses_1"), QStringLiteral("bad key")}));
     QCOMPARE(failed.at(1),
              (QVariantList {QStringLiteral("/repo"), QString(), QStringLiteral("UnknownError")}));
+}
+
+// Permission and question requests make a session wait for the user until they are answered
+// (OpenCode v2 events, and v1's permission.updated/permissionID), or until the session is idle.
+void tst_SessionWatcher::reportsWhatASessionWaitsFor()
+{
+    WatchFixture f;
+    FakeOpenCode &fake = f.fake;
+    SessionWatcher &watcher = f.watcher;
+    QSignalSpy waiting(&watcher, &SessionWatcher::sessionWaitingChanged);
+    watcher.watch(QStringLiteral("/repo"));
+    QTRY_VERIFY_WITH_TIMEOUT(watcher.isConnected(QStringLiteral("/repo")), TestSupport::scaled(5000));
+    const auto event = [](const char *type, const QJsonObject &properties) {
+        return QJsonObject {{QStringLiteral("type"), QLatin1String(type)},
+                            {QStringLiteral("properties"), properties}};
+    };
+    const QString ses = QStringLiteral("ses_1");
+    fake.emitEvent(QStringLiteral("/repo"),
+                   event("permission.asked",
+                         {{QStringLiteral("id"), QStringLiteral("per_1")},
+                          {QStringLiteral("sessionID"), ses},
+                          {QStringLiteral("permission"), QStringLiteral("bash")},
+                          {QStringLiteral("patterns"), QJsonArray {QStringLiteral("rm *")}}}));
+    fake.emitEvent(
+        QStringLiteral("/repo"),
+        event("question.asked",
+              {{QStringLiteral("id"), QStringLiteral("que_1")},
+               {QStringLiteral("sessionID"), ses},
+               {QStringLiteral("questions"),
+                QJsonArray {QJsonObject {{QStringLiteral("question"), QStringLiteral("Which branch?")},
+                                         {QStringLiteral("header"), QStringLiteral("Branch")}}}}}));
+    fake.emitEvent(
+        QStringLiteral("/repo"),
+        event("question.rejected",
+              {{QStringLiteral("sessionID"), ses}, {QStringLiteral("requestID"), QStringLiteral("que_1")}}));
+    fake.emitEvent(QStringLiteral("/repo"),
+                   event("permission.replied",
+                         {{QStringLiteral("sessionID"), ses},
+                          {QStringLiteral("requestID"), QStringLiteral("per_1")},
+                          {QStringLiteral("reply"), QStringLiteral("once")}}));
+    // v1: permission.updated with a title, answered by permissionID; then idle ends a second one.
+    fake.emitEvent(QStringLiteral("/repo"),
+                   event("permission.updated",
+                         {{QStringLiteral("id"), QStringLiteral("per_2")},
+                          {QStringLiteral("sessionID"), ses},
+                          {QStringLiteral("title"), QStringLiteral("Edit a.txt")}}));
+    fake.emitEvent(QStringLiteral("/repo"),
+                   event("permission.replied",
+                         {{QStringLiteral("sessionID"), ses},
+                          {QStringLiteral("permissionID"), QStringLiteral("per_2")},
+                          {QStringLiteral("response"), QStringLiteral("once")}}));
+    fake.emitEvent(QStringLiteral("/repo"),
+                   event("question.asked",
+                         {{QStringLiteral("id"), QStringLiteral("que_2")},
+                          {QStringLiteral("sessionID"), ses},
+                          {QStringLiteral("questions"), QJsonArray {}}}));
+    fake.emitEvent(QStringLiteral("/repo"), statusEvent(ses, QStringLiteral("busy")));
+    fake.emitEvent(QStringLiteral("/repo"), statusEvent(ses, QStringLiteral("idle")));
+    QTRY_COMPARE_WITH_TIMEOUT(waiting.size(), 8, TestSupport::scaled(5000));
+    const QString repo = QStringLiteral("/repo");
+    const QList<QVariantList> expected {
+        {repo, ses, QStringLiteral("permission"), QStringLiteral("bash: rm *")},
+        {repo, ses, QStringLiteral("question"), QStringLiteral("Which branch?")},
+        {repo, ses, QStringLiteral("permission"), QStringLiteral("bash: rm *")}, // the question went
+        {repo, ses, QString(), QString()},
+        {repo, ses, QStringLiteral("permission"), QStringLiteral("Edit a.txt")},
+        {repo, ses, QString(), QString()},
+        {repo, ses, QStringLiteral("question"), QString()},
+        {repo, ses, QString(), QString()}, // idle
+    };
+    for (int i = 0; i < expected.size(); ++i)
+        QCOMPARE(waiting.at(i), expected.at(i));
 }
 
 void tst_SessionWatcher::keepsDirectoriesApart()

@@ -52,13 +52,13 @@ private Q_SLOTS:
         m_model.reset();
     }
 
-    void hasEightNamedColumns()
+    void hasNineNamedColumns()
     {
-        QCOMPARE(m_model->columnCount(), 8);
-        const QStringList expected {QStringLiteral("Name"),      QStringLiteral("Machine"),
-                                    QStringLiteral("State"),     QStringLiteral("ID"),
-                                    QStringLiteral("Directory"), QStringLiteral("Summary"),
-                                    QStringLiteral("Push"),      QStringLiteral("Last seen")};
+        QCOMPARE(m_model->columnCount(), 9);
+        const QStringList expected {
+            QStringLiteral("Name"),    QStringLiteral("Machine"),      QStringLiteral("State"),
+            QStringLiteral("ID"),      QStringLiteral("Project"),      QStringLiteral("Directory"),
+            QStringLiteral("Summary"), QStringLiteral("Reachability"), QStringLiteral("Last seen")};
         for (int column = 0; column < expected.size(); ++column)
             QCOMPARE(m_model->headerData(column, Qt::Horizontal).toString(), expected.at(column));
         QCOMPARE(m_model->rowCount(), 0);
@@ -101,17 +101,19 @@ private Q_SLOTS:
         m_model->sync(
             {peer(QStringLiteral("a")), peer(QStringLiteral("b"), {}, QStringLiteral("fixing tests"))});
         QCOMPARE(changed.count(), 1);
-        QCOMPARE(changed.at(0).at(0).toModelIndex(), m_model->index(1, PeersModel::SummaryColumn));
+        // The project column too: its branch comes from the summary's "[repo:branch]".
+        QCOMPARE(changed.at(0).at(0).toModelIndex(), m_model->index(1, PeersModel::ProjectColumn));
         QCOMPARE(changed.at(0).at(1).toModelIndex(), m_model->index(1, PeersModel::SummaryColumn));
         QCOMPARE(m_model->index(1, PeersModel::SummaryColumn).data().toString(),
                  QStringLiteral("fixing tests"));
 
-        // A heartbeat moves last_seen only.
+        // A heartbeat moves last_seen, and so the reachability badge, only.
         Peer beat = peer(QStringLiteral("a"));
         beat.lastSeen = QStringLiteral("2025-01-02T03:05:00.000Z");
         m_model->sync({beat, peer(QStringLiteral("b"), {}, QStringLiteral("fixing tests"))});
         QCOMPARE(changed.count(), 2);
-        QCOMPARE(changed.at(1).at(0).toModelIndex(), m_model->index(0, PeersModel::LastSeenColumn));
+        QCOMPARE(changed.at(1).at(0).toModelIndex(), m_model->index(0, PeersModel::ReachabilityColumn));
+        QCOMPARE(changed.at(1).at(1).toModelIndex(), m_model->index(0, PeersModel::LastSeenColumn));
 
         // Name and summary together: one signal spanning both.
         Peer renamed = beat;
@@ -206,12 +208,19 @@ private Q_SLOTS:
         unnamed.lastSeen = QStringLiteral("not a date");
         unnamed.client = QStringLiteral("opencode");
         m_model->sync({p, unnamed});
+        // Badges measured at a fixed time: p was seen 10 s ago, unnamed never (a bad date).
+        m_model->setClock([] {
+            return QDateTime::fromString(QStringLiteral("2020-05-06T07:08:19.123Z"), Qt::ISODateWithMs);
+        });
 
         QCOMPARE(m_model->index(0, PeersModel::NameColumn).data().toString(), QStringLiteral("AUTH_WORKER"));
         QCOMPARE(m_model->index(0, PeersModel::DirectoryColumn).data().toString(),
                  QStringLiteral("/home/dev/d92a5e28"));
-        QCOMPARE(m_model->index(0, PeersModel::PushColumn).data().toString(), QStringLiteral("working"));
-        QCOMPARE(m_model->index(1, PeersModel::PushColumn).data().toString(), QStringLiteral("unverified"));
+        QCOMPARE(m_model->index(0, PeersModel::ReachabilityColumn).data().toString(), QStringLiteral("push"));
+        QCOMPARE(m_model->index(1, PeersModel::ReachabilityColumn).data().toString(),
+                 QStringLiteral("unreachable"));
+        QCOMPARE(m_model->index(0, PeersModel::ProjectColumn).data().toString(),
+                 QStringLiteral("dev/d92a5e28"));
         const QString expectedTime = QDateTime::fromString(p.lastSeen, Qt::ISODateWithMs)
                                          .toLocalTime()
                                          .toString(QStringLiteral("yyyy-MM-dd HH:mm"));
@@ -235,6 +244,34 @@ private Q_SLOTS:
         QCOMPARE(m_model->rowOf(QStringLiteral("zz000000")), 1);
         QCOMPARE(m_model->rowOf(QStringLiteral("missing")), -1);
         QVERIFY(!m_model->index(5, 0).data().isValid());
+    }
+
+    void marksSameFolderPeersBothWays()
+    {
+        const QDateTime now =
+            QDateTime::fromString(QStringLiteral("2025-01-02T03:04:15.000Z"), Qt::ISODateWithMs);
+        m_model->setClock([now] { return now; });
+        Peer a = peer(QStringLiteral("aaaa0001"), QStringLiteral("alpha"));
+        Peer b = peer(QStringLiteral("bbbb0002"), QStringLiteral("bravo"));
+        b.cwd = a.cwd + QLatin1Char('/'); // the same folder, written differently
+        m_model->sync({a});
+        QVERIFY(m_model->sameFolderPeers(0).isEmpty());
+        QSignalSpy changed(m_model.get(), &QAbstractItemModel::dataChanged);
+        m_model->sync({a, b});
+        // The newcomer's arrival marks the peer that was there already.
+        QVERIFY(!changed.isEmpty());
+        QCOMPARE(changed.first().at(0).value<QModelIndex>().row(), 0);
+        QCOMPARE(m_model->index(0, PeersModel::NameColumn).data(PeersModel::SameFolderRole).toStringList(),
+                 QStringList {QStringLiteral("bravo")});
+        QCOMPARE(m_model->sameFolderPeers(1), QStringList {QStringLiteral("alpha")});
+        QVERIFY(m_model->index(0, PeersModel::NameColumn)
+                    .data(Qt::ToolTipRole)
+                    .toString()
+                    .contains(QLatin1String("bravo")));
+        changed.clear();
+        m_model->sync({a});
+        QVERIFY(!changed.isEmpty());
+        QVERIFY(m_model->sameFolderPeers(0).isEmpty());
     }
 
 private:

@@ -6,6 +6,7 @@
 //   PEERS_SCREENSHOT_DIR=$PWD/docs/screenshots ctest --test-dir build-test -R tst_screenshots
 #include "brokerhost.h"
 #include "mainwindow.h"
+#include "operatorpeer.h"
 #include "peersmodel.h"
 #include "testsupport.h"
 #include "traycomposition.h"
@@ -152,7 +153,19 @@ private Q_SLOTS:
                      200);
         }
 
-        QTRY_COMPARE_WITH_TIMEOUT(tray.peersModel()->rowCount(), int(std::size(kSessions)), scaled(5000));
+        // The operator (the tray itself, a peer like the sessions) gets a question, so that the
+        // Messages page shows a thread with the operator and its ticks.
+        QTRY_VERIFY_WITH_TIMEOUT(tray.operatorPeer()->isOnline(), scaled(10000));
+        Broker::SendMessageRequest question;
+        question.fromId = peers.at(2).id;
+        question.toId = tray.operatorPeer()->id();
+        question.text = QStringLiteral("Can I merge the checkout change before Friday's release?");
+        question.type = QStringLiteral("query");
+        QCOMPARE(TestSupport::httpPostJson(home.port(), QLatin1String(question.path), question.toJson(),
+                                           peers.at(2).secret)
+                     .status,
+                 200);
+        QTRY_COMPARE_WITH_TIMEOUT(tray.peersModel()->rowCount(), int(std::size(kSessions)) + 1, scaled(5000));
 
         const QString dir = qEnvironmentVariableIsSet("PEERS_SCREENSHOT_DIR")
             ? qEnvironmentVariable("PEERS_SCREENSHOT_DIR")

@@ -39,6 +39,28 @@ private Q_SLOTS:
         QCOMPARE(healthPid(home.port()), 0);
     }
 
+    // --no-gui: the broker in-process without a display at all (no QPA platform is loaded:
+    // QT_QPA_PLATFORM names one that does not exist, which a QGuiApplication would die on).
+    void noGuiHostsTheBrokerHeadless()
+    {
+        TestSupport::TestHome home;
+        QProcessEnvironment env = home.environment();
+        TrayProcess tray(env);
+        tray.process().setArguments({QStringLiteral("--no-gui")});
+        QProcessEnvironment noDisplay = tray.process().processEnvironment();
+        noDisplay.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("no-such-platform"));
+        noDisplay.remove(QStringLiteral("DISPLAY"));
+        noDisplay.remove(QStringLiteral("WAYLAND_DISPLAY"));
+        tray.process().setProcessEnvironment(noDisplay);
+        QVERIFY(tray.start());
+        QTRY_COMPARE_WITH_TIMEOUT(healthPid(home.port()), tray.process().processId(), scaled(15000));
+        tray.process().terminate();
+        QTRY_COMPARE_WITH_TIMEOUT(tray.process().state(), QProcess::NotRunning, scaled(10000));
+        QCOMPARE(tray.process().exitStatus(), QProcess::NormalExit);
+        QCOMPARE(tray.process().exitCode(), 0);
+        QCOMPARE(healthPid(home.port()), 0);
+    }
+
     void quitsCleanlyOnSigterm()
     {
         TestSupport::TestHome home;

@@ -9,7 +9,8 @@
 // Cases: create with a prompt → wait → lastAssistantMessage is the mock's reply; unknown agent,
 // unknown model, known model with an unknown variant → exit 2 and no session created (counted
 // through OpenCode's own API); send and fork on that session; the tool's envelope; OpenCode
-// down → a clear error naming the URL. Alongside them, on brokers of their own, the scheduled
+// down → a clear error naming the URL; create --worktree in a git repository (worktreecases.mjs).
+// Alongside them, on brokers of their own, the scheduled
 // once tasks of schedulecases.mjs (run exactly once, also across a restart while due or mid-run).
 import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -19,6 +20,7 @@ import { isolatedOpenCodeEnv, opencodeExe, prepareIsolatedOpenCode, startOpenCod
 import { startMockProvider } from '../opencode/mockprovider.mjs';
 import { cliRunner, json } from './cli.mjs';
 import { runScheduleCases } from './schedulecases.mjs';
+import { runWorktreeCases } from './worktreecases.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 const opencodeDir = path.resolve(here, '..', 'opencode');
@@ -144,6 +146,9 @@ check((await ocSessions()).length === 2, 'OpenCode has the fork');
 r = await run('session', 'messages', '--session', sessionId, '--dir', dir, '--role', 'assistant', '--json');
 const texts = (json(r, 'session messages').messages ?? []).map((m) => m.text);
 check(texts.includes('Reply to PEERS hello') && texts.includes('Reply to PEERS again'), `messages: ${JSON.stringify(texts)}`);
+
+// Sessions in new git worktrees that OpenCode makes (worktreecases.mjs).
+await runWorktreeCases({ ocUrl, base, run });
 
 // The helper's openchamber tool through the MCP SDK client: the session's cwd is the context.
 const transport = new StdioClientTransport({

@@ -114,6 +114,23 @@ private Q_SLOTS:
             << QJsonObject {{u"directory"_s, u"/repo"_s}, {u"prompt"_s, u"hi"_s}, {u"model"_s, u"mock/m"_s},
                             {u"variant"_s, u"high"_s},    {u"wait"_s, true},      {u"timeout"_s, 30},
                             {u"lastAssistant"_s, true},   {u"title"_s, u"T"_s}};
+        QTest::newRow("create worktree")
+            << u"session"_s << QStringList {u"create"_s,     u"--dir"_s, u"/repo"_s,
+                                            u"--worktree"_s, u"feat"_s,  u"--no-upstream"_s}
+            << u"session.create"_s
+            << QJsonObject {
+                   {u"directory"_s, u"/repo"_s}, {u"worktree"_s, u"feat"_s}, {u"setUpstream"_s, false}};
+        // Passed on as the contract says; the service refuses what OpenCode cannot do.
+        QTest::newRow("create worktree options")
+            << u"session"_s
+            << QStringList {u"create"_s,   u"--dir"_s, u"/repo"_s,  u"--worktree"_s, u"feat"_s,
+                            u"--branch"_s, u"b"_s,     u"--base"_s, u"main"_s,       u"--upstream"_s}
+            << u"session.create"_s
+            << QJsonObject {{u"directory"_s, u"/repo"_s},
+                            {u"worktree"_s, u"feat"_s},
+                            {u"branch"_s, u"b"_s},
+                            {u"startRef"_s, u"main"_s},
+                            {u"setUpstream"_s, true}};
         QTest::newRow("create project") << u"session"_s << QStringList {u"create"_s, u"--project"_s, u"p1"_s}
                                         << u"session.create"_s << QJsonObject {{u"projectId"_s, u"p1"_s}};
         QTest::newRow("fork") << u"session"_s << QStringList {u"fork"_s,  u"--session"_s, u"ses_1"_s,
@@ -178,6 +195,27 @@ private Q_SLOTS:
         QVERIFY(call);
         QVERIFY(call->wait);
         QCOMPARE(call->httpTimeoutMs, 60000);
+    }
+
+    // §10.2: with --worktree +120000 ms, or 120000 alone.
+    void worktreeTimeoutCoversTheBootstrap_data()
+    {
+        QTest::addColumn<QStringList>("flags");
+        QTest::addColumn<int>("timeoutMs");
+        QTest::newRow("alone") << QStringList {} << 120000;
+        QTest::newRow("wait 30") << QStringList {u"--wait"_s, u"--timeout"_s, u"30"_s} << 180000;
+        QTest::newRow("wait") << QStringList {u"--wait"_s} << 750000;
+    }
+
+    void worktreeTimeoutCoversTheBootstrap()
+    {
+        QFETCH(QStringList, flags);
+        QFETCH(int, timeoutMs);
+        const Cli::Invocation inv = parse(
+            u"session"_s, QStringList {u"create"_s, u"--dir"_s, u"/r"_s, u"--worktree"_s, u"w"_s} + flags);
+        const auto call = Cli::Control::buildCall(u"session"_s, u"create"_s, inv, u"/"_s);
+        QVERIFY(call);
+        QCOMPARE(call->httpTimeoutMs, timeoutMs);
     }
 
     void usageErrors_data()
@@ -273,6 +311,29 @@ private Q_SLOTS:
             Cli::ControlFormat::result(u"session.create"_s, noLanding, false)
                 .contains(
                     u"Prompt not dispatched: OpenCode accepted the prompt but it never appeared in the session"_s));
+        QJsonObject inWorktree = noLanding;
+        inWorktree[u"worktree"_s] =
+            QJsonObject {{u"name"_s, u"w"_s}, {u"branch"_s, u"opencode/w"_s}, {u"path"_s, u"/wt/w"_s}};
+        QCOMPARE(Cli::ControlFormat::result(u"session.create"_s, inWorktree, false).value(1),
+                 u"Worktree: /wt/w (branch opencode/w)"_s);
+        const auto bootstrap =
+            Broker::ControlFailure::fromJson(500,
+                                             {{u"error"_s, u"Worktree bootstrap failed: boom"_s},
+                                              {u"partial"_s, true},
+                                              {u"partialAction"_s, u"worktree-created"_s},
+                                              {u"directory"_s, u"/wt/w"_s}},
+                                             u"session.create"_s);
+        QCOMPARE(Cli::ControlFormat::failure(bootstrap),
+                 u"Worktree bootstrap failed: boom Worktree /wt/w remains."_s);
+        const auto dispatch = Broker::ControlFailure::fromJson(500,
+                                                               {{u"error"_s, u"prompt_async failed (500)"_s},
+                                                                {u"partial"_s, true},
+                                                                {u"partialAction"_s, u"session-created"_s},
+                                                                {u"sessionId"_s, u"ses_1"_s},
+                                                                {u"directory"_s, u"/wt/w"_s}},
+                                                               u"session.create"_s);
+        QCOMPARE(Cli::ControlFormat::failure(dispatch),
+                 u"prompt_async failed (500) Session ses_1 remains available in /wt/w."_s);
         QCOMPARE(Cli::ControlFormat::result(u"projects.list"_s, {{u"projects"_s, QJsonArray {}}}, false),
                  QStringList {u"No projects configured."_s});
     }

@@ -1,0 +1,220 @@
+// The Messages page and the operator peer against a real broker process and a real helper
+// (claude-peers-mcp, as Claude Code with channels runs it): the operator is listed like any
+// peer, a message sent from the page reaches the helper's stdout, the helper's message and its
+// ticks appear in the page, Reply carries reply_to, a broadcast reaches the helper, and the
+// operator registers again after the broker restarts. Offscreen.
+#include "brokerclient.h"
+#include "helperenv.h"
+#include "mcpclient.h"
+#include "messagelog.h"
+#include "messagelogfeed.h"
+#include "messagespage.h"
+#include "operatorpeer.h"
+#include "testsupport.h"
+
+#include <QComboBox>
+#include <QCoreApplication>
+#include <QFileInfo>
+#include <QJsonArray>
+#include <QLabel>
+#include <QLineEdit>
+#include <QPushButton>
+#include <QSignalSpy>
+#include <QSortFilterProxyModel>
+#include <QTableView>
+#include <QTest>
+
+using namespace TestSupport;
+
+namespace {
+
+const QString HelperTty = QStringLiteral("pts/311");
+
+Broker::Location locationOf(const TestHome &home)
+{
+    return Broker::Location::fromEnvironment(home.environment());
+}
+
+std::unique_ptr<McpClient> startChannelHelper(const TestHome &home)
+{
+    auto helper = std::make_unique<McpClient>(helperEnvironment(home, false, HelperTty));
+    helper->setClientInfo(QStringLiteral("claude-code"), McpClient::channelCapabilities());
+    if (!helper->start() || !helper->initialize() ||
+        !helper->waitRegistered(peerIdOfTty(HelperTty), scaled(15000)))
+        return nullptr;
+    return helper;
+}
+
+QJsonObject listedPeer(const TestHome &home, const QString &id)
+{
+    const HttpResult r = httpPostJson(home.port(), QStringLiteral("/list-peers"),
+                                      {{QStringLiteral("scope"), QStringLiteral("machine")},
+                                       {QStringLiteral("cwd"), QStringLiteral("/")},
+                                       {QStringLiteral("git_root"), QJsonValue::Null}},
+                                      home.token());
+    for (const QJsonValue &v : r.json().toArray()) {
+        if (v.toObject().value(QStringLiteral("id")).toString() == id)
+            return v.toObject();
+    }
+    return {};
+}
+
+int rowWithText(const App::MessageLogModel &model, const QString &text)
+{
+    for (int row = 0; row < model.rowCount(); ++row) {
+        if (model.entryAt(row).message.text == text)
+            return row;
+    }
+    return -1;
+}
+
+} // namespace
+
+class tst_MessagesPage : public QObject
+{
+    Q_OBJECT
+private Q_SLOTS:
+    void initTestCase()
+    {
+        QVERIFY(QFileInfo::exists(brokerExe()));
+        QVERIFY(QFileInfo::exists(mcpExe()));
+    }
+
+    void operatorTalksWithAHelperThroughThePage()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        auto helper = startChannelHelper(home);
+        QVERIFY(helper);
+        const QString helperId = peerIdOfTty(HelperTty);
+
+        App::OperatorPeer op(locationOf(home));
+        op.start();
+        QTRY_VERIFY_WITH_TIMEOUT(op.isOnline(), scaled(10000));
+        QCOMPARE(op.id(), QStringLiteral("operator"));
+
+        // A 0.7 client (main token, /list-peers) sees an ordinary peer row.
+        const QJsonObject row = listedPeer(home, op.id());
+        QCOMPARE(row.value(QStringLiteral("pid")).toInteger(), QCoreApplication::applicationPid());
+        QCOMPARE(row.value(QStringLiteral("session_name")).toString(), QStringLiteral("operator"));
+        QVERIFY(row.value(QStringLiteral("summary"))
+                    .toString()
+                    .startsWith(QStringLiteral("the human at the tray")));
+        for (const char *key :
+             {"cwd", "git_root", "tty", "registered_at", "last_seen", "channel_push", "version"})
+            QVERIFY2(row.contains(QLatin1String(key)), key);
+        // And so does a session, through its list_peers tool.
+        QVERIFY(McpClient::text(helper->callTool(QStringLiteral("list_peers"),
+                                                 {{QStringLiteral("scope"), QStringLiteral("machine")}}))
+                    .contains(QStringLiteral("operator")));
+
+        Broker::BrokerClient client(locationOf(home));
+        App::MessagesPage page(client, &op);
+        page.resize(900, 600);
+        page.show();
+        QVERIFY(page.feed()->isActive());
+
+        // Page → helper: the send box, to the helper.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            page.targetCombo()->findData(QString(QStringLiteral("peer:") + helperId)) >= 0, scaled(10000));
+        QTRY_VERIFY(page.sendButton()->isEnabled());
+        page.targetCombo()->setCurrentIndex(
+            page.targetCombo()->findData(QString(QStringLiteral("peer:") + helperId)));
+        page.textEdit()->setText(QStringLiteral("hello from the operator"));
+        QTest::mouseClick(page.sendButton(), Qt::LeftButton);
+        QVERIFY(helper->waitForChannelMessages(1, scaled(10000)));
+        const QJsonObject push = helper->channelMessages().constFirst();
+        QCOMPARE(push.value(QStringLiteral("content")).toString(), QStringLiteral("hello from the operator"));
+        QCOMPARE(push.value(QStringLiteral("meta")).toObject().value(QStringLiteral("from_id")).toString(),
+                 QStringLiteral("operator"));
+        // ...listed with its ticks: stored, pushed to the helper's stream, acknowledged, seen as a channel
+        // push.
+        App::MessageLogModel &log = *page.logModel();
+        QTRY_VERIFY_WITH_TIMEOUT(rowWithText(log, QStringLiteral("hello from the operator")) >= 0,
+                                 scaled(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(
+            log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator"))).acked, scaled(15000));
+        App::DeliveryTicks ticks = log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator")));
+        QVERIFY(ticks.stored && ticks.pushed);
+        QCOMPARE(ticks.pushedBy, QStringLiteral("stream"));
+        QTRY_COMPARE_WITH_TIMEOUT(
+            int(log.ticksAt(rowWithText(log, QStringLiteral("hello from the operator"))).seenVia),
+            int(App::DeliveryTicks::SeenVia::Channel), scaled(10000));
+
+        // Helper → operator: received once, listed, acknowledged by the operator.
+        QSignalSpy received(&op, &App::OperatorPeer::messagesReceived);
+        const QJsonObject sent =
+            helper->callTool(QStringLiteral("send_message"),
+                             {{QStringLiteral("to_id"), QStringLiteral("operator")},
+                              {QStringLiteral("message"), QStringLiteral("a question for you")}});
+        QVERIFY2(!McpClient::isError(sent), qPrintable(McpClient::text(sent)));
+        QTRY_COMPARE_WITH_TIMEOUT(received.size(), 1, scaled(10000));
+        QTRY_VERIFY_WITH_TIMEOUT(rowWithText(log, QStringLiteral("a question for you")) >= 0, scaled(5000));
+        QTRY_VERIFY_WITH_TIMEOUT(log.ticksAt(rowWithText(log, QStringLiteral("a question for you"))).acked,
+                                 scaled(15000));
+        const qint64 questionId =
+            log.entryAt(rowWithText(log, QStringLiteral("a question for you"))).message.id;
+
+        // Reply in the thread: select the question, write, Reply.
+        const QModelIndex source = log.index(rowWithText(log, QStringLiteral("a question for you")), 0);
+        page.messagesView()->setCurrentIndex(
+            static_cast<QSortFilterProxyModel *>(page.messagesView()->model())->mapFromSource(source));
+        page.textEdit()->setText(QStringLiteral("my answer"));
+        QTest::mouseClick(page.replyButton(), Qt::LeftButton);
+        QVERIFY(helper->waitForChannelMessages(2, scaled(10000)));
+        const QJsonObject answer = helper->channelMessages().at(1);
+        QCOMPARE(answer.value(QStringLiteral("content")).toString(), QStringLiteral("my answer"));
+        const QJsonObject meta = answer.value(QStringLiteral("meta")).toObject();
+        QCOMPARE(meta.value(QStringLiteral("reply_to")).toString(), QString::number(questionId));
+        QCOMPARE(meta.value(QStringLiteral("type")).toString(), QStringLiteral("response"));
+
+        // A broadcast to this machine reaches the helper.
+        page.targetCombo()->setCurrentIndex(page.targetCombo()->findData(QStringLiteral("scope:machine")));
+        page.textEdit()->setText(QStringLiteral("to everyone here"));
+        QTest::mouseClick(page.sendButton(), Qt::LeftButton);
+        QVERIFY(helper->waitForChannelMessages(3, scaled(10000)));
+        QCOMPARE(helper->channelMessages().at(2).value(QStringLiteral("content")).toString(),
+                 QStringLiteral("to everyone here"));
+        QVERIFY(page.statusLabel()->text().contains(QStringLiteral("1")));
+
+        // Search goes through the page's filter.
+        page.searchEdit()->setText(QStringLiteral("QUESTION"));
+        QTRY_COMPARE(page.messagesView()->model()->rowCount(), 1);
+
+        // Hidden: no more rounds.
+        page.hide();
+        QVERIFY(!page.feed()->isActive());
+        helper->kill();
+    }
+
+    // Restart of the broker (a hand-over looks the same to a client): the operator registers
+    // again under its id; and while the tray runs it is not evicted for silence.
+    void operatorSurvivesARestartAndIsNotEvicted()
+    {
+        TestHome home;
+        QProcessEnvironment env;
+        env.insert(QStringLiteral("CLAUDE_PEERS_HEARTBEAT_TIMEOUT_MS"), QStringLiteral("20000"));
+        auto broker = std::make_unique<BrokerProcess>(home, env);
+        QVERIFY(broker->start());
+        App::OperatorPeer op(locationOf(home));
+        QSignalSpy registered(&op, &App::OperatorPeer::registered);
+        op.start();
+        QTRY_COMPARE_WITH_TIMEOUT(registered.size(), 1, scaled(10000));
+        broker->kill();
+        QTRY_VERIFY_WITH_TIMEOUT(!op.isOnline(), scaled(10000));
+        broker = std::make_unique<BrokerProcess>(home, env);
+        QVERIFY(broker->start());
+        QTRY_COMPARE_WITH_TIMEOUT(registered.size(), 2, scaled(15000));
+        QCOMPARE(op.id(), QStringLiteral("operator"));
+        QVERIFY(!listedPeer(home, QStringLiteral("operator")).isEmpty());
+        // Longer than the heartbeat timeout, and than a held wait: still listed.
+        QTest::qWait(scaled(24000));
+        QVERIFY(op.isOnline());
+        QVERIFY(!listedPeer(home, QStringLiteral("operator")).isEmpty());
+        QCOMPARE(registered.size(), 2);
+    }
+};
+
+QTEST_MAIN(tst_MessagesPage)
+#include "tst_messagespage.moc"
