@@ -17,6 +17,7 @@
 #include "pskkeeper.h"
 #include "relayenvelope.h"
 #include "replayguard.h"
+#include "revokedremotes.h"
 #include "sessiontransport.h"
 #include "tlsserver.h"
 #ifdef PEERS_HAVE_DNSSD
@@ -75,7 +76,7 @@ FederationModule::~FederationModule()
 
 QList<Broker::ModuleMigration> FederationModule::migrations() const
 {
-    return ReplayGuard::migrations() + ChallengeSpeakers::migrations();
+    return ReplayGuard::migrations() + ChallengeSpeakers::migrations() + RevokedRemotes::migrations();
 }
 
 QByteArray FederationModule::psk() const
@@ -96,6 +97,7 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_guard = std::make_unique<ReplayGuard>([this] { return m_context->database(); }, context.clock());
     m_speakers =
         std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
+    m_revoked = std::make_unique<RevokedRemotes>([this] { return m_context->database(); }, context.clock());
     startPairing(context);
     // A successor takes the federation port over with the local one.
     context.server().registerListener(QStringLiteral("federation"),
@@ -134,7 +136,7 @@ void FederationModule::openServer()
     limits.maxConnections = 256;
     m_tls = nullptr;
     if (m_parts.server) {
-        m_server = m_parts.server(m_inbound.get(), limits);
+        m_server = m_parts.server(m_recorder.get(), limits);
     } else {
         auto identity =
             ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
@@ -147,7 +149,7 @@ void FederationModule::openServer()
             m_ownPin = identity->identity.pin;
             TlsServerOptions options;
             options.limits = limits;
-            auto server = std::make_unique<TlsHttpServer>(m_inbound.get(), identity->identity, options);
+            auto server = std::make_unique<TlsHttpServer>(m_recorder.get(), identity->identity, options);
             m_tls = server.get();
             m_server = std::move(server);
         }
@@ -219,7 +221,12 @@ void FederationModule::bringUp()
                              const Broker::Http::ResponderPtr &responder) {
         return m_pairing && m_pairing->handleInbound(request, responder);
     };
+    inbound.revoked = [this](const QString &hostname, const QString &pin) {
+        return m_revoked ? m_revoked->refusal(hostname, pin) : QString();
+    };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
+    m_recorder =
+        std::make_unique<AttemptRecordingHandler>(m_inbound.get(), &m_attempts, [this] { return nowMs(); });
     openServer();
 
     // The handshake tells the callee our port, so it can reach us back.
@@ -287,6 +294,7 @@ void FederationModule::bringDown()
         disconnect(&m_context->server(), nullptr, this, nullptr);
     stopDiscovery();
     closeServer();
+    m_recorder.reset();
     m_inbound.reset();
     if (m_links)
         m_links->clear();
@@ -568,7 +576,9 @@ QList<Broker::Route> FederationModule::routes()
                                  route("/federation/token", &FederationModule::token),
                                  route("/federation/join", &FederationModule::join),
                                  route("/federation/init", &FederationModule::init),
-                                 route("/federation/doctor", &FederationModule::doctor)};
+                                 route("/federation/doctor", &FederationModule::doctor),
+                                 route("/federation/attempts", &FederationModule::attempts),
+                                 route("/federation/revoke", &FederationModule::revoke)};
     // Pairing's routes answer only while federation is on, like the others.
     for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
         pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
@@ -619,6 +629,7 @@ void FederationModule::stop()
     m_started = false;
     bringDown();
     m_speakers.reset();
+    m_revoked.reset();
     m_guard.reset(); // drops its database copies
     m_psk.reset();
     m_context = nullptr;
@@ -728,6 +739,7 @@ void FederationModule::connectRemote(const QString &host, int port, Callback don
                   QStringLiteral("Connect needs a host and a port between 1 and 65535")));
         return;
     }
+    liftRevocation(pinFor({host, port}), RemoteAddress {host, port}.key()); // the user asked for it again
     m_links->connect({host, port}, RemoteOrigin::Manual, std::move(done));
 }
 
@@ -861,6 +873,7 @@ void FederationModule::rotatePsk(Broker::RouteCall &call)
             return;
         }
         qCInfo(lcFederation).noquote() << "federation PSK rotated; kept in" << m_psk->where().describe();
+        recordDecision(QStringLiteral("key-rotated"), {}, m_settings.hostname, {});
         if (m_challenges)
             m_challenges->clear(); // sessions proved the old key
         Broker::RouteAnswer::json(
@@ -953,6 +966,7 @@ void FederationModule::join(Broker::RouteCall &call)
         return;
     }
     const JoinUrl target = *url;
+    liftRevocation(target.fingerprint, RemoteAddress {target.host, int(target.port)}.key());
     if (!target.fingerprint.isEmpty()) {
         Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
         config.setPin(target.host, target.port, target.fingerprint);
@@ -1067,6 +1081,7 @@ void FederationModule::startPairing(Broker::ModuleContext &context)
     };
     hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
     hooks.setPin = [this](const RemoteAddress &address, const QString &pin) -> Broker::Result<void> {
+        liftRevocation(pin, address.key()); // paired again
         Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
         config.setPin(address.host, address.port, pin);
         return config.save(m_settings.configPath);
@@ -1077,6 +1092,11 @@ void FederationModule::startPairing(Broker::ModuleContext &context)
             return;
         }
         m_links->connect(address, RemoteOrigin::Manual, std::move(done));
+    };
+    hooks.decided = [this](const PendingRequest &request) {
+        recordDecision(PendingRequests::stateName(request.state),
+                       RemoteAddress {request.host, request.port}.key(), request.hostname,
+                       request.fingerprint);
     };
     hooks.clock = &context.clock();
     m_pairing = std::make_unique<Pairing>(std::move(hooks));

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "attemptlog.h"
 #include "brokermodule.h"
 #include "discovery.h"
 #include "federationlink.h"
@@ -33,6 +34,7 @@ class Pairing;
 class PendingRequests;
 class PskKeeper;
 class ReplayGuard;
+class RevokedRemotes;
 class SessionTransport;
 class TlsHttpServer;
 
@@ -116,6 +118,8 @@ public:
     // Pairing requests (a discovered unknown host becomes one: PendingRequests::add); null
     // before start().
     PendingRequests *pendingRequests();
+    // The audit trail: refusals on the federation port and the user's pairing decisions.
+    AttemptLog &attemptLog() { return m_attempts; }
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
     // A discovered host waits for pairing (fedpair's pending requests take it from here).
@@ -152,6 +156,12 @@ private:
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
     void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void attempts(Broker::RouteCall &call); // federationaudit.cpp
+    void revoke(Broker::RouteCall &call); // federationaudit.cpp
+    void recordDecision(const QString &kind, const QString &address, const QString &hostname,
+                        const QString &fingerprint); // federationaudit.cpp
+    void liftRevocation(const QString &pin, const QString &addressKey); // federationaudit.cpp
+    qint64 nowMs() const;
     void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
@@ -165,6 +175,9 @@ private:
     std::unique_ptr<SessionTransport> m_sessions; // outbound: in front of m_parts.transport
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
+    AttemptLog m_attempts;
+    std::unique_ptr<AttemptRecordingHandler> m_recorder; // in front of m_inbound on the port
+    std::unique_ptr<RevokedRemotes> m_revoked;
     std::unique_ptr<Broker::Http::HttpServer> m_server;
     TlsHttpServer *m_tls = nullptr; // m_server when it is ours over TLS
     std::unique_ptr<Discovery> m_discovery;

@@ -1,6 +1,7 @@
 #include "inboundhandler.h"
 
 #include "brokerserver.h"
+#include "challengeproof.h"
 #include "challengeserver.h"
 #include "clock.h"
 #include "federationlogging.h"
@@ -70,6 +71,15 @@ void InboundHandler::handle(const Request &request, const ResponderPtr &responde
     }
     if (m_context.challenges &&
         (request.path == "/federation/challenge" || request.path == "/federation/verify")) {
+        if (request.path == "/federation/challenge") {
+            if (const auto asked = Challenge::parseChallengeRequest(request.body); asked) {
+                if (const QString refused = revokedCaller(asked->hostname, asked->clientPin);
+                    !refused.isEmpty()) {
+                    error(responder, 403, refused);
+                    return;
+                }
+            }
+        }
         const ChallengeServer::Answer result = request.path == "/federation/challenge"
             ? m_context.challenges->challenge(request.peerAddress, request.body)
             : m_context.challenges->verify(request.peerAddress, request.body);
@@ -151,6 +161,10 @@ void InboundHandler::handshake(const Request &request, const QJsonObject &body, 
         return;
     }
     const QString hostname = body.value(QStringLiteral("hostname")).toString();
+    if (const QString refused = revokedCaller(hostname, {}); !refused.isEmpty()) {
+        error(responder, 403, refused);
+        return;
+    }
     qCInfo(lcFederation).noquote() << "handshake from" << hostname << "at"
                                    << SubnetFilter::unmapped(request.peerAddress).toString();
     answer(responder, 200,
@@ -192,6 +206,11 @@ void InboundHandler::peersChanged(const QJsonObject &body, const ResponderPtr &r
     answer(responder, 200, {{QStringLiteral("ok"), true}});
     if (m_context.onPeersChanged)
         m_context.onPeersChanged(hostname);
+}
+
+QString InboundHandler::revokedCaller(const QString &hostname, const QString &pin) const
+{
+    return m_context.revoked ? m_context.revoked(hostname, pin) : QString();
 }
 
 void InboundHandler::refuseRelay(const ResponderPtr &responder, int status, const QJsonObject &object)
@@ -250,6 +269,10 @@ void InboundHandler::relay(const Request &request, const ResponderPtr &responder
     }
     const RelayMessage &message = verified->message;
     const QString &sender = message.fromMachine;
+    if (const QString refused = revokedCaller(sender, {}); !refused.isEmpty()) {
+        refuseRelay(responder, 403, {{QStringLiteral("error"), refused}});
+        return;
+    }
     if (verified->isLegacy()) {
         // A sender that once sent replay fields is never taken back to 0.7's relays.
         if (m_context.guard->sendsReplayFields(sender)) {

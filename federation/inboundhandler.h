@@ -52,6 +52,10 @@ public:
         // POST /federation/peers-changed (ours only, announced in the handshake's capabilities):
         // the caller's peer list changed; the module re-reads it from its link to that hostname.
         std::function<void(const QString &hostname)> onPeersChanged;
+        // A paired broker the user revoked (revokedremotes.h): the refusal message for a caller
+        // that names that hostname or pin, empty otherwise. Checked at the challenge, the
+        // handshake and each relay.
+        std::function<QString(const QString &hostname, const QString &pin)> revoked;
     };
 
     // In the handshake answer: what our brokers understand beyond 0.7 (0.7 ignores the field).
@@ -77,6 +81,7 @@ private:
     void peersChanged(const QJsonObject &body, const Broker::Http::ResponderPtr &responder);
     void relay(const Broker::Http::Request &request, const Broker::Http::ResponderPtr &responder);
     void refuseRelay(const Broker::Http::ResponderPtr &responder, int status, const QJsonObject &answer);
+    QString revokedCaller(const QString &hostname, const QString &pin) const;
 
     Context m_context;
     qint64 m_relaysAccepted = 0;

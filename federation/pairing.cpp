@@ -316,8 +316,11 @@ void Pairing::accept(Broker::RouteCall &call)
         failure(call.responder, pinned.error().message);
         return;
     }
-    const PendingRequest accepted = *request;
+    PendingRequest accepted = *request;
     m_pending.decide(id, PendingState::Accepted, nowMs());
+    accepted.state = PendingState::Accepted;
+    if (m_hooks.decided)
+        m_hooks.decided(accepted);
     qCInfo(lcFederation).noquote() << "pairing request" << id << "from" << accepted.hostname
                                    << "accepted; pinned" << address.key() << "to" << accepted.fingerprint;
     QJsonObject answer {{QStringLiteral("ok"), true},
@@ -344,13 +347,19 @@ void Pairing::accept(Broker::RouteCall &call)
 void Pairing::reject(Broker::RouteCall &call)
 {
     const QString id = call.body.value(QLatin1String("id")).toString();
-    PendingRequest *request = m_pending.find(id, nowMs());
+    PendingRequest *found = m_pending.find(id, nowMs());
+    const std::optional<PendingRequest> request = found ? std::optional(*found) : std::nullopt;
     if (!request || !m_pending.decide(id, PendingState::Rejected, nowMs())) {
         failure(call.responder,
                 QStringLiteral("No pending pairing request %1; see claude-peers federation pending").arg(id));
         return;
     }
     qCInfo(lcFederation).noquote() << "pairing request" << id << "from" << request->hostname << "rejected";
+    if (m_hooks.decided) {
+        PendingRequest decided = *request;
+        decided.state = PendingState::Rejected;
+        m_hooks.decided(decided);
+    }
     Broker::RouteAnswer::json(call.responder,
                               {{QStringLiteral("ok"), true},
                                {QStringLiteral("id"), id},

@@ -49,6 +49,8 @@ public:
         std::function<QString(const RemoteAddress &)> pinFor;
         std::function<Broker::Result<void>(const RemoteAddress &, const QString &pin)> setPin;
         std::function<void(const RemoteAddress &, std::function<void(Broker::Result<QJsonObject>)>)> connect;
+        // The user accepted or rejected a request (the audit trail); may be empty.
+        std::function<void(const PendingRequest &request)> decided;
         const Broker::Clock *clock = nullptr;
     };
 

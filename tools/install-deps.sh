@@ -8,7 +8,7 @@ what=${1:-build}
 packages=(cmake ninja-build g++ make pkg-config binutils ccache
           qt6-base-dev qt6-httpserver-dev qt6-websockets-dev libqt6sql6-sqlite
           qt6-tools-dev qt6-tools-dev-tools qt6-l10n-tools qtkeychain-qt6-dev libssl-dev
-          libqt6svg6 libavahi-compat-libdnssd-dev)
+          libqt6svg6 libavahi-compat-libdnssd-dev libqrencode-dev)
 if [ "$what" = test ]; then
     packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth fonts-dejavu-core
                tmux iproute2 util-linux curl openssl avahi-daemon)

@@ -2,6 +2,61 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>App::AttemptsModel</name>
+    <message>
+        <source>refused</source>
+        <translation>abgewiesen</translation>
+    </message>
+    <message>
+        <source>pairing accepted</source>
+        <translation>Kopplung angenommen</translation>
+    </message>
+    <message>
+        <source>pairing rejected</source>
+        <translation>Kopplung abgelehnt</translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation>widerrufen</translation>
+    </message>
+    <message>
+        <source>federation key rotated</source>
+        <translation>Föderationsschlüssel erneuert</translation>
+    </message>
+    <message>
+        <source>%1 answered %2 on %3</source>
+        <translation>%1 hat %2 auf %3 beantwortet</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Zeit</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Was</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Machine (as it said)</source>
+        <translation>Rechner (eigene Angabe)</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Grund</translation>
+    </message>
+    <message>
+        <source>Times</source>
+        <translation>Anzahl</translation>
+    </message>
+</context>
+<context>
     <name>App::AttentionText</name>
     <message>
         <source>needs you</source>
@@ -78,6 +133,265 @@
     <message>
         <source>Session %1 in %2 was left as it is.</source>
         <translation>Sitzung %1 in %2 wurde unverändert gelassen.</translation>
+    </message>
+</context>
+<context>
+    <name>App::FederationPage</name>
+    <message>
+        <source>Copy</source>
+        <translation>Kopieren</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>Dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Federation on (brokers on other machines can pair and relay)</source>
+        <translation>Föderation an (Broker auf anderen Rechnern können sich koppeln und weiterleiten)</translation>
+    </message>
+    <message>
+        <source>Name on the network:</source>
+        <translation>Name im Netzwerk:</translation>
+    </message>
+    <message>
+        <source>It contains the federation key: give it only to your own machines.</source>
+        <translation>Sie enthält den Föderationsschlüssel: geben Sie sie nur Ihren eigenen Rechnern.</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Anzeigen</translation>
+    </message>
+    <message>
+        <source>Join URL:</source>
+        <translation>Beitritts-URL:</translation>
+    </message>
+    <message>
+        <source>Certificate fingerprint:</source>
+        <translation>Zertifikat-Fingerabdruck:</translation>
+    </message>
+    <message>
+        <source>Create a one-time pairing code</source>
+        <translation>Einmal-Kopplungscode erzeugen</translation>
+    </message>
+    <message>
+        <source>Pairing code:</source>
+        <translation>Kopplungscode:</translation>
+    </message>
+    <message>
+        <source>The command the other machine runs, with this one-time code</source>
+        <translation>Der Befehl, den der andere Rechner ausführt, mit diesem Einmal-Code</translation>
+    </message>
+    <message>
+        <source>Pairing requests</source>
+        <translation>Kopplungsanfragen</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Warnungen</translation>
+    </message>
+    <message>
+        <source>Paired machines</source>
+        <translation>Gekoppelte Rechner</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>Widerrufen…</translation>
+    </message>
+    <message>
+        <source>Rotate the federation key…</source>
+        <translation>Föderationsschlüssel erneuern…</translation>
+    </message>
+    <message>
+        <source>Refused connection attempts and pairing decisions</source>
+        <translation>Abgewiesene Verbindungsversuche und Kopplungsentscheidungen</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Abbrechen</translation>
+    </message>
+    <message>
+        <source>Revoke %1? It is disconnected, its pin and address are removed, and this machine refuses it until you pair it again.</source>
+        <translation>%1 widerrufen? Er wird getrennt, seine Anheftung und Adresse werden entfernt, und dieser Rechner weist ihn ab, bis Sie ihn erneut koppeln.</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Widerrufen</translation>
+    </message>
+    <message>
+        <source>Make a new federation key? Every paired machine loses its link until it gets the new key (pair it again, or join with the new URL).</source>
+        <translation>Einen neuen Föderationsschlüssel erzeugen? Jeder gekoppelte Rechner verliert seine Verbindung, bis er den neuen Schlüssel hat (erneut koppeln oder mit der neuen URL beitreten).</translation>
+    </message>
+    <message>
+        <source>Rotate the key</source>
+        <translation>Schlüssel erneuern</translation>
+    </message>
+    <message>
+        <source>Asking the broker…</source>
+        <translation>Broker wird gefragt…</translation>
+    </message>
+    <message>
+        <source>On: listening on port %1 as %2.</source>
+        <translation>An: lauscht auf Port %1 als %2.</translation>
+    </message>
+    <message>
+        <source>Off: this broker serves this machine only.</source>
+        <translation>Aus: dieser Broker bedient nur diesen Rechner.</translation>
+    </message>
+    <message>
+        <source>The change waits for a broker restart: claude-peers restart</source>
+        <translation>Die Änderung wartet auf einen Neustart des Brokers: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>%1 (expired)</source>
+        <translation>%1 (abgelaufen)</translation>
+    </message>
+    <message>
+        <source>Create a new code to pair another machine.</source>
+        <translation>Erzeugen Sie einen neuen Code, um einen weiteren Rechner zu koppeln.</translation>
+    </message>
+    <message>
+        <source>valid for %1:%2 — one use. On the other machine: %3</source>
+        <translation>gültig für %1:%2 — einmalig. Auf dem anderen Rechner: %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2 was found on the network and is not paired.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; unter %2 wurde im Netzwerk gefunden und ist nicht gekoppelt.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2 asks to pair with this machine.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; unter %2 möchte sich mit diesem Rechner koppeln.</translation>
+    </message>
+    <message>
+        <source>Its certificate: %1</source>
+        <translation>Sein Zertifikat: %1</translation>
+    </message>
+    <message>
+        <source>Accept %1? Only if you started this pairing yourself.</source>
+        <translation>%1 annehmen? Nur, wenn Sie diese Kopplung selbst begonnen haben.</translation>
+    </message>
+    <message>
+        <source>Does %1 show the same code, %2? Accept only if the two codes match; if they differ, someone may sit between the machines.</source>
+        <translation>Zeigt %1 denselben Code, %2? Nehmen Sie nur an, wenn beide Codes übereinstimmen; weichen sie ab, sitzt vielleicht jemand zwischen den Rechnern.</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>Annehmen</translation>
+    </message>
+    <message>
+        <source>The codes match — accept</source>
+        <translation>Die Codes stimmen überein — annehmen</translation>
+    </message>
+    <message>
+        <source>They differ — reject</source>
+        <translation>Sie weichen ab — ablehnen</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Zurück</translation>
+    </message>
+    <message>
+        <source>Accept…</source>
+        <translation>Annehmen…</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Ignorieren</translation>
+    </message>
+    <message>
+        <source>Reject it: the other machine is told no</source>
+        <translation>Ablehnen: der andere Rechner erhält eine Absage</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Ausblenden</translation>
+    </message>
+    <message>
+        <source>Hide this card; the request stays open (claude-peers federation pending)</source>
+        <translation>Diese Karte ausblenden; die Anfrage bleibt offen (claude-peers federation pending)</translation>
+    </message>
+    <message>
+        <source>%1 (%2): accepted</source>
+        <translation>%1 (%2): angenommen</translation>
+    </message>
+    <message>
+        <source>%1 (%2): rejected</source>
+        <translation>%1 (%2): abgelehnt</translation>
+    </message>
+    <message>
+        <source>No pairing requests. Create a code above, then run the join command on the other machine.</source>
+        <translation>Keine Kopplungsanfragen. Erzeugen Sie oben einen Code und führen Sie dann den Beitrittsbefehl auf dem anderen Rechner aus.</translation>
+    </message>
+    <message>
+        <source>Fix:</source>
+        <translation>Behebung:</translation>
+    </message>
+    <message>
+        <source>Rotate now…</source>
+        <translation>Jetzt erneuern…</translation>
+    </message>
+    <message>
+        <source>None.</source>
+        <translation>Keine.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Fehlgeschlagen: %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>no pairing code</comment>
+        <translation>keiner</translation>
+    </message>
+</context>
+<context>
+    <name>App::FederationPresenter</name>
+    <message>
+        <source>%1 Fix or remove %2 first; nothing was changed.</source>
+        <translation>%1 Beheben oder entfernen Sie zuerst %2; nichts wurde geändert.</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker did not re-read it (%1). Restart it: claude-peers restart</source>
+        <translation>In der Konfiguration gespeichert, aber der Broker hat sie nicht neu gelesen (%1). Starten Sie ihn neu: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>Federation is on: the federation port is open.</source>
+        <translation>Föderation ist an: der Föderationsport ist offen.</translation>
+    </message>
+    <message>
+        <source>Federation is off: its port is closed; remotes and pins are kept.</source>
+        <translation>Föderation ist aus: ihr Port ist geschlossen; entfernte Broker und Anheftungen bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>Pairing code %1: on the other machine run %2</source>
+        <translation>Kopplungscode %1: auf dem anderen Rechner %2 ausführen</translation>
+    </message>
+    <message>
+        <source>Compare the codes first</source>
+        <translation>Vergleichen Sie zuerst die Codes</translation>
+    </message>
+    <message>
+        <source>Accepted %1: its certificate is pinned; it receives the federation key and connects.</source>
+        <translation>%1 angenommen: sein Zertifikat ist angeheftet; er erhält den Föderationsschlüssel und verbindet sich.</translation>
+    </message>
+    <message>
+        <source>Rejected the pairing request of %1; nothing was shared.</source>
+        <translation>Kopplungsanfrage von %1 abgelehnt; nichts wurde geteilt.</translation>
+    </message>
+    <message>
+        <source>Revoked %1 (%2:%3): disconnected, its pin removed; it is refused until paired again. It still knows the federation key: rotate the key if it may misuse it.</source>
+        <translation>%1 (%2:%3) widerrufen: getrennt, Anheftung entfernt; er wird abgewiesen, bis er erneut gekoppelt ist. Er kennt den Föderationsschlüssel noch: erneuern Sie den Schlüssel, falls er ihn missbrauchen könnte.</translation>
+    </message>
+    <message>
+        <source>New federation key, kept in %1. Paired machines need it: pair them again (a new code) or give them the new join URL.</source>
+        <translation>Neuer Föderationsschlüssel, gespeichert in %1. Gekoppelte Rechner brauchen ihn: koppeln Sie sie erneut (neuer Code) oder geben Sie ihnen die neue Beitritts-URL.</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker keeps federation on: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
+        <translation>In der Konfiguration gespeichert, aber der Broker lässt die Föderation an: CLAUDE_PEERS_FEDERATION_ENABLED in seiner Umgebung hat Vorrang vor der Konfiguration. Ändern Sie es dort und führen Sie dann aus: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker keeps federation off: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
+        <translation>In der Konfiguration gespeichert, aber der Broker lässt die Föderation aus: CLAUDE_PEERS_FEDERATION_ENABLED in seiner Umgebung hat Vorrang vor der Konfiguration. Ändern Sie es dort und führen Sie dann aus: claude-peers restart</translation>
     </message>
 </context>
 <context>
@@ -487,6 +801,57 @@
     </message>
 </context>
 <context>
+    <name>App::PairedBrokersModel</name>
+    <message>
+        <source>connected</source>
+        <translation>verbunden</translation>
+    </message>
+    <message>
+        <source>evicted (no answer for 90 s), reconnecting</source>
+        <translation>getrennt (90 s keine Antwort), verbindet neu</translation>
+    </message>
+    <message>
+        <source>reconnecting</source>
+        <translation>verbindet neu</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>verbindet</translation>
+    </message>
+    <message>
+        <source>(not answered yet)</source>
+        <translation>(noch keine Antwort)</translation>
+    </message>
+    <message>
+        <source>not pinned</source>
+        <translation>nicht angeheftet</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <source>Link</source>
+        <translation>Verbindung</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>Zuletzt gesehen</translation>
+    </message>
+    <message>
+        <source>Peers</source>
+        <translation>Peers</translation>
+    </message>
+</context>
+<context>
     <name>App::PeerFacts</name>
     <message>
         <source>push</source>
@@ -772,6 +1137,27 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Renamed %1 to &quot;%2&quot;.</source>
         <translation>%1 in „%2“ umbenannt.</translation>
+    </message>
+</context>
+<context>
+    <name>App::PendingRequestsModel</name>
+    <message>
+        <source>%1 (%2:%3) — code %4</source>
+        <translation>%1 (%2:%3) — Code %4</translation>
+    </message>
+</context>
+<context>
+    <name>App::QrCode</name>
+    <message>
+        <source>Nothing to encode</source>
+        <translation>Nichts zu kodieren</translation>
+    </message>
+    <message numerus="yes">
+        <source>The text does not fit in a QR code (%n bytes)</source>
+        <translation>
+            <numerusform>Der Text passt nicht in einen QR-Code (%n Byte)</numerusform>
+            <numerusform>Der Text passt nicht in einen QR-Code (%n Byte)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1481,6 +1867,10 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Settings</source>
         <translation>Einstellungen</translation>
+    </message>
+    <message>
+        <source>Federation</source>
+        <translation>Föderation</translation>
     </message>
 </context>
 <context>

@@ -105,6 +105,16 @@
     </message>
 </context>
 <context>
+    <name>App::QrCode</name>
+    <message numerus="yes">
+        <source>The text does not fit in a QR code (%n bytes)</source>
+        <translation>
+            <numerusform>The text does not fit in a QR code (%n byte)</numerusform>
+            <numerusform>The text does not fit in a QR code (%n bytes)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>App::SchedulesPage</name>
     <message numerus="yes">
         <source>%n scheduled task(s)</source>

@@ -2,6 +2,61 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="uk_UA" sourcelanguage="en">
 <context>
+    <name>App::AttemptsModel</name>
+    <message>
+        <source>refused</source>
+        <translation>відмовлено</translation>
+    </message>
+    <message>
+        <source>pairing accepted</source>
+        <translation>з’єднання прийнято</translation>
+    </message>
+    <message>
+        <source>pairing rejected</source>
+        <translation>з’єднання відхилено</translation>
+    </message>
+    <message>
+        <source>revoked</source>
+        <translation>відкликано</translation>
+    </message>
+    <message>
+        <source>federation key rotated</source>
+        <translation>ключ федерації замінено</translation>
+    </message>
+    <message>
+        <source>%1 answered %2 on %3</source>
+        <translation>%1 відповів %2 на %3</translation>
+    </message>
+    <message>
+        <source>Time</source>
+        <translation>Час</translation>
+    </message>
+    <message>
+        <source>What</source>
+        <translation>Що</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Адреса</translation>
+    </message>
+    <message>
+        <source>Machine (as it said)</source>
+        <translation>Комп’ютер (за його словами)</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Відбиток</translation>
+    </message>
+    <message>
+        <source>Reason</source>
+        <translation>Причина</translation>
+    </message>
+    <message>
+        <source>Times</source>
+        <translation>Разів</translation>
+    </message>
+</context>
+<context>
     <name>App::AttentionText</name>
     <message>
         <source>needs you</source>
@@ -82,6 +137,265 @@
     <message>
         <source>Session %1 in %2 was left as it is.</source>
         <translation>Сеанс %1 у %2 залишено як є.</translation>
+    </message>
+</context>
+<context>
+    <name>App::FederationPage</name>
+    <message>
+        <source>Copy</source>
+        <translation>Копіювати</translation>
+    </message>
+    <message>
+        <source>This machine</source>
+        <translation>Цей комп’ютер</translation>
+    </message>
+    <message>
+        <source>Federation on (brokers on other machines can pair and relay)</source>
+        <translation>Федерацію ввімкнено (брокери на інших комп’ютерах можуть з’єднуватися й пересилати)</translation>
+    </message>
+    <message>
+        <source>Name on the network:</source>
+        <translation>Назва в мережі:</translation>
+    </message>
+    <message>
+        <source>It contains the federation key: give it only to your own machines.</source>
+        <translation>Вона містить ключ федерації: передавайте її лише власним комп’ютерам.</translation>
+    </message>
+    <message>
+        <source>Show</source>
+        <translation>Показати</translation>
+    </message>
+    <message>
+        <source>Join URL:</source>
+        <translation>URL приєднання:</translation>
+    </message>
+    <message>
+        <source>Certificate fingerprint:</source>
+        <translation>Відбиток сертифіката:</translation>
+    </message>
+    <message>
+        <source>Create a one-time pairing code</source>
+        <translation>Створити одноразовий код з’єднання</translation>
+    </message>
+    <message>
+        <source>Pairing code:</source>
+        <translation>Код з’єднання:</translation>
+    </message>
+    <message>
+        <source>The command the other machine runs, with this one-time code</source>
+        <translation>Команда, яку виконує інший комп’ютер, з цим одноразовим кодом</translation>
+    </message>
+    <message>
+        <source>Pairing requests</source>
+        <translation>Запити на з’єднання</translation>
+    </message>
+    <message>
+        <source>Warnings</source>
+        <translation>Попередження</translation>
+    </message>
+    <message>
+        <source>Paired machines</source>
+        <translation>З’єднані комп’ютери</translation>
+    </message>
+    <message>
+        <source>Revoke…</source>
+        <translation>Відкликати…</translation>
+    </message>
+    <message>
+        <source>Rotate the federation key…</source>
+        <translation>Замінити ключ федерації…</translation>
+    </message>
+    <message>
+        <source>Refused connection attempts and pairing decisions</source>
+        <translation>Відхилені спроби з’єднання та рішення щодо з’єднань</translation>
+    </message>
+    <message>
+        <source>Cancel</source>
+        <translation>Скасувати</translation>
+    </message>
+    <message>
+        <source>Revoke %1? It is disconnected, its pin and address are removed, and this machine refuses it until you pair it again.</source>
+        <translation>Відкликати %1? Його буде від’єднано, закріплення й адресу вилучено, і цей комп’ютер відмовлятиме йому, доки ви не з’єднаєте його знову.</translation>
+    </message>
+    <message>
+        <source>Revoke</source>
+        <translation>Відкликати</translation>
+    </message>
+    <message>
+        <source>Make a new federation key? Every paired machine loses its link until it gets the new key (pair it again, or join with the new URL).</source>
+        <translation>Створити новий ключ федерації? Кожен з’єднаний комп’ютер втратить зв’язок, доки не отримає новий ключ (з’єднайте його знову або приєднайтеся за новим URL).</translation>
+    </message>
+    <message>
+        <source>Rotate the key</source>
+        <translation>Замінити ключ</translation>
+    </message>
+    <message>
+        <source>Asking the broker…</source>
+        <translation>Запит до брокера…</translation>
+    </message>
+    <message>
+        <source>On: listening on port %1 as %2.</source>
+        <translation>Увімкнено: слухає порт %1 як %2.</translation>
+    </message>
+    <message>
+        <source>Off: this broker serves this machine only.</source>
+        <translation>Вимкнено: цей брокер обслуговує лише цей комп’ютер.</translation>
+    </message>
+    <message>
+        <source>The change waits for a broker restart: claude-peers restart</source>
+        <translation>Зміна набуде чинності після перезапуску брокера: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>%1 (expired)</source>
+        <translation>%1 (прострочено)</translation>
+    </message>
+    <message>
+        <source>Create a new code to pair another machine.</source>
+        <translation>Створіть новий код, щоб з’єднати ще один комп’ютер.</translation>
+    </message>
+    <message>
+        <source>valid for %1:%2 — one use. On the other machine: %3</source>
+        <translation>дійсний %1:%2 — одноразово. На іншому комп’ютері: %3</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2 was found on the network and is not paired.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; за адресою %2 знайдено в мережі, але не з’єднано.</translation>
+    </message>
+    <message>
+        <source>&lt;b&gt;%1&lt;/b&gt; at %2 asks to pair with this machine.</source>
+        <translation>&lt;b&gt;%1&lt;/b&gt; за адресою %2 просить з’єднатися з цим комп’ютером.</translation>
+    </message>
+    <message>
+        <source>Its certificate: %1</source>
+        <translation>Його сертифікат: %1</translation>
+    </message>
+    <message>
+        <source>Accept %1? Only if you started this pairing yourself.</source>
+        <translation>Прийняти %1? Лише якщо ви самі почали це з’єднання.</translation>
+    </message>
+    <message>
+        <source>Does %1 show the same code, %2? Accept only if the two codes match; if they differ, someone may sit between the machines.</source>
+        <translation>Чи показує %1 той самий код, %2? Приймайте, лише якщо коди збігаються; якщо вони різні, хтось може бути між комп’ютерами.</translation>
+    </message>
+    <message>
+        <source>Accept</source>
+        <translation>Прийняти</translation>
+    </message>
+    <message>
+        <source>The codes match — accept</source>
+        <translation>Коди збігаються — прийняти</translation>
+    </message>
+    <message>
+        <source>They differ — reject</source>
+        <translation>Вони різні — відхилити</translation>
+    </message>
+    <message>
+        <source>Back</source>
+        <translation>Назад</translation>
+    </message>
+    <message>
+        <source>Accept…</source>
+        <translation>Прийняти…</translation>
+    </message>
+    <message>
+        <source>Ignore</source>
+        <translation>Ігнорувати</translation>
+    </message>
+    <message>
+        <source>Reject it: the other machine is told no</source>
+        <translation>Відхилити: інший комп’ютер отримає відмову</translation>
+    </message>
+    <message>
+        <source>Dismiss</source>
+        <translation>Приховати</translation>
+    </message>
+    <message>
+        <source>Hide this card; the request stays open (claude-peers federation pending)</source>
+        <translation>Приховати цю картку; запит лишається відкритим (claude-peers federation pending)</translation>
+    </message>
+    <message>
+        <source>%1 (%2): accepted</source>
+        <translation>%1 (%2): прийнято</translation>
+    </message>
+    <message>
+        <source>%1 (%2): rejected</source>
+        <translation>%1 (%2): відхилено</translation>
+    </message>
+    <message>
+        <source>No pairing requests. Create a code above, then run the join command on the other machine.</source>
+        <translation>Запитів на з’єднання немає. Створіть код вище, а потім виконайте команду приєднання на іншому комп’ютері.</translation>
+    </message>
+    <message>
+        <source>Fix:</source>
+        <translation>Виправлення:</translation>
+    </message>
+    <message>
+        <source>Rotate now…</source>
+        <translation>Замінити зараз…</translation>
+    </message>
+    <message>
+        <source>None.</source>
+        <translation>Немає.</translation>
+    </message>
+    <message>
+        <source>Failed: %1</source>
+        <translation>Помилка: %1</translation>
+    </message>
+    <message>
+        <source>none</source>
+        <comment>no pairing code</comment>
+        <translation>немає</translation>
+    </message>
+</context>
+<context>
+    <name>App::FederationPresenter</name>
+    <message>
+        <source>%1 Fix or remove %2 first; nothing was changed.</source>
+        <translation>%1 Спершу виправте або вилучіть %2; нічого не змінено.</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker did not re-read it (%1). Restart it: claude-peers restart</source>
+        <translation>Збережено в конфігурації, але брокер її не перечитав (%1). Перезапустіть його: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>Federation is on: the federation port is open.</source>
+        <translation>Федерацію ввімкнено: порт федерації відкрито.</translation>
+    </message>
+    <message>
+        <source>Federation is off: its port is closed; remotes and pins are kept.</source>
+        <translation>Федерацію вимкнено: її порт закрито; віддалені брокери й закріплення збережено.</translation>
+    </message>
+    <message>
+        <source>Pairing code %1: on the other machine run %2</source>
+        <translation>Код з’єднання %1: на іншому комп’ютері виконайте %2</translation>
+    </message>
+    <message>
+        <source>Compare the codes first</source>
+        <translation>Спершу порівняйте коди</translation>
+    </message>
+    <message>
+        <source>Accepted %1: its certificate is pinned; it receives the federation key and connects.</source>
+        <translation>%1 прийнято: його сертифікат закріплено; він отримує ключ федерації та з’єднується.</translation>
+    </message>
+    <message>
+        <source>Rejected the pairing request of %1; nothing was shared.</source>
+        <translation>Запит на з’єднання від %1 відхилено; нічого не передано.</translation>
+    </message>
+    <message>
+        <source>Revoked %1 (%2:%3): disconnected, its pin removed; it is refused until paired again. It still knows the federation key: rotate the key if it may misuse it.</source>
+        <translation>%1 (%2:%3) відкликано: від’єднано, закріплення вилучено; йому відмовлятимуть, доки його не з’єднають знову. Він досі знає ключ федерації: замініть ключ, якщо він може ним зловжити.</translation>
+    </message>
+    <message>
+        <source>New federation key, kept in %1. Paired machines need it: pair them again (a new code) or give them the new join URL.</source>
+        <translation>Новий ключ федерації збережено в %1. Він потрібен з’єднаним комп’ютерам: з’єднайте їх знову (новий код) або дайте їм новий URL приєднання.</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker keeps federation on: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
+        <translation>Збережено в конфігурації, але брокер залишає федерацію ввімкненою: CLAUDE_PEERS_FEDERATION_ENABLED у його середовищі має перевагу над конфігурацією. Змініть її там, а потім виконайте: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>Saved in the config, but the broker keeps federation off: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
+        <translation>Збережено в конфігурації, але брокер залишає федерацію вимкненою: CLAUDE_PEERS_FEDERATION_ENABLED у його середовищі має перевагу над конфігурацією. Змініть її там, а потім виконайте: claude-peers restart</translation>
     </message>
 </context>
 <context>
@@ -495,6 +809,57 @@
     </message>
 </context>
 <context>
+    <name>App::PairedBrokersModel</name>
+    <message>
+        <source>connected</source>
+        <translation>з’єднано</translation>
+    </message>
+    <message>
+        <source>evicted (no answer for 90 s), reconnecting</source>
+        <translation>від’єднано (немає відповіді 90 с), повторне з’єднання</translation>
+    </message>
+    <message>
+        <source>reconnecting</source>
+        <translation>повторне з’єднання</translation>
+    </message>
+    <message>
+        <source>connecting</source>
+        <translation>з’єднання</translation>
+    </message>
+    <message>
+        <source>(not answered yet)</source>
+        <translation>(ще не відповів)</translation>
+    </message>
+    <message>
+        <source>not pinned</source>
+        <translation>не закріплено</translation>
+    </message>
+    <message>
+        <source>Machine</source>
+        <translation>Комп’ютер</translation>
+    </message>
+    <message>
+        <source>Link</source>
+        <translation>Зв’язок</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Адреса</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Відбиток</translation>
+    </message>
+    <message>
+        <source>Last seen</source>
+        <translation>Остання активність</translation>
+    </message>
+    <message>
+        <source>Peers</source>
+        <translation>Піри</translation>
+    </message>
+</context>
+<context>
     <name>App::PeerFacts</name>
     <message>
         <source>push</source>
@@ -784,6 +1149,28 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Renamed %1 to &quot;%2&quot;.</source>
         <translation>%1 перейменовано на «%2».</translation>
+    </message>
+</context>
+<context>
+    <name>App::PendingRequestsModel</name>
+    <message>
+        <source>%1 (%2:%3) — code %4</source>
+        <translation>%1 (%2:%3) — код %4</translation>
+    </message>
+</context>
+<context>
+    <name>App::QrCode</name>
+    <message>
+        <source>Nothing to encode</source>
+        <translation>Нічого кодувати</translation>
+    </message>
+    <message numerus="yes">
+        <source>The text does not fit in a QR code (%n bytes)</source>
+        <translation>
+            <numerusform>Текст не вміщується в QR-код (%n байт)</numerusform>
+            <numerusform>Текст не вміщується в QR-код (%n байти)</numerusform>
+            <numerusform>Текст не вміщується в QR-код (%n байтів)</numerusform>
+        </translation>
     </message>
 </context>
 <context>
@@ -1500,6 +1887,10 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Settings</source>
         <translation>Налаштування</translation>
+    </message>
+    <message>
+        <source>Federation</source>
+        <translation>Федерація</translation>
     </message>
 </context>
 <context>

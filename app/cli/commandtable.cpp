@@ -181,14 +181,12 @@ const std::array kCommands {
     Command {
         "federation", "<subcommand> [arguments] [options]", "Connect brokers across machines",
         "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | join "
-        "<host>[:<port>] "
-        "<code> [--yes] | pair-code [--json] | token [--host H] "
-        "[--legacy] | doctor [--json] | connect <host>:<port> [--fingerprint sha256-...] | disconnect "
-        "<host>:<port> | status [--json] | enable [port] [subnet] | disable | rotate-psk | pending [--json] "
-        "| "
-        "accept <id> [--yes] | reject <id>. The broker keeps the federation secret and the certificate; "
-        "enable, "
-        "disable and init edit the config file and have a running broker re-read it.",
+        "<host>[:<port>] <code> [--yes] | pair-code [--json] | token [--host H] [--legacy] [--json] | "
+        "doctor [--json] | connect <host>:<port> [--fingerprint sha256-...] [--json] | disconnect "
+        "<host>:<port> [--json] | revoke <host>:<port> [--json] | attempts [--json] | status [--json] | "
+        "enable [port] [subnet] | disable | rotate-psk [--json] | pending [--json] | accept <id> [--yes] "
+        "[--json] | reject <id> [--json]. The broker keeps the federation secret and the certificate; "
+        "enable, disable and init edit the config file and have a running broker re-read it.",
         kFederation, false, 0, -1, &Handlers::federation},
     Command {
         "projects", "[--json|-q]", "List the configured OpenCode projects",

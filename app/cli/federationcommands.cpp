@@ -51,6 +51,16 @@ template<typename Answer> bool failed(Context &ctx, const Broker::Result<Answer>
     return failedOrRefused(ctx, answer);
 }
 
+// --json: the broker's answer as it came.
+bool printedJson(Context &ctx, bool json, const Broker::FederationAnswer &answer)
+{
+    if (!json)
+        return false;
+    ctx.outRaw(Format::prettyJson(answer.toJson()));
+    ctx.finish(ExitOk);
+    return true;
+}
+
 QString detail(const Broker::FederationAnswer &answer, const char *key)
 {
     return Format::scalar(answer.details.value(QLatin1String(key)));
@@ -127,8 +137,9 @@ void connectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
     request.port = hp->port;
     ctx.api().call(
         request,
-        [&ctx, hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
-            if (failed(ctx, answer, Broker::FederationConnectRequest::path))
+        [&ctx, json = inv.flag("json"), hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationConnectRequest::path) ||
+                printedJson(ctx, json, *answer))
                 return;
             const QString hostname = detail(*answer, "hostname");
             auto done = [&ctx, hp, hostname, fingerprint = detail(*answer, "fingerprint")](qint64 peers) {
@@ -162,7 +173,7 @@ void connectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
         LinkTimeoutMs);
 }
 
-void disconnectRemote(Context &ctx, const Invocation &, const QStringList &args)
+void disconnectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
 {
     const auto hp = target(ctx, args.at(0));
     if (!hp)
@@ -170,12 +181,54 @@ void disconnectRemote(Context &ctx, const Invocation &, const QStringList &args)
     Broker::FederationDisconnectRequest request;
     request.host = hp->host;
     request.port = hp->port;
-    ctx.api().call(request, [&ctx, hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
-        if (failed(ctx, answer, Broker::FederationDisconnectRequest::path))
-            return;
-        ctx.out(QStringLiteral("Disconnected from %1:%2.").arg(hp.host).arg(hp.port));
-        ctx.finish(ExitOk);
-    });
+    ctx.api().call(
+        request, [&ctx, json = inv.flag("json"), hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationDisconnectRequest::path) ||
+                printedJson(ctx, json, *answer))
+                return;
+            ctx.out(QStringLiteral("Disconnected from %1:%2.").arg(hp.host).arg(hp.port));
+            ctx.finish(ExitOk);
+        });
+}
+
+// The Federation page's Revoke: the link, the saved remote and the pin go, and the broker refuses
+// that machine until it is paired or connected again.
+void revoke(Context &ctx, const Invocation &inv, const QStringList &args)
+{
+    const auto hp = target(ctx, args.at(0));
+    if (!hp)
+        return;
+    Broker::FederationRevokeRequest request;
+    request.host = hp->host;
+    request.port = hp->port;
+    ctx.api().call(
+        request, [&ctx, json = inv.flag("json"), hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationRevokeRequest::path) || printedJson(ctx, json, *answer))
+                return;
+            const QString hostname = detail(*answer, "hostname");
+            ctx.out(QStringLiteral(
+                        "Revoked %1:%2%3: disconnected, its pin and saved address removed; it is refused "
+                        "until you pair it again.")
+                        .arg(hp.host)
+                        .arg(hp.port)
+                        .arg(hostname.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(hostname)));
+            if (const QString note = detail(*answer, "note"); !note.isEmpty())
+                ctx.out(note);
+            ctx.finish(ExitOk);
+        });
+}
+
+// The audit trail: refusals on the federation port and the pairing decisions.
+void attempts(Context &ctx, const Invocation &inv, const QStringList &)
+{
+    ctx.api().call(Broker::FederationAttemptsRequest {},
+                   [&ctx, json = inv.flag("json")](Broker::Result<Broker::FederationAnswer> answer) {
+                       if (failed(ctx, answer, Broker::FederationAttemptsRequest::path) ||
+                           printedJson(ctx, json, *answer))
+                           return;
+                       ctx.out(FederationFormat::attempts(answer->details).join(QLatin1Char('\n')));
+                       ctx.finish(ExitOk);
+                   });
 }
 
 void token(Context &ctx, const Invocation &inv, const QStringList &)
@@ -183,15 +236,22 @@ void token(Context &ctx, const Invocation &inv, const QStringList &)
     Broker::FederationTokenRequest request;
     request.host = inv.value("host");
     request.legacy = inv.flag("legacy");
-    ctx.api().call(request, [&ctx](Broker::Result<Broker::FederationTokenAnswer> answer) {
-        if (failed(ctx, answer, Broker::FederationTokenRequest::path))
-            return;
-        ctx.out(answer->url);
-        ctx.err(QStringLiteral("Warning: this URL contains the federation secret. Give it only to your own "
-                               "machines (claude-peers federation join <url> there); if it leaks, run: "
-                               "claude-peers federation rotate-psk"));
-        ctx.finish(ExitOk);
-    });
+    ctx.api().call(request,
+                   [&ctx, json = inv.flag("json")](Broker::Result<Broker::FederationTokenAnswer> answer) {
+                       if (failed(ctx, answer, Broker::FederationTokenRequest::path))
+                           return;
+                       if (json) {
+                           ctx.outRaw(Format::prettyJson(answer->toJson()));
+                           ctx.finish(ExitOk);
+                           return;
+                       }
+                       ctx.out(answer->url);
+                       ctx.err(QStringLiteral(
+                           "Warning: this URL contains the federation secret. Give it only to your own "
+                           "machines (claude-peers federation join <url> there); if it leaks, run: "
+                           "claude-peers federation rotate-psk"));
+                       ctx.finish(ExitOk);
+                   });
 }
 
 // Runs next once the broker answers, starting it first when it is not running.
@@ -620,11 +680,13 @@ void init(Context &ctx, const Invocation &inv, const QStringList &)
     });
 }
 
-void rotatePsk(Context &ctx, const Invocation &, const QStringList &)
+void rotatePsk(Context &ctx, const Invocation &inv, const QStringList &)
 {
     ctx.api().call(
-        Broker::FederationRotatePskRequest {}, [&ctx](Broker::Result<Broker::FederationAnswer> answer) {
-            if (failed(ctx, answer, Broker::FederationRotatePskRequest::path))
+        Broker::FederationRotatePskRequest {},
+        [&ctx, json = inv.flag("json")](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationRotatePskRequest::path) ||
+                printedJson(ctx, json, *answer))
                 return;
             const QString where = detail(*answer, "location");
             ctx.out(QStringLiteral("Federation secret rotated%1.")
@@ -655,10 +717,11 @@ void accept(Context &ctx, const Invocation &inv, const QStringList &args)
 {
     const QString id = args.at(0);
     const bool yes = inv.flag("yes");
+    const bool json = inv.flag("json");
     // The request's code is shown and confirmed before anything is accepted.
     ctx.api().call(
         Broker::FederationPendingRequest {},
-        [&ctx, id, yes](Broker::Result<Broker::FederationPendingAnswer> list) {
+        [&ctx, id, yes, json](Broker::Result<Broker::FederationPendingAnswer> list) {
             if (failed(ctx, list, Broker::FederationPendingRequest::path))
                 return;
             const auto found = std::find_if(list->requests.begin(), list->requests.end(),
@@ -670,12 +733,14 @@ void accept(Context &ctx, const Invocation &inv, const QStringList &args)
                 ctx.finish(ExitFailed);
                 return;
             }
-            ctx.out(QStringLiteral("Pairing request %1 from %2 (%3:%4)")
-                        .arg(id, found->hostname, found->host)
-                        .arg(found->port));
-            ctx.out(QStringLiteral("  its certificate: %1").arg(found->fingerprint));
+            // With --json the request goes to stderr: stdout holds only the answer.
+            const auto say = [&ctx, json](const QString &line) { json ? ctx.err(line) : ctx.out(line); };
+            say(QStringLiteral("Pairing request %1 from %2 (%3:%4)")
+                    .arg(id, found->hostname, found->host)
+                    .arg(found->port));
+            say(QStringLiteral("  its certificate: %1").arg(found->fingerprint));
             if (!found->sas.isEmpty())
-                ctx.out(QStringLiteral("  verification code: %1").arg(found->sas));
+                say(QStringLiteral("  verification code: %1").arg(found->sas));
             if (!yes) {
                 const auto confirmed =
                     ask(ctx,
@@ -697,8 +762,9 @@ void accept(Context &ctx, const Invocation &inv, const QStringList &args)
             }
             Broker::FederationAcceptRequest request;
             request.id = id;
-            ctx.api().call(request, [&ctx, id](Broker::Result<Broker::FederationAnswer> answer) {
-                if (failed(ctx, answer, Broker::FederationAcceptRequest::path))
+            ctx.api().call(request, [&ctx, json, id](Broker::Result<Broker::FederationAnswer> answer) {
+                if (failed(ctx, answer, Broker::FederationAcceptRequest::path) ||
+                    printedJson(ctx, json, *answer))
                     return;
                 const QString hostname = detail(*answer, "hostname");
                 ctx.out(QStringLiteral(
@@ -710,16 +776,18 @@ void accept(Context &ctx, const Invocation &inv, const QStringList &args)
         });
 }
 
-void reject(Context &ctx, const Invocation &, const QStringList &args)
+void reject(Context &ctx, const Invocation &inv, const QStringList &args)
 {
     Broker::FederationRejectRequest request;
     request.id = args.at(0);
-    ctx.api().call(request, [&ctx, id = request.id](Broker::Result<Broker::FederationAnswer> answer) {
-        if (failed(ctx, answer, Broker::FederationRejectRequest::path))
-            return;
-        ctx.out(QStringLiteral("Rejected pairing request %1.").arg(id));
-        ctx.finish(ExitOk);
-    });
+    ctx.api().call(
+        request,
+        [&ctx, json = inv.flag("json"), id = request.id](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationRejectRequest::path) || printedJson(ctx, json, *answer))
+                return;
+            ctx.out(QStringLiteral("Rejected pairing request %1.").arg(id));
+            ctx.finish(ExitOk);
+        });
 }
 
 void refreshWsl2(Context &ctx, const Invocation &, const QStringList &)
@@ -744,17 +812,20 @@ const Subcommand kSubcommands[] = {
     {"setup", "(same as init)", 0, 0, &init, "port subnet"},
     {"join", "<cpt-url> | <host>[:<port>] <code> [--yes]", 1, 2, &join, "yes"},
     {"pair-code", "[--json]", 0, 0, &pairCode, "json"},
-    {"token", "[--host H] [--legacy]", 0, 0, &token, "host legacy"},
+    {"token", "[--host H] [--legacy] [--json]", 0, 0, &token, "host legacy json"},
     {"doctor", "[--json]", 0, 0, &federationDoctor, "json"},
-    {"connect", "<host>:<port> [--fingerprint sha256-...]", 1, 1, &connectRemote, "fingerprint"},
-    {"disconnect", "<host>:<port>", 1, 1, &disconnectRemote},
+    {"connect", "<host>:<port> [--fingerprint sha256-...] [--json]", 1, 1, &connectRemote,
+     "fingerprint json"},
+    {"disconnect", "<host>:<port> [--json]", 1, 1, &disconnectRemote, "json"},
+    {"revoke", "<host>:<port> [--json]", 1, 1, &revoke, "json"},
+    {"attempts", "[--json]", 0, 0, &attempts, "json"},
     {"status", "[--json]", 0, 0, &status, "json"},
     {"enable", "[port] [subnet]", 0, 2, &enable},
     {"disable", "", 0, 0, &disable},
-    {"rotate-psk", "", 0, 0, &rotatePsk},
+    {"rotate-psk", "[--json]", 0, 0, &rotatePsk, "json"},
     {"pending", "[--json]", 0, 0, &pending, "json"},
-    {"accept", "<id> [--yes]", 1, 1, &accept, "yes"},
-    {"reject", "<id>", 1, 1, &reject},
+    {"accept", "<id> [--yes] [--json]", 1, 1, &accept, "yes json"},
+    {"reject", "<id> [--json]", 1, 1, &reject, "json"},
     {"refresh-wsl2", "", 0, 0, &refreshWsl2},
 };
 

@@ -2,6 +2,8 @@
 
 #include "formatting.h"
 
+#include <QJsonArray>
+#include <QJsonObject>
 #include <QRegularExpression>
 
 namespace Cli::FederationFormat {
@@ -83,6 +85,47 @@ QStringList pending(const Broker::FederationPendingAnswer &p)
     lines << QString()
           << QStringLiteral("Check that the other machine shows the same code, then: claude-peers federation "
                             "accept <id>   (or: claude-peers federation reject <id>)");
+    return lines;
+}
+
+QStringList attempts(const QJsonObject &answer)
+{
+    const QJsonArray rows = answer.value(QLatin1String("attempts")).toArray();
+    QStringList lines;
+    if (rows.isEmpty())
+        lines << QStringLiteral(
+            "No refused connection attempts or pairing decisions since the broker started.");
+    else
+        lines << QStringLiteral("Federation audit trail (newest first):");
+    for (const QJsonValue &value : rows) {
+        const QJsonObject a = value.toObject();
+        const int count = a.value(QLatin1String("count")).toInt(1);
+        const QString who = a.value(QLatin1String("hostname")).toString();
+        lines << QStringLiteral("  %1  %2  %3%4%5")
+                     .arg(a.value(QLatin1String("last_at")).toString(),
+                          a.value(QLatin1String("kind")).toString(),
+                          a.value(QLatin1String("address")).toString(),
+                          who.isEmpty() ? QString() : QStringLiteral(" (%1)").arg(who),
+                          count > 1 ? QStringLiteral("  x%1").arg(count) : QString());
+        if (const QString reason = a.value(QLatin1String("reason")).toString(); !reason.isEmpty())
+            lines << QStringLiteral("      %1 %2: %3")
+                         .arg(a.value(QLatin1String("status")).toInt())
+                         .arg(a.value(QLatin1String("path")).toString(), reason);
+        if (const QString fp = a.value(QLatin1String("fingerprint")).toString(); !fp.isEmpty())
+            lines << QStringLiteral("      fingerprint %1").arg(fp);
+    }
+    const QJsonArray revoked = answer.value(QLatin1String("revoked")).toArray();
+    if (!revoked.isEmpty()) {
+        lines << QString() << QStringLiteral("Revoked (refused until paired again):");
+        for (const QJsonValue &value : revoked) {
+            const QJsonObject r = value.toObject();
+            lines << QStringLiteral("  %1  %2  %3  since %4")
+                         .arg(r.value(QLatin1String("address")).toString(),
+                              r.value(QLatin1String("hostname")).toString(),
+                              r.value(QLatin1String("fingerprint")).toString(),
+                              r.value(QLatin1String("revoked_at")).toString());
+        }
+    }
     return lines;
 }
 

@@ -16,6 +16,9 @@ namespace Cli::FederationFormat {
 QStringList status(const Broker::FederationStatusAnswer &status, const QDateTime &now);
 // `federation pending`: "No pending pairing requests." or the list with what to run next.
 QStringList pending(const Broker::FederationPendingAnswer &pending);
+// `federation attempts`: the audit trail (/federation/attempts' answer), newest first, then the
+// revoked machines.
+QStringList attempts(const QJsonObject &answer);
 
 // "<host>:<port>" split at the last ':' (IPv6 in brackets: "[fe80::1]:7900"). nullopt when the
 // port is not 1-65535 or the host is empty.

@@ -8,21 +8,23 @@
 #include "connectsnippets.h"
 #include "controlbackend.h"
 #include "desktopnotifications.h"
+#include "federationpage.h"
+#include "federationpresenter.h"
 #include "firstrunwizard.h"
 #include "mainwindow.h"
 #include "messagespage.h"
 #include "notificationspage.h"
 #include "notifier.h"
+#include "opencodeactivity.h"
 #include "operatorpeer.h"
 #include "peersmodel.h"
 #include "peerspage.h"
-#include "settingspage.h"
-#include "statuspage.h"
-#include "opencodeactivity.h"
 #include "schedulespage.h"
 #include "schedulespresenter.h"
 #include "sessionspage.h"
 #include "sessionspresenter.h"
+#include "settingspage.h"
+#include "statuspage.h"
 #include "trayicon.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -80,6 +82,8 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
     m_window->addPage(QStringLiteral("messages"), tr("Messages"),
                       m_messagesPage = new MessagesPage(*m_client, m_operator));
+    m_window->addPage(QStringLiteral("federation"), tr("Federation"),
+                      new FederationPage(new FederationPresenter(m_client, this)));
     m_sessionsPage = new SessionsPage(new SessionsPresenter(m_client, m_openCode));
     m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
     m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));

@@ -512,6 +512,26 @@ struct FederationDisconnectRequest : FederationRemoteRequest
     using Answer = FederationAnswer;
 };
 
+// /federation/revoke {host, port}: forget a paired broker (link, saved remote, pin) and refuse
+// it until it is paired or connected again. Answer details: hostname, fingerprint,
+// was_connected, note.
+struct FederationRevokeRequest : FederationRemoteRequest
+{
+    static constexpr const char *path = "/federation/revoke";
+    using Answer = FederationAnswer;
+};
+
+// /federation/attempts {}: the audit trail. Answer details: attempts (newest first: kind,
+// address, hostname, fingerprint, path, status, reason, first_at, last_at, count), refusals,
+// revoked (address, hostname, fingerprint, revoked_at).
+struct FederationAttemptsRequest
+{
+    static constexpr const char *path = "/federation/attempts";
+    using Answer = FederationAnswer;
+
+    QJsonObject toJson() const { return {}; }
+};
+
 struct SendToRemoteRequest
 {
     static constexpr const char *path = "/federation/send-to-remote";

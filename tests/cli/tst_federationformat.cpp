@@ -210,6 +210,26 @@ private Q_SLOTS:
         QCOMPARE(FF::isCidr(text), valid);
     }
 
+    void attemptsList()
+    {
+        QCOMPARE(FF::attempts({}).size(), 1);
+        QVERIFY(FF::attempts({}).first().startsWith(u"No refused"_s));
+        const QJsonObject answer = QJsonDocument::fromJson(R"({"attempts":[
+            {"kind":"refused","address":"10.0.0.9","hostname":"mallory","fingerprint":"sha256-m",
+             "path":"/federation/pair/request","status":403,"reason":"wrong code",
+             "first_at":"2026-12-01T05:00:00.000Z","last_at":"2026-12-01T05:01:00.000Z","count":3}],
+            "revoked":[{"address":"10.0.0.2:7900","hostname":"beta","fingerprint":"sha256-b",
+             "revoked_at":"2026-12-01T04:00:00.000Z"}]})")
+                                       .object();
+        const QStringList lines = FF::attempts(answer);
+        const QString text = lines.join(u'\n');
+        QVERIFY2(lines.at(1).contains(u"refused  10.0.0.9 (mallory)  x3"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"403 /federation/pair/request: wrong code"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"fingerprint sha256-m"_s), qPrintable(text));
+        QVERIFY2(text.contains(u"Revoked"_s) && text.contains(u"10.0.0.2:7900  beta  sha256-b"_s),
+                 qPrintable(text));
+    }
+
     void doctorLines()
     {
         using Level = FF::Check::Level;

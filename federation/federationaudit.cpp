@@ -1,0 +1,120 @@
+// The federation's audit trail and revocation: /federation/attempts lists what the federation
+// port refused and the user's pairing decisions (attemptlog.h); /federation/revoke forgets a
+// paired broker — its link, its saved remote, its pin — and refuses it from then on
+// (revokedremotes.h) until the user pairs or connects it again.
+#include "federationmodule.h"
+
+#include "challengeserver.h"
+#include "clock.h"
+#include "config.h"
+#include "federationlogging.h"
+#include "revokedremotes.h"
+#include "sessiontransport.h"
+
+#include <QDateTime>
+#include <QJsonArray>
+
+namespace Federation {
+
+namespace {
+
+void refuse(const Broker::Http::ResponderPtr &responder, const QString &message)
+{
+    Broker::RouteAnswer::json(responder, {{QStringLiteral("ok"), false}, {QStringLiteral("error"), message}});
+}
+
+} // namespace
+
+qint64 FederationModule::nowMs() const
+{
+    return m_context ? m_context->clock().msecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
+}
+
+void FederationModule::recordDecision(const QString &kind, const QString &address, const QString &hostname,
+                                      const QString &fingerprint)
+{
+    Attempt decision;
+    decision.kind = kind;
+    decision.address = address;
+    decision.hostname = hostname;
+    decision.fingerprint = fingerprint;
+    m_attempts.record(std::move(decision), nowMs());
+}
+
+void FederationModule::liftRevocation(const QString &pin, const QString &addressKey)
+{
+    if (m_revoked)
+        m_revoked->lift(pin, addressKey);
+}
+
+void FederationModule::attempts(Broker::RouteCall &call)
+{
+    Broker::RouteAnswer::json(call.responder,
+                              {{QStringLiteral("ok"), true},
+                               {QStringLiteral("attempts"), m_attempts.toJson(nowMs())},
+                               {QStringLiteral("refusals"), m_attempts.refusals()},
+                               {QStringLiteral("revoked"), m_revoked ? m_revoked->toJson() : QJsonArray()}});
+}
+
+void FederationModule::revoke(Broker::RouteCall &call)
+{
+    auto request = Broker::FederationRemoteRequest::fromJson(call.body);
+    if (!request) {
+        refuse(call.responder, request.error().message);
+        return;
+    }
+    if (!m_settings.enabled || !m_links || !m_revoked) {
+        refuse(call.responder, Broker::DisabledFederationLink::disabledMessage());
+        return;
+    }
+    const QString host = request->host;
+    const int port = int(request->port);
+    const RemoteAddress address {host, port};
+    const QString pin = pinFor(address);
+    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
+    QString hostname;
+    if (const Remote *remote = m_links->find(address))
+        hostname = remote->hostname;
+    for (const auto &saved : config.remotes()) {
+        if (hostname.isEmpty() && saved.host == host && saved.port == port)
+            hostname = saved.label;
+    }
+    const bool wasLinked = m_links->disconnect(address);
+    if (m_sessions)
+        m_sessions->forget(address);
+    const bool hadPin = config.removePin(host, port);
+    const bool hadRemote = config.removeRemote(host, port);
+    const bool hadProvenPin = m_provenPins.remove(address.key()) > 0;
+    if (!wasLinked && !hadPin && !hadRemote && !hadProvenPin) {
+        refuse(
+            call.responder,
+            QStringLiteral("Nothing is paired at %1; see claude-peers federation status").arg(address.key()));
+        return;
+    }
+    if (hadPin || hadRemote) {
+        if (auto saved = config.save(m_settings.configPath); !saved) {
+            refuse(call.responder, saved.error().message);
+            return;
+        }
+    }
+    m_settings.remotes.removeIf(
+        [&](const Broker::ConfigFile::Remote &remote) { return remote.host == host && remote.port == port; });
+    m_revoked->add(host, port, hostname, pin);
+    if (m_challenges)
+        m_challenges->clear(); // its session goes; the other remotes run the exchange again
+    recordDecision(QStringLiteral("revoked"), address.key(), hostname, pin);
+    qCInfo(lcFederation).noquote() << "revoked" << address.key() << hostname << pin;
+    Broker::RouteAnswer::json(
+        call.responder,
+        {{QStringLiteral("ok"), true},
+         {QStringLiteral("host"), host},
+         {QStringLiteral("port"), port},
+         {QStringLiteral("hostname"), hostname},
+         {QStringLiteral("fingerprint"), pin},
+         {QStringLiteral("was_connected"), wasLinked},
+         {QStringLiteral("note"),
+          QStringLiteral("It still knows the federation key: if it may misuse it, run `claude-peers "
+                         "federation rotate-psk` and give the new key to your other machines.")}});
+}
+
+} // namespace Federation
