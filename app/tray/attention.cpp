@@ -69,10 +69,13 @@ QString AttentionText::stateName(Attention state)
 {
     switch (state) {
     case Attention::NeedsYou:
+        //: a session's state: it waits for the user (a permission, a question)
         return tr("needs you");
     case Attention::Busy:
+        //: a session's state: it is working on a prompt
         return tr("busy");
     case Attention::Idle:
+        //: a session's state: it waits for the next prompt
         return tr("idle");
     case Attention::Unknown:
         break;
@@ -86,14 +89,19 @@ QString AttentionText::timeInState(const QDateTime &since, const QDateTime &now)
         return {};
     const qint64 seconds = std::max<qint64>(0, since.secsTo(now));
     if (seconds < 60)
+        //: time in a state, abbreviated: seconds
         return tr("%n s", nullptr, int(seconds));
     const qint64 minutes = seconds / 60;
     if (minutes < 60)
+        //: time in a state, abbreviated: minutes
         return tr("%n min", nullptr, int(minutes));
     const qint64 hours = minutes / 60;
     if (hours < 24)
+        //: time in a state, abbreviated: hours
         return minutes % 60 == 0 ? tr("%n h", nullptr, int(hours))
+                                 //: time in a state, abbreviated: hours and minutes
                                  : tr("%1 h %2 min").arg(hours).arg(minutes % 60);
+    //: time in a state, abbreviated: days
     return tr("%n d", nullptr, int(hours / 24));
 }
 
@@ -103,6 +111,7 @@ QString AttentionText::menuEntry(const AttentionItem &item, const QDateTime &now
     if (state.isEmpty())
         return item.name;
     const QString time = timeInState(item.since, now);
+    //: a tray menu entry: session name — state · time in state
     return time.isEmpty() ? tr("%1 — %2").arg(item.name, state)
                           : tr("%1 — %2 · %3").arg(item.name, state, time);
 }

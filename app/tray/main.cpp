@@ -5,6 +5,7 @@
 #include "firstrunwizard.h"
 #include "location.h"
 #include "singleinstance.h"
+#include "translations.h"
 #include "traycomposition.h"
 #include "trayicons.h"
 #include "traylogging.h"
@@ -14,10 +15,8 @@
 #include <QCommandLineParser>
 #include <QCoreApplication>
 #include <QGuiApplication>
-#include <QLibraryInfo>
 #include <QLocale>
 #include <QStandardPaths>
-#include <QTranslator>
 
 #include <csignal>
 #include <cstring>
@@ -74,14 +73,7 @@ int main(int argc, char *argv[])
     QApplication::setQuitOnLastWindowClosed(false); // the tray, not a window, is the app
     QApplication::setWindowIcon(App::applicationIcon());
 
-    QTranslator qtTranslator;
-    if (qtTranslator.load(QLocale(), QStringLiteral("qtbase"), QStringLiteral("_"),
-                          QLibraryInfo::path(QLibraryInfo::TranslationsPath)))
-        QApplication::installTranslator(&qtTranslator);
-    QTranslator translator;
-    if (translator.load(QLocale(), QStringLiteral("claude-peers"), QStringLiteral("_"),
-                        QStringLiteral(":/i18n")))
-        QApplication::installTranslator(&translator);
+    App::installTranslations(QLocale());
 
     QCommandLineParser parser;
     parser.setApplicationDescription(

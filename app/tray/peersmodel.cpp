@@ -181,6 +181,7 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
     case StateColumn: {
         const QString state = AttentionText::stateName(peer.attention);
         const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
+        //: a session's state · time in that state
         return time.isEmpty() ? state : tr("%1 · %2").arg(state, time);
     }
     case IdColumn:
@@ -225,9 +226,9 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
             return tr("Peer %1\npid %2, tty %3, version %4\nclient %5\nregistered %6")
                 .arg(peer.id)
                 .arg(peer.pid)
-                .arg(peer.tty.isEmpty() ? tr("none") : peer.tty)
-                .arg(peer.version.isEmpty() ? tr("unknown") : peer.version)
-                .arg(peer.client.isEmpty() ? tr("not said") : Broker::clientLabel(peer.client))
+                .arg(peer.tty.isEmpty() ? tr("none", "tty") : peer.tty)
+                .arg(peer.version.isEmpty() ? tr("unknown", "version") : peer.version)
+                .arg(peer.client.isEmpty() ? tr("not said", "client") : Broker::clientLabel(peer.client))
                 .arg(peer.registeredAt);
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);

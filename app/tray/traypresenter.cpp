@@ -54,10 +54,12 @@ void TrayPresenter::present(const Input &input)
 
     switch (input.state) {
     case BrokerHost::State::Running:
-        next.statusText = tr("Broker running on port %1 — %2, %3 pending")
+        //: %2 is "%n peer(s)", %3 is "%n pending" (messages not yet delivered)
+        next.statusText = tr("Broker running on port %1 — %2, %3")
                               .arg(input.port)
-                              .arg(next.peers == 1 ? tr("1 peer") : tr("%1 peers").arg(next.peers))
-                              .arg(next.pending);
+                              .arg(tr("%n peer(s)", nullptr, next.peers),
+                                   //: messages waiting for delivery
+                                   tr("%n pending", nullptr, int(next.pending)));
         break;
     case BrokerHost::State::Starting:
         next.statusText = tr("Starting the broker on port %1…").arg(input.port);
@@ -89,9 +91,10 @@ void TrayPresenter::present(const Input &input)
         if (a.needsYou > MaxNamesInToolTip)
             names << QStringLiteral("…");
         const QString joined = names.join(QStringLiteral(", "));
-        lines << (a.needsYou == 1 ? tr("1 session needs you: %1").arg(joined)
-                                  : tr("%1 sessions need you: %2").arg(a.needsYou).arg(joined));
+        //: %1 lists the sessions' names
+        lines << tr("%n session(s) need(s) you: %1", nullptr, a.needsYou).arg(joined);
     }
+    //: numbers of sessions working and waiting for a prompt
     if (a.busy > 0 || a.idle > 0)
         lines << tr("%1 busy, %2 idle").arg(a.busy).arg(a.idle);
     lines << next.statusText;

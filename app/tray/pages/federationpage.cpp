@@ -294,7 +294,7 @@ void FederationPage::updateCode()
     const int left = m_presenter->codeSecondsLeft();
     if (!code || left <= 0) {
         m_tick->stop();
-        m_code->setText(code ? tr("%1 (expired)").arg(code->code) : tr("none"));
+        m_code->setText(code ? tr("%1 (expired)").arg(code->code) : tr("none", "no pairing code"));
         m_countdown->setText(code ? tr("Create a new code to pair another machine.") : QString());
         m_qr->clear();
         m_shownCode.clear();

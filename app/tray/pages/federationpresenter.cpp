@@ -199,11 +199,15 @@ void FederationPresenter::setFederationEnabled(bool enabled)
                         Overview next = m_overview;
                         next.restartNeeded = true;
                         setOverview(next);
+                        // Two sentences, not "%1" with "on"/"off": the state word inflects.
                         finish(action, false,
-                               tr("Saved in the config, but the broker keeps federation %1: "
-                                  "CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. "
-                                  "Change it there, then run: claude-peers restart")
-                                   .arg(status->enabled ? tr("on") : tr("off")));
+                               status->enabled
+                                   ? tr("Saved in the config, but the broker keeps federation on: "
+                                        "CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the "
+                                        "config. Change it there, then run: claude-peers restart")
+                                   : tr("Saved in the config, but the broker keeps federation off: "
+                                        "CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the "
+                                        "config. Change it there, then run: claude-peers restart"));
                         return;
                     }
                     finish(action, true,

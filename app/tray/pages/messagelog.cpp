@@ -323,8 +323,10 @@ QString MessageLogModel::ticksText(const DeliveryTicks &ticks)
         text += QStringLiteral("\u2713");
     if (ticks.acked)
         text += QStringLiteral("\u2713");
+    //: after the delivery ticks: the session saw the message as a channel push
     if (ticks.seenVia == DeliveryTicks::SeenVia::Channel)
         text += QLatin1Char(' ') + tr("channel");
+    //: after the delivery ticks: the session saw the message in a tool result (banner)
     else if (ticks.seenVia == DeliveryTicks::SeenVia::ToolResult)
         text += QLatin1Char(' ') + tr("banner");
     return text;
@@ -399,7 +401,8 @@ QVariant MessageLogModel::data(const QModelIndex &index, int role) const
             if (m.type != QLatin1String("text"))
                 text = QStringLiteral("[%1] ").arg(m.type) + text;
             if (m.replyTo && !isBounce(m))
-                text = tr("re #%1: ").arg(*m.replyTo) + text;
+                //: a reply: the id of the message it answers, then its text
+                text = tr("re #%1: %2").arg(QString::number(*m.replyTo), text);
             return text;
         }
         case TicksColumn:

@@ -162,8 +162,10 @@ void StatusPage::showAnswers()
         m_fields.value(QStringLiteral("federation"))
             ->setText(
                 metrics.federation.enabled
-                    ? tr("on: %n machine(s) linked", nullptr, int(metrics.federation.remoteCount)) +
-                        tr(", %n remote peer(s)", nullptr, int(metrics.federation.remotePeerCount))
+                    //: federation: %1 is "%n machine(s) linked", %2 "%n remote peer(s)"
+                    ? tr("on: %1, %2")
+                          .arg(tr("%n machine(s) linked", nullptr, int(metrics.federation.remoteCount)),
+                               tr("%n remote peer(s)", nullptr, int(metrics.federation.remotePeerCount)))
                     : tr("off (turn it on in the Federation page or with `claude-peers federation init`)"));
     } else if (m_metrics) {
         m_fields.value(QStringLiteral("rates"))->setText(tr("unknown: %1").arg(m_metrics->error().message));
