@@ -217,8 +217,8 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
     if (hasBudget && !goal)
         return std::unexpected(usage(QStringLiteral("goalTokenBudget requires goal")));
     if (hasBudget &&
-        (!budget.isDouble() || budget.toDouble() != double(qint64(budget.toDouble())) ||
-         budget.toDouble() < 1000 || budget.toDouble() > 100000000))
+        (!budget.isDouble() || !(budget.toDouble() >= 1000 && budget.toDouble() <= 100000000) ||
+         budget.toDouble() != double(qint64(budget.toDouble()))))
         return std::unexpected(usage(QStringLiteral("goalTokenBudget must be from 1000 to 100000000")));
 
     const QString daily = nonEmptyString(input.value(QStringLiteral("daily")));

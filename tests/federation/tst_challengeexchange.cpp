@@ -242,13 +242,22 @@ private Q_SLOTS:
              R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"sha1-x","hostname":"a"})",
              R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"","hostname":"a:b"})",
              R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"","hostname":"a","port":0})",
-             R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"","hostname":"a","port":1.5})"})
+             R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"","hostname":"a","port":1.5})",
+             // Outside qint64 (converting it was undefined behaviour; found by fuzz_challenge).
+             R"({"client_nonce":"AAAAAAAAAAAAAAAAAAAAAA","client_fingerprint":"","hostname":"a","port":1e300})"})
             QCOMPARE(Challenge::parseChallengeRequest(bad).error().kind, Challenge::ParseErrorKind::BadField);
         QVERIFY(!Challenge::parseVerifyRequest(R"({"challenge_id":"AAAAAAAAAAAAAAAAAAAAAA"})").has_value());
         QVERIFY(!Challenge::parseVerifyAnswer(
                      {{QStringLiteral("session"), QStringLiteral("AAAAAAAAAAAAAAAAAAAAAA")},
                       {QStringLiteral("expires_in"), -1}})
                      .has_value());
+        for (const double outside : {1.8e36, -1.8e36, 1e300})
+            QCOMPARE(Challenge::parseVerifyAnswer(
+                         {{QStringLiteral("session"), QStringLiteral("AAAAAAAAAAAAAAAAAAAAAA")},
+                          {QStringLiteral("expires_in"), outside}})
+                         .error()
+                         .kind,
+                     Challenge::ParseErrorKind::BadField);
     }
 
     // The server alone, on a manual clock: one source cannot push out another's challenges,
