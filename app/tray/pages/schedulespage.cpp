@@ -1,4 +1,5 @@
 #include "schedulespage.h"
+#include "listview.h"
 
 #include "schedulesmodel.h"
 #include "schedulespresenter.h"
@@ -64,15 +65,7 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
     m_proxy->setSourceModel(presenter->model());
     m_proxy->setSortRole(SchedulesModel::SortRole);
     m_view->setObjectName(QStringLiteral("schedulesView"));
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(SchedulesModel::NextRunColumn, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setSectionResizeMode(SchedulesModel::LastStatusColumn, QHeaderView::Stretch);
+    setUpListView(m_view, m_proxy, SchedulesModel::NextRunColumn, SchedulesModel::LastStatusColumn);
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
     m_status->setTextInteractionFlags(Qt::TextSelectableByMouse);

@@ -1,4 +1,5 @@
 #include "sessionspage.h"
+#include "listview.h"
 
 #include "sessionsmodel.h"
 #include "sessionspresenter.h"
@@ -73,15 +74,7 @@ SessionsPage::SessionsPage(SessionsPresenter *presenter, QWidget *parent)
     m_proxy->setSourceModel(presenter->model());
     m_proxy->setSortRole(SessionsModel::SortRole);
     m_view->setObjectName(QStringLiteral("sessionsView"));
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
-    m_view->sortByColumn(SessionsModel::StateColumn, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    m_view->setWordWrap(false);
-    m_view->verticalHeader()->hide();
-    m_view->horizontalHeader()->setSectionResizeMode(SessionsModel::AnswerColumn, QHeaderView::Stretch);
+    setUpListView(m_view, m_proxy, SessionsModel::StateColumn, SessionsModel::AnswerColumn);
     m_view->setColumnWidth(SessionsModel::TitleColumn, 180);
     m_view->setColumnWidth(SessionsModel::StateColumn, 170);
     m_view->setColumnWidth(SessionsModel::DirectoryColumn, 200);
