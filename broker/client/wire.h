@@ -724,11 +724,7 @@ struct FederationPairRequest
     qint64 port = 0;
     QString code;
 
-    QJsonObject toJson() const
-    {
-        return {
-            {QStringLiteral("host"), host}, {QStringLiteral("port"), port}, {QStringLiteral("code"), code}};
-    }
+    QJsonObject toJson() const;
 };
 
 // /federation/pair/confirm {id, wait_ms}: the user compared the code; wait for the other side's
@@ -741,7 +737,7 @@ struct FederationPairConfirmRequest
     QString id;
     qint64 waitMs = 20000;
 
-    QJsonObject toJson() const { return {{QStringLiteral("id"), id}, {QStringLiteral("wait_ms"), waitMs}}; }
+    QJsonObject toJson() const;
 };
 
 struct FederationPairCancelRequest : FederationPairingRequest
