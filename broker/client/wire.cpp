@@ -856,17 +856,6 @@ constexpr auto pendingFields = std::tuple {
 constexpr auto federationPairingFields =
     std::tuple {required("id", &FederationPairingRequest::id).atMostBytes(128)};
 
-constexpr auto federationPairFields = std::tuple {
-    required("host", &FederationPairRequest::host),
-    required("port", &FederationPairRequest::port),
-    required("code", &FederationPairRequest::code),
-};
-
-constexpr auto federationPairConfirmFields = std::tuple {
-    required("id", &FederationPairConfirmRequest::id),
-    required("wait_ms", &FederationPairConfirmRequest::waitMs),
-};
-
 constexpr auto doctorCheckFields = std::tuple {
     required("name", &FederationDoctorAnswer::Check::name),
     required("status", &FederationDoctorAnswer::Check::status),
@@ -914,16 +903,6 @@ QJsonObject FederationPairingRequest::toJson() const
 Result<FederationPairingRequest> FederationPairingRequest::fromJson(const QJsonObject &o)
 {
     return readRequest<FederationPairingRequest>(o, federationPairingFields);
-}
-
-QJsonObject FederationPairRequest::toJson() const
-{
-    return writeFields(*this, federationPairFields);
-}
-
-QJsonObject FederationPairConfirmRequest::toJson() const
-{
-    return writeFields(*this, federationPairConfirmFields);
 }
 
 QJsonObject FederationDoctorAnswer::toJson() const

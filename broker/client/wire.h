@@ -724,7 +724,11 @@ struct FederationPairRequest
     qint64 port = 0;
     QString code;
 
-    QJsonObject toJson() const;
+    QJsonObject toJson() const
+    {
+        return {
+            {QStringLiteral("host"), host}, {QStringLiteral("port"), port}, {QStringLiteral("code"), code}};
+    }
 };
 
 // /federation/pair/confirm {id, wait_ms}: the user compared the code; wait for the other side's
@@ -737,7 +741,7 @@ struct FederationPairConfirmRequest
     QString id;
     qint64 waitMs = 20000;
 
-    QJsonObject toJson() const;
+    QJsonObject toJson() const { return {{QStringLiteral("id"), id}, {QStringLiteral("wait_ms"), waitMs}}; }
 };
 
 struct FederationPairCancelRequest : FederationPairingRequest
