@@ -28,6 +28,7 @@
 #include "opencodeclient.h"
 #include "operatorpeer.h"
 #include "peersmodel.h"
+#include "peerspage.h"
 #include "schedulesmodel.h"
 #include "schedulespage.h"
 #include "schedulespresenter.h"
@@ -603,6 +604,7 @@ private:
             const int local = int(std::size(kLocalSessions)) + 1; // and the operator
             QTRY_VERIFY_WITH_TIMEOUT(m_tray->peersModel()->rowCount() >= local + m_remoteNames.size(), wait);
             QCOMPARE(remotePeerNames(), QSet<QString>(m_remoteNames.cbegin(), m_remoteNames.cend()));
+            m_tray->peersPage()->selectPeer(m_local.at(Reviewer).id); // what a notification's Open does
         } else if (page == u"messages") {
             App::MessagesPage *messages = m_tray->messagesPage();
             QTRY_VERIFY_WITH_TIMEOUT(messages->threadsModel()->rowOfKey(m_bouncedThread) >= 0, wait);
