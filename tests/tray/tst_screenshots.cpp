@@ -179,10 +179,10 @@ private Q_SLOTS:
 
     void everyPageWithRealisticData()
     {
-        // The other machines start first: their brokers take the environment as it is now,
-        // before this process's is aimed at the tray's home.
         keepSessionsAlive();
         int done = 0;
+        // The other machines start first: their brokers take the environment as it is then,
+        // before this process's is aimed at the tray's home.
         for (auto step : {&tst_Screenshots::startOtherMachines, &tst_Screenshots::startTray,
                           &tst_Screenshots::seedLocalSessions, &tst_Screenshots::seedRemoteSessions,
                           &tst_Screenshots::pairWithBuildBox, &tst_Screenshots::seedPendingPairingRequest,
@@ -340,15 +340,8 @@ private:
     // lists the build box's sessions.
     void pairWithBuildBox()
     {
-        const QString code = post(u"/federation/pair-code"_s).object().value(u"code").toString();
-        QVERIFY(!code.isEmpty());
-        const QJsonObject started =
-            m_buildBox
-                ->post(u"/federation/pair"_s,
-                       {{u"host"_s, u"127.0.0.1"_s}, {u"port"_s, m_federationPort}, {u"code"_s, code}})
-                .object();
-        QVERIFY2(started.value(u"ok").toBool(), QJsonDocument(started).toJson().constData());
-        const QString id = started.value(u"id").toString();
+        const QString id = askToPair(*m_buildBox);
+        QVERIFY(!id.isEmpty());
         const QJsonObject accepted = post(u"/federation/accept"_s, {{u"id"_s, id}}).object();
         QVERIFY2(accepted.value(u"ok").toBool(), QJsonDocument(accepted).toJson().constData());
         const QJsonObject confirmed =
@@ -368,15 +361,7 @@ private:
     // The laptop asks to pair and waits for this machine's answer: the Federation page's card.
     void seedPendingPairingRequest()
     {
-        const QString code = post(u"/federation/pair-code"_s).object().value(u"code").toString();
-        QVERIFY(!code.isEmpty());
-        const QJsonObject started =
-            m_laptop
-                ->post(u"/federation/pair"_s,
-                       {{u"host"_s, u"127.0.0.1"_s}, {u"port"_s, m_federationPort}, {u"code"_s, code}})
-                .object();
-        QVERIFY2(started.value(u"ok").toBool(), QJsonDocument(started).toJson().constData());
-        m_pendingRequestId = started.value(u"id").toString();
+        m_pendingRequestId = askToPair(*m_laptop);
         QVERIFY(!m_pendingRequestId.isEmpty());
     }
 
@@ -657,6 +642,22 @@ private:
     TestSupport::HttpResult post(const QString &path, const QJsonObject &body = {})
     {
         return TestSupport::httpPostJson(m_home->port(), path, body, m_home->token(), scaled(20000));
+    }
+
+    // The machine proves a fresh code of this machine's (`claude-peers federation join`): the
+    // request's id, empty when it was refused.
+    QString askToPair(FederationMachine &machine)
+    {
+        const QString code = post(u"/federation/pair-code"_s).object().value(u"code").toString();
+        const QJsonObject started =
+            machine
+                .post(u"/federation/pair"_s,
+                      {{u"host"_s, u"127.0.0.1"_s}, {u"port"_s, m_federationPort}, {u"code"_s, code}})
+                .object();
+        if (!started.value(u"ok").toBool())
+            qWarning().noquote() << machine.hostname
+                                 << "could not ask to pair:" << QJsonDocument(started).toJson();
+        return started.value(u"id").toString();
     }
 
     TestSupport::HttpResult control(const QString &action, const QJsonObject &input)
