@@ -112,6 +112,22 @@ void printAnswer(Context &ctx, QJsonObject answer, const QJsonObject &extra)
     ctx.finish(answer.value(QLatin1String("ok")).toBool() ? ExitOk : ExitFailed);
 }
 
+// One answer of send or broadcast: with --json it is printed (a refusal too); else the
+// refusal goes to stderr, or line(answer) to stdout.
+template<typename Answer, typename Line>
+void reportSent(Context &ctx, const Broker::Result<Answer> &sent, bool json, const QJsonObject &extra,
+                Line line)
+{
+    if (json && sent) {
+        printAnswer(ctx, sent->toJson(), extra);
+        return;
+    }
+    if (failedOrRefused(ctx, sent))
+        return;
+    ctx.out(line(*sent));
+    ctx.finish(ExitOk);
+}
+
 std::optional<qint64> parseMessageId(const QString &text)
 {
     bool ok = false;
@@ -191,27 +207,16 @@ void send(Context &ctx, const Invocation &inv)
     // Without the new options: 0.7's request (from_id "cli", no type) and text, byte for byte.
     const auto done = [&ctx, json, asOperator, to, from, type,
                        extra](Broker::Result<Broker::SendMessageAnswer> sent) {
-        if (!sent) {
-            ctx.fail(sent.error());
-            return;
-        }
-        if (json) {
-            printAnswer(ctx, sent->toJson(), extra);
-            return;
-        }
-        if (failedOrRefused(ctx, sent))
-            return;
-        if (asOperator)
-            ctx.out(QStringLiteral("Message sent to %1 as %2 (msg#%3, type: %4)")
-                        .arg(to, from)
-                        .arg(sent->messageId)
-                        .arg(type));
-        else
-            ctx.out(QStringLiteral("Message sent to %1 (msg#%2, type: %3)")
-                        .arg(to)
-                        .arg(sent->messageId)
-                        .arg(type));
-        ctx.finish(ExitOk);
+        reportSent(ctx, sent, json, extra, [&](const Broker::SendMessageAnswer &answer) {
+            return asOperator ? QStringLiteral("Message sent to %1 as %2 (msg#%3, type: %4)")
+                                    .arg(to, from)
+                                    .arg(answer.messageId)
+                                    .arg(type)
+                              : QStringLiteral("Message sent to %1 (msg#%2, type: %3)")
+                                    .arg(to)
+                                    .arg(answer.messageId)
+                                    .arg(type);
+        });
     };
     const auto sendIt = [&ctx, asOperator, to, from, text, type, replyTo, json, extra, done] {
         if (asOperator && to.contains(QLatin1Char(':'))) {
@@ -224,18 +229,9 @@ void send(Context &ctx, const Invocation &inv)
             request.replyTo = replyTo;
             ctx.api().call(
                 request, [&ctx, json, to, from, type, extra](Broker::Result<Broker::FederationAnswer> sent) {
-                    if (!sent) {
-                        ctx.fail(sent.error());
-                        return;
-                    }
-                    if (json) {
-                        printAnswer(ctx, sent->toJson(), extra);
-                        return;
-                    }
-                    if (failedOrRefused(ctx, sent))
-                        return;
-                    ctx.out(QStringLiteral("Message relayed to %1 as %2 (type: %3)").arg(to, from, type));
-                    ctx.finish(ExitOk);
+                    reportSent(ctx, sent, json, extra, [&](const Broker::FederationAnswer &) {
+                        return QStringLiteral("Message relayed to %1 as %2 (type: %3)").arg(to, from, type);
+                    });
                 });
             return;
         }
@@ -283,19 +279,14 @@ void broadcast(Context &ctx, const Invocation &inv)
                 request.gitRoot = git.isRepository() ? git.root : QString();
                 ctx.api().call(
                     request, [&ctx, scope, from, json](Broker::Result<Broker::BroadcastAnswer> sent) {
-                        if (json && sent) {
-                            printAnswer(
-                                ctx, sent->toJson(),
-                                {{QStringLiteral("from_id"), from}, {QStringLiteral("scope"), scope}});
-                            return;
-                        }
-                        if (failedOrRefused(ctx, sent))
-                            return;
-                        if (sent->recipients == 0)
-                            ctx.out(QStringLiteral("No peers in scope '%1'").arg(scope));
-                        else
-                            ctx.out(QStringLiteral("Broadcast sent to %1 peer(s)").arg(sent->recipients));
-                        ctx.finish(ExitOk);
+                        reportSent(
+                            ctx, sent, json,
+                            {{QStringLiteral("from_id"), from}, {QStringLiteral("scope"), scope}},
+                            [&](const Broker::BroadcastAnswer &answer) {
+                                return answer.recipients == 0
+                                    ? QStringLiteral("No peers in scope '%1'").arg(scope)
+                                    : QStringLiteral("Broadcast sent to %1 peer(s)").arg(answer.recipients);
+                            });
                     });
             },
             Broker::Workspace::DefaultGitTimeoutMs, false);
