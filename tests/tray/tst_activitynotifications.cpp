@@ -11,6 +11,7 @@
 #include "controlcalls.h"
 #include "fakenotificationserver.h"
 #include "fakeopencode.h"
+#include "federationmachine.h"
 #include "federationpage.h"
 #include "federationpresenter.h"
 #include "mainwindow.h"
@@ -30,6 +31,9 @@
 #include <QItemSelectionModel>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QLabel>
+#include <QProcess>
+#include <QRegularExpression>
 #include <QSignalSpy>
 #include <QStandardPaths>
 #include <QTableView>
@@ -40,6 +44,7 @@ using App::BrokerHost;
 using App::NotificationKind;
 using App::NotificationListModel;
 using App::TrayComposition;
+using FederationTest::FederationMachine;
 using OpenChamberTest::FakeOpenCode;
 using OpenChamberTest::FakeRequest;
 using OpenChamberTest::FakeResponse;
@@ -93,6 +98,9 @@ class tst_ActivityNotifications : public QObject
     std::unique_ptr<FakeNotificationServer> m_server;
     std::unique_ptr<Machine> m_machine;
     std::unique_ptr<TrayComposition> m_composition;
+    std::unique_ptr<FederationMachine> m_alpha;
+    std::unique_ptr<FederationMachine> m_beta;
+    std::unique_ptr<QProcess> m_join;
 
     App::Notifier *notifier() const { return m_composition->notifier(); }
     NotificationListModel *list() const { return notifier()->list(); }
@@ -127,6 +135,8 @@ private Q_SLOTS:
     void init()
     {
         m_server->received.clear();
+        if (qstrcmp(QTest::currentTestFunction(), "pairingRequestFromAnotherBrokerOpensItsCard") == 0)
+            return; // its own two broker processes
         m_machine = std::make_unique<Machine>();
         m_composition = std::make_unique<TrayComposition>(settingsFor(m_machine->home));
         BrokerHost *host = m_composition->host();
@@ -138,9 +148,17 @@ private Q_SLOTS:
 
     void cleanup()
     {
-        m_composition->host()->stop();
+        if (m_join) {
+            m_join->kill();
+            m_join->waitForFinished(5000);
+            m_join.reset();
+        }
+        if (m_composition)
+            m_composition->host()->stop();
         m_composition.reset();
         m_machine.reset();
+        m_alpha.reset();
+        m_beta.reset();
     }
 
     void finishedSessionQuotesItsLastAnswerAndOpensIt()
@@ -299,6 +317,78 @@ private Q_SLOTS:
         QCOMPARE(muted->event.kind, NotificationKind::ScheduleFailed);
         QCOMPARE(muted->suppression, App::Suppression::PeerMuted);
         QCOMPARE(m_server->received.size(), 1);
+    }
+
+    // A real request: beta joins alpha with a one-time code through the real CLI; the tray (its
+    // composition on alpha's HOME, talking to alpha's broker process) notifies once, however
+    // often its presenter refreshes, and Open shows the card without deciding anything.
+    void pairingRequestFromAnotherBrokerOpensItsCard()
+    {
+        m_alpha = std::make_unique<FederationMachine>();
+        m_beta = std::make_unique<FederationMachine>();
+        for (auto [machine, name, psk] : {std::tuple {m_alpha.get(), u"alpha"_s, QByteArray(64, 'a')},
+                                          std::tuple {m_beta.get(), u"beta"_s, QByteArray(64, 'b')}}) {
+            machine->postTimeoutMs = 20000;
+            QVERIFY(machine->prepare(name, psk));
+            QVERIFY(machine->start(machine->federationEnvironment()));
+            QVERIFY(machine->waitForFederation(
+                [](const QJsonObject &status) { return status.contains(u"fingerprint"); }));
+        }
+        m_composition = std::make_unique<TrayComposition>(settingsFor(m_alpha->home)); // host not started
+        QTRY_COMPARE_WITH_TIMEOUT(notifier()->desktop()->state(), App::DesktopNotifications::State::Available,
+                                  scaled(5000));
+        App::FederationPage *page = m_composition->federationPage();
+        App::FederationPresenter *presenter = page->presenter();
+        const int wait = scaled(20000);
+
+        presenter->createPairingCode();
+        const QRegularExpression codeForm(u"^[0-9A-Z]{5}-[0-9A-Z]{5}$"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(codeForm.match(page->codeLabel()->text()).hasMatch(), wait);
+        m_join = std::make_unique<QProcess>();
+        m_join->setProcessEnvironment(m_beta->home.environment());
+        m_join->start(TestSupport::cliExe(),
+                      {u"federation"_s, u"join"_s, u"127.0.0.1:%1"_s.arg(m_alpha->federationPort),
+                       page->codeLabel()->text()});
+        QVERIFY(m_join->waitForStarted(scaled(5000)));
+        QVERIFY(QTest::qWaitFor(
+            [&] {
+                return !m_alpha->post(u"/federation/pending"_s)
+                            .object()
+                            .value(u"requests"_s)
+                            .toArray()
+                            .isEmpty();
+            },
+            wait));
+
+        QSignalSpy refreshed(presenter, &App::FederationPresenter::refreshed);
+        presenter->refresh();
+        QTRY_COMPARE_WITH_TIMEOUT(m_server->received.size(), 1, wait);
+        const FakeNotificationServer::Received n = m_server->received.at(0);
+        QCOMPARE(n.summary, u"beta asks to pair with this machine"_s);
+        QVERIFY2(n.body.startsWith(u"From 127.0.0.1:"_s), qPrintable(n.body));
+        QCOMPARE(n.actions, (QStringList {u"default"_s, u"Open"_s, u"open"_s, u"Open"_s}));
+        // Another round sees the same request: no second notification.
+        QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), wait);
+        refreshed.clear();
+        presenter->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), wait);
+        QCOMPARE(m_server->received.size(), 1);
+        QCOMPARE(list()->rowCount(), 1);
+
+        // Open: the Federation page with the request's card; nothing decided.
+        Q_EMIT m_server->ActionInvoked(n.id, u"open"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(m_composition->mainWindow()->currentPageId(), u"federation"_s,
+                                  scaled(5000));
+        const QString id = list()->data(list()->index(0), NotificationListModel::PeerIdRole).toString();
+        QTRY_VERIFY_WITH_TIMEOUT(page->cardOf(id) != nullptr, wait);
+        QCOMPARE(m_alpha->post(u"/federation/pending"_s)
+                     .object()
+                     .value(u"requests"_s)
+                     .toArray()
+                     .first()
+                     .toObject()
+                     .value(u"state"_s),
+                 u"pending"_s);
     }
 
     void pairingRequestOnlyOpensItsCardOnce()
