@@ -213,6 +213,14 @@ private Q_SLOTS:
         QVERIFY(paused);
         QCOMPARE(paused->suppression, App::Suppression::Paused);
         QCOMPARE(m_server->received.size(), 1);
+        // A session starting and ending turns is not a peer joining and leaving (those kinds are
+        // off by default, but the list would still record them).
+        for (int row = 0; row < list()->rowCount(); ++row) {
+            const auto kind =
+                list()->data(list()->index(row), NotificationListModel::KindRole).value<NotificationKind>();
+            QVERIFY2(kind != NotificationKind::PeerJoined && kind != NotificationKind::PeerLeft,
+                     qPrintable(list()->data(list()->index(row)).toString()));
+        }
     }
 
     void sessionAskingPermissionNeedsYouAndOpensIt()
