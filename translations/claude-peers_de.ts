@@ -2,6 +2,50 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>App::ActivityNotifications</name>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>%1 stopped with an error</source>
+        <translation>%1 wurde mit einem Fehler beendet</translation>
+    </message>
+    <message>
+        <source>%1 finished</source>
+        <translation>%1 ist fertig</translation>
+    </message>
+    <message>
+        <source>Its turn in %1 is over.</source>
+        <extracomment>%1 is the session&apos;s folder</extracomment>
+        <translation>Sein Durchgang in %1 ist beendet.</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair with this machine</source>
+        <translation>Ein Broker möchte sich mit diesem Rechner koppeln</translation>
+    </message>
+    <message>
+        <source>%1 asks to pair with this machine</source>
+        <translation>%1 möchte sich mit diesem Rechner koppeln</translation>
+    </message>
+    <message>
+        <source>Compare the codes on the Federation page before you accept.</source>
+        <translation>Vergleichen Sie die Codes auf der Seite „Föderation“, bevor Sie annehmen.</translation>
+    </message>
+    <message>
+        <source>From %1. Compare the codes on the Federation page before you accept.</source>
+        <translation>Von %1. Vergleichen Sie die Codes auf der Seite „Föderation“, bevor Sie annehmen.</translation>
+    </message>
+    <message>
+        <source>Scheduled run of %1 failed</source>
+        <translation>Geplanter Lauf von %1 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>See the Schedules page for its error.</source>
+        <translation>Den Fehler zeigt die Seite „Zeitpläne“.</translation>
+    </message>
+</context>
+<context>
     <name>App::AttemptsModel</name>
     <message>
         <source>refused</source>
@@ -693,6 +737,95 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationSettings</name>
+    <message>
+        <source>A session needs you</source>
+        <translation>Eine Sitzung braucht Sie</translation>
+    </message>
+    <message>
+        <source>A message for you</source>
+        <translation>Eine Nachricht für Sie</translation>
+    </message>
+    <message>
+        <source>A peer joined</source>
+        <translation>Ein Peer ist hinzugekommen</translation>
+    </message>
+    <message>
+        <source>A peer left</source>
+        <translation>Ein Peer ist gegangen</translation>
+    </message>
+    <message>
+        <source>Federation warnings</source>
+        <translation>Föderationswarnungen</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair</source>
+        <translation>Ein Broker möchte sich koppeln</translation>
+    </message>
+    <message>
+        <source>An OpenCode session finished</source>
+        <translation>Eine OpenCode-Sitzung ist fertig</translation>
+    </message>
+    <message>
+        <source>A scheduled run failed</source>
+        <translation>Ein geplanter Lauf ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Broker problems</source>
+        <translation>Brokerprobleme</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Benachrichtigungen</translation>
+    </message>
+    <message>
+        <source>Show notifications</source>
+        <translation>Benachrichtigungen anzeigen</translation>
+    </message>
+    <message>
+        <source>Only when something waits for me (a session needs me, a pairing request)</source>
+        <translation>Nur wenn etwas auf mich wartet (eine Sitzung braucht mich, eine Kopplungsanfrage)</translation>
+    </message>
+    <message>
+        <source>Quiet hours</source>
+        <translation>Ruhezeiten</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <source>Unmute</source>
+        <translation>Stummschaltung aufheben</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>von</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Kinds</source>
+        <translation>Arten</translation>
+    </message>
+    <message>
+        <source>Muted peers</source>
+        <translation>Stummgeschaltete Peers</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>Pausiert bis %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+</context>
+<context>
     <name>App::NotificationsPage</name>
     <message>
         <source>notifications off</source>
@@ -780,6 +913,14 @@
     <message>
         <source>Reply to %1</source>
         <translation>Antwort an %1</translation>
+    </message>
+    <message>
+        <source>Mute session</source>
+        <translation>Sitzung stummschalten</translation>
+    </message>
+    <message>
+        <source>Mute schedule</source>
+        <translation>Zeitplan stummschalten</translation>
     </message>
 </context>
 <context>

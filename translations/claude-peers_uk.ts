@@ -2,6 +2,50 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="uk_UA" sourcelanguage="en">
 <context>
+    <name>App::ActivityNotifications</name>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>%1 stopped with an error</source>
+        <translation>%1 зупинився з помилкою</translation>
+    </message>
+    <message>
+        <source>%1 finished</source>
+        <translation>%1 завершив роботу</translation>
+    </message>
+    <message>
+        <source>Its turn in %1 is over.</source>
+        <extracomment>%1 is the session&apos;s folder</extracomment>
+        <translation>Його хід у %1 завершено.</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair with this machine</source>
+        <translation>Брокер просить з’єднатися з цим комп’ютером</translation>
+    </message>
+    <message>
+        <source>%1 asks to pair with this machine</source>
+        <translation>%1 просить з’єднатися з цим комп’ютером</translation>
+    </message>
+    <message>
+        <source>Compare the codes on the Federation page before you accept.</source>
+        <translation>Перш ніж прийняти, порівняйте коди на сторінці «Федерація».</translation>
+    </message>
+    <message>
+        <source>From %1. Compare the codes on the Federation page before you accept.</source>
+        <translation>Від %1. Перш ніж прийняти, порівняйте коди на сторінці «Федерація».</translation>
+    </message>
+    <message>
+        <source>Scheduled run of %1 failed</source>
+        <translation>Запланований запуск %1 не вдався</translation>
+    </message>
+    <message>
+        <source>See the Schedules page for its error.</source>
+        <translation>Помилку показано на сторінці «Розклади».</translation>
+    </message>
+</context>
+<context>
     <name>App::AttemptsModel</name>
     <message>
         <source>refused</source>
@@ -701,6 +745,95 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationSettings</name>
+    <message>
+        <source>A session needs you</source>
+        <translation>Сесія потребує вас</translation>
+    </message>
+    <message>
+        <source>A message for you</source>
+        <translation>Повідомлення для вас</translation>
+    </message>
+    <message>
+        <source>A peer joined</source>
+        <translation>Під’єднався пір</translation>
+    </message>
+    <message>
+        <source>A peer left</source>
+        <translation>Пір пішов</translation>
+    </message>
+    <message>
+        <source>Federation warnings</source>
+        <translation>Попередження федерації</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair</source>
+        <translation>Брокер просить з’єднатися</translation>
+    </message>
+    <message>
+        <source>An OpenCode session finished</source>
+        <translation>Сесія OpenCode завершила роботу</translation>
+    </message>
+    <message>
+        <source>A scheduled run failed</source>
+        <translation>Запланований запуск не вдався</translation>
+    </message>
+    <message>
+        <source>Broker problems</source>
+        <translation>Проблеми брокера</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Сповіщення</translation>
+    </message>
+    <message>
+        <source>Show notifications</source>
+        <translation>Показувати сповіщення</translation>
+    </message>
+    <message>
+        <source>Only when something waits for me (a session needs me, a pairing request)</source>
+        <translation>Лише коли щось чекає на мене (сесія потребує мене, запит на з’єднання)</translation>
+    </message>
+    <message>
+        <source>Quiet hours</source>
+        <translation>Тихі години</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Призупинено</translation>
+    </message>
+    <message>
+        <source>Unmute</source>
+        <translation>Зняти заглушення</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>з</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>до</translation>
+    </message>
+    <message>
+        <source>Kinds</source>
+        <translation>Види</translation>
+    </message>
+    <message>
+        <source>Muted peers</source>
+        <translation>Заглушені піри</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>Призупинено до %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Не збережено: %1</translation>
+    </message>
+</context>
+<context>
     <name>App::NotificationsPage</name>
     <message>
         <source>notifications off</source>
@@ -788,6 +921,14 @@
     <message>
         <source>Reply to %1</source>
         <translation>Відповідь для %1</translation>
+    </message>
+    <message>
+        <source>Mute session</source>
+        <translation>Заглушити сесію</translation>
+    </message>
+    <message>
+        <source>Mute schedule</source>
+        <translation>Заглушити розклад</translation>
     </message>
 </context>
 <context>

@@ -28,6 +28,17 @@ constexpr OptionSpec kMessages[] = {
     {"with", "ID", "With --peer: only the thread between the two peers"},
     {"json", nullptr, "Print a JSON array"},
 };
+// The operator is the human at the tray, a peer of its own (id "operator"): what the tray's
+// Messages page sends as. Without these options send and broadcast are 0.7's (sender "cli").
+constexpr OptionSpec kSend[] = {
+    {"as-operator", nullptr, "Send as the tray's operator peer (id \"operator\"), so replies reach the tray"},
+    {"reply-to", "ID", "Answer message ID (type response, reply_to ID), as the Messages page's Reply"},
+    {"json", nullptr, "Print the broker's answer as JSON (2-space indented): ok, message_id, from_id, to_id"},
+};
+constexpr OptionSpec kBroadcast[] = {
+    {"as-operator", nullptr, "Broadcast as the tray's operator peer (id \"operator\")"},
+    {"json", nullptr, "Print the broker's answer as JSON (2-space indented): ok, recipients, message_ids"},
+};
 constexpr OptionSpec kHook[] = {
     {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
@@ -52,24 +63,18 @@ const std::array kCommands {
              &Handlers::status},
     Command {"peers", "[--json]", "List all peers", "Lists the peers registered on this machine.", kJson,
              false, 0, 0, &Handlers::peers},
-    Command {"send",
-             "<peer-id> <message>",
-             "Send a message to a peer",
-             "The words after the peer id form the message (sender id \"cli\", type text).",
-             {},
-             true,
-             2,
-             -1,
-             &Handlers::send},
-    Command {"broadcast",
-             "<machine|directory|repo> <message>",
-             "Broadcast to all peers in scope",
-             "directory = peers whose working directory is this one; repo = peers in this git repository.",
-             {},
-             true,
-             2,
-             -1,
-             &Handlers::broadcast},
+    Command {"send", "<peer-id> <message>", "Send a message to a peer",
+             "The words after the peer id form the message (sender id \"cli\", type text). Options go "
+             "before the peer id (a message may start with '-'). --as-operator sends it as the tray's "
+             "operator peer, which must be registered (the tray is running), so the session's answer "
+             "reaches the tray's Messages page; a remote peer (host:peer) is then reached through "
+             "federation, as from the page.",
+             kSend, true, 2, -1, &Handlers::send},
+    Command {"broadcast", "<machine|directory|repo> <message>", "Broadcast to all peers in scope",
+             "directory = peers whose working directory is this one; repo = peers in this git repository. "
+             "Options go before the scope. --as-operator broadcasts as the tray's operator peer (the tray "
+             "must be running).",
+             kBroadcast, true, 2, -1, &Handlers::broadcast},
     Command {"set-name",
              "<peer-id> <name>",
              "Set a peer's session name",
