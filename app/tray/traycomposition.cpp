@@ -92,6 +92,11 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
                 m_window->showPage(QStringLiteral("sessions"));
                 m_sessionsPage->selectSession(directory, sessionId);
             });
+    connect(m_schedulesPage, &SchedulesPage::openMessageRequested, this,
+            [this](const QString &peerId, qint64 messageId) {
+                m_window->showPage(QStringLiteral("messages"));
+                m_messagesPage->openMessage(peerId, messageId);
+            });
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
     m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
