@@ -21,6 +21,16 @@ QString nonEmptyString(const QJsonValue &value)
     return value.isString() ? value.toString().trimmed() : QString();
 }
 
+// Absent, null, an empty string and false say nothing (what §2.3 reads as "not given").
+bool isGiven(const QJsonValue &value)
+{
+    if (value.isUndefined() || value.isNull())
+        return false;
+    if (value.isString())
+        return !nonEmptyString(value).isEmpty();
+    return !value.isBool() || value.toBool();
+}
+
 ControlError usage(const QString &message)
 {
     return ControlError {400, message, {}};
@@ -118,6 +128,24 @@ std::expected<TaskSchedule, ControlError> scheduleFrom(const QJsonObject &input)
     }
 
     return schedule;
+}
+
+// A new task with its schedule (§4.11's selectors), name, prompt and enabled flag; the caller
+// adds its target.
+std::expected<ScheduledTask, ControlError> newTask(const QJsonObject &input, const QString &name,
+                                                   const QString &prompt)
+{
+    auto schedule = scheduleFrom(input);
+    if (!schedule)
+        return std::unexpected(schedule.error());
+    ScheduledTask task;
+    task.schedule = *schedule;
+    task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    task.name = name;
+    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
+                     input.value(QStringLiteral("disabled")).toBool());
+    task.execution.prompt = prompt;
+    return task;
 }
 
 const QString actionStatus = QStringLiteral("schedule.status");
@@ -294,18 +322,11 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
          budget.toDouble() != double(qint64(budget.toDouble()))))
         return std::unexpected(usage(QStringLiteral("goalTokenBudget must be from 1000 to 100000000")));
 
-    auto schedule = scheduleFrom(input);
-    if (!schedule)
-        return std::unexpected(schedule.error());
-
-    ScheduledTask task;
-    task.schedule = *schedule;
-    task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    auto created = newTask(input, name, prompt);
+    if (!created)
+        return std::unexpected(created.error());
+    ScheduledTask task = std::move(*created);
     task.projectId = project->id;
-    task.name = name;
-    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
-                     input.value(QStringLiteral("disabled")).toBool());
-    task.execution.prompt = prompt;
     task.execution.providerID = model.left(slash);
     task.execution.modelID = model.mid(slash + 1);
     task.execution.agent = nonEmptyString(input.value(QStringLiteral("agent")));
@@ -331,27 +352,17 @@ ControlResult ScheduleService::createForPeer(const QJsonObject &input, const QSt
     if (prompt.isEmpty())
         return std::unexpected(usage(QStringLiteral("prompt is required")));
     for (const char *key : {"model", "agent", "variant", "goal", "goalTokenBudget"}) {
-        const QJsonValue value = input.value(QLatin1StringView(key));
-        if (!value.isUndefined() && !value.isNull() &&
-            !(value.isString() && nonEmptyString(value).isEmpty()) && !(value.isBool() && !value.toBool()))
+        if (isGiven(input.value(QLatin1StringView(key))))
             return std::unexpected(
                 usage(QStringLiteral("peer cannot be combined with %1: a task that targets a "
                                      "peer sends it a message and starts no OpenCode session")
                           .arg(QLatin1StringView(key))));
     }
-    auto schedule = scheduleFrom(input);
-    if (!schedule)
-        return std::unexpected(schedule.error());
-
-    ScheduledTask task;
-    task.schedule = *schedule;
-    task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
-    task.name = name;
-    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
-                     input.value(QStringLiteral("disabled")).toBool());
-    task.execution.prompt = prompt;
-    task.execution.peer = peer;
-    return save(std::move(task));
+    auto task = newTask(input, name, prompt);
+    if (!task)
+        return std::unexpected(task.error());
+    task->execution.peer = peer;
+    return save(std::move(*task));
 }
 
 ControlResult ScheduleService::save(ScheduledTask task)
