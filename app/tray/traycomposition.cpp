@@ -92,11 +92,6 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
                 m_window->showPage(QStringLiteral("sessions"));
                 m_sessionsPage->selectSession(directory, sessionId);
             });
-    connect(m_schedulesPage, &SchedulesPage::openMessageRequested, this,
-            [this](const QString &peerId, qint64 messageId) {
-                m_window->showPage(QStringLiteral("messages"));
-                m_messagesPage->openMessage(peerId, messageId);
-            });
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
     m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
@@ -105,6 +100,12 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("settings"), tr("Settings"), m_settingsPage);
     connect(m_settingsPage, &SettingsPage::autostartToggled, this, &TrayComposition::setAutostart);
     m_settingsPage->setAutostartChecked(autostart().status().enabled);
+    // A peer task's last run (Schedules page): its message in the operator's thread.
+    connect(m_schedulesPage, &SchedulesPage::openMessageRequested, this,
+            [this](const QString &peerId, qint64 messageId) {
+                m_window->showPage(QStringLiteral("messages"));
+                m_messagesPage->openMessage(peerId, messageId);
+            });
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
