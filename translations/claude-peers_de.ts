@@ -1360,10 +1360,6 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
         <translation>Aufgabe</translation>
     </message>
     <message>
-        <source>Project</source>
-        <translation>Projekt</translation>
-    </message>
-    <message>
         <source>Schedule</source>
         <translation>Zeitplan</translation>
     </message>
@@ -1382,6 +1378,22 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Last status</source>
         <translation>Letzter Status</translation>
+    </message>
+    <message>
+        <source>sent message #%1</source>
+        <translation>Nachricht #%1 gesendet</translation>
+    </message>
+    <message>
+        <source>Message #%1 to %2</source>
+        <translation>Nachricht #%1 an %2</translation>
+    </message>
+    <message>
+        <source>peer %1</source>
+        <translation>Peer %1</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
     </message>
 </context>
 <context>
@@ -1524,6 +1536,46 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>A new OpenCode session in a project</source>
+        <translation>Eine neue OpenCode-Sitzung in einem Projekt</translation>
+    </message>
+    <message>
+        <source>A message to a peer</source>
+        <translation>Eine Nachricht an einen Peer</translation>
+    </message>
+    <message>
+        <source>the peer&apos;s session name (or id)</source>
+        <translation>Sitzungsname des Peers (oder ID)</translation>
+    </message>
+    <message>
+        <source>At the task&apos;s time the prompt goes to the connected peer of this session name (else id) as a message from you. It need not be connected now.</source>
+        <translation>Zur Zeit der Aufgabe geht der Prompt als Nachricht von Ihnen an den verbundenen Peer mit diesem Sitzungsnamen (sonst dieser ID). Er muss jetzt noch nicht verbunden sein.</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>Delete the scheduled task “%1”? The messages it sent stay.</source>
+        <translation>Die geplante Aufgabe „%1“ löschen? Die gesendeten Nachrichten bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>The task ran: message #%1 to %2.</source>
+        <translation>Die Aufgabe lief: Nachricht #%1 an %2.</translation>
+    </message>
+    <message>
+        <source>Open the message</source>
+        <translation>Nachricht öffnen</translation>
+    </message>
+    <message>
+        <source>%1 (id %2) in %3</source>
+        <translation>%1 (ID %2) in %3</translation>
+    </message>
+    <message>
+        <source>Choose the peer to message, or type its session name.</source>
+        <translation>Wählen Sie den Peer für die Nachricht oder geben Sie seinen Sitzungsnamen ein.</translation>
     </message>
 </context>
 <context>

@@ -1373,10 +1373,6 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
         <translation>Завдання</translation>
     </message>
     <message>
-        <source>Project</source>
-        <translation>Проєкт</translation>
-    </message>
-    <message>
         <source>Schedule</source>
         <translation>Розклад</translation>
     </message>
@@ -1395,6 +1391,22 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Last status</source>
         <translation>Останній стан</translation>
+    </message>
+    <message>
+        <source>sent message #%1</source>
+        <translation>надіслано повідомлення #%1</translation>
+    </message>
+    <message>
+        <source>Message #%1 to %2</source>
+        <translation>Повідомлення #%1 до %2</translation>
+    </message>
+    <message>
+        <source>peer %1</source>
+        <translation>пір %1</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ціль</translation>
     </message>
 </context>
 <context>
@@ -1538,6 +1550,46 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>A new OpenCode session in a project</source>
+        <translation>Новий сеанс OpenCode у проєкті</translation>
+    </message>
+    <message>
+        <source>A message to a peer</source>
+        <translation>Повідомлення піру</translation>
+    </message>
+    <message>
+        <source>the peer&apos;s session name (or id)</source>
+        <translation>назва сеансу піра (або id)</translation>
+    </message>
+    <message>
+        <source>At the task&apos;s time the prompt goes to the connected peer of this session name (else id) as a message from you. It need not be connected now.</source>
+        <translation>У час завдання запит надійде як повідомлення від вас підключеному піру з цією назвою сеансу (інакше з цим id). Зараз він може бути не підключений.</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ціль:</translation>
+    </message>
+    <message>
+        <source>Delete the scheduled task “%1”? The messages it sent stay.</source>
+        <translation>Видалити заплановане завдання «%1»? Надіслані ним повідомлення залишаться.</translation>
+    </message>
+    <message>
+        <source>The task ran: message #%1 to %2.</source>
+        <translation>Завдання виконано: повідомлення #%1 до %2.</translation>
+    </message>
+    <message>
+        <source>Open the message</source>
+        <translation>Відкрити повідомлення</translation>
+    </message>
+    <message>
+        <source>%1 (id %2) in %3</source>
+        <translation>%1 (id %2) у %3</translation>
+    </message>
+    <message>
+        <source>Choose the peer to message, or type its session name.</source>
+        <translation>Виберіть піра для повідомлення або введіть назву його сеансу.</translation>
     </message>
 </context>
 <context>

@@ -215,14 +215,18 @@ const std::array kCommands {
         "variant before anything is created. Ctrl-C cancels a wait. Exit codes: 0 ok, 2 invalid request "
         "(bad option, or the service's 400/404), 1 failed (OpenCode, broker, timeout, cancelled).",
         Control::sessionOptions(), false, 1, 1, &Handlers::session, Control::ExitInvalid},
-    Command {"schedule", "<status|list|create|run|delete|enable|disable> [options]",
-             "Scheduled OpenCode prompts",
-             "status; list --dir D|--project P; create --dir D|--project P --name N --prompt T --model P/M "
-             "(--daily HH:MM | --weekly 1,3 --time HH:MM | --once YYYY-MM-DD --time HH:MM | --cron EXPR) "
-             "[--timezone Z] [--agent A] [--variant V] [--disabled]; run|delete|enable|disable --dir "
-             "D|--project P "
-             "--task ID. Exit codes: 0 ok, 2 invalid request, 1 failed.",
-             Control::scheduleOptions(), false, 1, 1, &Handlers::schedule, Control::ExitInvalid},
+    Command {
+        "schedule", "<status|list|create|run|delete|enable|disable> [options]",
+        "Scheduled OpenCode prompts and messages to peers",
+        "status; list --dir D|--project P|--peers; create --dir D|--project P --name N --prompt T --model "
+        "P/M "
+        "(--daily HH:MM | --weekly 1,3 --time HH:MM | --once YYYY-MM-DD --time HH:MM | --cron EXPR) "
+        "[--timezone Z] [--agent A] [--variant V] [--disabled]; create --peer NAME --name N --prompt T "
+        "(the same schedule options): at its time the prompt goes to the connected peer of that session "
+        "name (else id) as a message from \"operator\"; the peer need not be connected when the task is "
+        "created, a run fails when none (or several) is; run|delete|enable|disable [--dir D|--project P] "
+        "--task ID (a peer task needs no --dir/--project). Exit codes: 0 ok, 2 invalid request, 1 failed.",
+        Control::scheduleOptions(), false, 1, 1, &Handlers::schedule, Control::ExitInvalid},
 };
 
 QString optionLabel(const OptionSpec &o)

@@ -105,6 +105,12 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("settings"), tr("Settings"), m_settingsPage);
     connect(m_settingsPage, &SettingsPage::autostartToggled, this, &TrayComposition::setAutostart);
     m_settingsPage->setAutostartChecked(autostart().status().enabled);
+    // A peer task's last run (Schedules page): its message in the operator's thread.
+    connect(m_schedulesPage, &SchedulesPage::openMessageRequested, this,
+            [this](const QString &peerId, qint64 messageId) {
+                m_window->showPage(QStringLiteral("messages"));
+                m_messagesPage->openMessage(peerId, messageId);
+            });
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
