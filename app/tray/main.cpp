@@ -47,6 +47,8 @@ int runHeadless(int argc, char *argv[])
         host.stop();
         QCoreApplication::exit(0);
     });
+    // A headless tray has nothing to show of a broker it does not host: it leaves.
+    QObject::connect(&host, &App::BrokerHost::handedOver, &app, [] { QCoreApplication::exit(0); });
     QObject::connect(&host, &App::BrokerHost::stateChanged, &app, [&host] {
         if (host.state() == App::BrokerHost::State::Failed) {
             qCCritical(App::lcUi).noquote() << host.lastError().message;
