@@ -145,6 +145,10 @@ void TrayComposition::start()
         m_window->show();
     } else if (m_trayAvailable()) {
         createTrayIcon();
+    } else if (m_waitForTray) {
+        qCInfo(lcUi)
+            << "no system tray on this desktop yet; waiting for one (--wait), the broker runs meanwhile";
+        QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     } else {
         qCInfo(lcUi) << "no system tray on this desktop (yet); showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
@@ -166,7 +170,7 @@ void TrayComposition::pollForTray()
         createTrayIcon();
         return;
     }
-    if (--m_trayPollAttemptsLeft > 0)
+    if (m_waitForTray || --m_trayPollAttemptsLeft > 0)
         QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     else
         qCInfo(lcUi) << "no system tray appeared; the window stays the app";
