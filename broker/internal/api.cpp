@@ -351,8 +351,9 @@ void Api::health(const Http::ResponderPtr &responder)
 QStringList Api::capabilities()
 {
     // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
-    return {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-            QStringLiteral("session-secret"), QStringLiteral("database-id"), QStringLiteral("attention")};
+    return {QStringLiteral("wait-messages"),  QStringLiteral("wait-after-id"),
+            QStringLiteral("session-secret"), QStringLiteral("database-id"),
+            QStringLiteral("attention"),      QStringLiteral("idempotency-key")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)
