@@ -131,6 +131,26 @@ private:
     quint16 m_brokerPort;
 };
 
+// Registers a session of this process on tty with the main token (read from the file) and
+// gives the client its session secret for the rest; the peer id, empty on failure (logged).
+QString registerAs(BrokerClient &link, const QString &tty)
+{
+    Outcome reg;
+    link.post(QStringLiteral("/register"),
+              QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
+                           {QStringLiteral("cwd"), QStringLiteral("/")},
+                           {QStringLiteral("git_root"), QJsonValue::Null},
+                           {QStringLiteral("tty"), tty}},
+              reg.callback());
+    if (!QTest::qWaitFor([&] { return reg.called; }, scaled(10000)) || !reg.result) {
+        qWarning().noquote() << "register:"
+                             << (reg.called ? reg.result.error().message : QStringLiteral("no answer"));
+        return {};
+    }
+    link.setSessionSecret(reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+    return reg.result->toObject().value(QLatin1String("id")).toString();
+}
+
 QByteArray ok(const QByteArray &body)
 {
     return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
@@ -159,18 +179,8 @@ private Q_SLOTS:
         QCOMPARE(health.result->toObject().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
 
         // Main token (read from the file) for /register; the answer's secret for the rest.
-        Outcome reg;
-        link.post(QStringLiteral("/register"),
-                  QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
-                               {QStringLiteral("cwd"), QStringLiteral("/")},
-                               {QStringLiteral("git_root"), QJsonValue::Null},
-                               {QStringLiteral("tty"), QStringLiteral("pts/777")}},
-                  reg.callback());
-        QTRY_VERIFY(reg.called);
-        QVERIFY2(reg.result, qPrintable(reg.result.error().message));
-        const QString id = reg.result->toObject().value(QLatin1String("id")).toString();
-        link.setSessionSecret(
-            reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+        const QString id = registerAs(link, QStringLiteral("pts/777"));
+        QVERIFY(!id.isEmpty());
 
         Outcome list;
         link.post(QStringLiteral("/list-peers"),
@@ -345,18 +355,8 @@ private Q_SLOTS:
         location.port = proxy.port();
         BrokerClient link(location);
 
-        Outcome reg;
-        link.post(QStringLiteral("/register"),
-                  QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
-                               {QStringLiteral("cwd"), QStringLiteral("/")},
-                               {QStringLiteral("git_root"), QJsonValue::Null},
-                               {QStringLiteral("tty"), QStringLiteral("pts/778")}},
-                  reg.callback());
-        QTRY_VERIFY(reg.called);
-        QVERIFY2(reg.result, qPrintable(reg.result.error().message));
-        const QString id = reg.result->toObject().value(QLatin1String("id")).toString();
-        link.setSessionSecret(
-            reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+        const QString id = registerAs(link, QStringLiteral("pts/778"));
+        QVERIFY(!id.isEmpty());
         const auto send = [&](const QString &text) {
             auto o = std::make_shared<Outcome>();
             link.post(QStringLiteral("/send-message"),

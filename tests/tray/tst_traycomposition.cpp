@@ -29,6 +29,24 @@ using App::TrayComposition;
 using TestSupport::scaled;
 using TrayTestSupport::settingsFor;
 
+namespace {
+
+// A system tray that a test switches on, counting how often the composition asks for it.
+struct FakeTray
+{
+    bool up = false;
+    int asked = 0;
+    std::function<bool()> availability()
+    {
+        return [this] {
+            ++asked;
+            return up;
+        };
+    }
+};
+
+} // namespace
+
 class tst_TrayComposition : public QObject
 {
     Q_OBJECT
@@ -61,20 +79,15 @@ private Q_SLOTS:
     {
         TestSupport::TestHome home;
         TrayComposition composition(settingsFor(home));
-        bool trayUp = false;
-        int asked = 0;
-        composition.setTrayAvailability(
-            [&] {
-                ++asked;
-                return trayUp;
-            },
-            20, 1000);
+        FakeTray fake;
+        int &asked = fake.asked;
+        composition.setTrayAvailability(fake.availability(), 20, 1000);
         composition.start();
         QVERIFY(composition.mainWindow()->isVisible()); // no tray yet: the window is the app
         QVERIFY(!composition.trayIcon());
         QTRY_VERIFY(asked >= 3); // it keeps looking
         QVERIFY(!composition.trayIcon());
-        trayUp = true;
+        fake.up = true;
         QTRY_VERIFY(composition.trayIcon());
         QVERIFY(composition.mainWindow()->isVisible());
         const int askedWhenFound = asked;
@@ -116,14 +129,9 @@ private Q_SLOTS:
     {
         TestSupport::TestHome home;
         TrayComposition composition(settingsFor(home));
-        bool trayUp = false;
-        int asked = 0;
-        composition.setTrayAvailability(
-            [&] {
-                ++asked;
-                return trayUp;
-            },
-            10, 2);
+        FakeTray fake;
+        int &asked = fake.asked;
+        composition.setTrayAvailability(fake.availability(), 10, 2);
         composition.setWaitForTray(true);
         composition.start();
         QVERIFY(!composition.mainWindow()->isVisible());
@@ -131,7 +139,7 @@ private Q_SLOTS:
         QVERIFY(!composition.trayIcon());
         QVERIFY(!composition.mainWindow()->isVisible());
         QTRY_VERIFY_WITH_TIMEOUT(composition.host()->isRunning(), scaled(10000));
-        trayUp = true;
+        fake.up = true;
         QTRY_VERIFY(composition.trayIcon());
         QVERIFY(!composition.mainWindow()->isVisible());
         const int askedWhenFound = asked;
