@@ -14,6 +14,7 @@
 #include "internal/deliveryhub.h"
 #include "internal/jobscheduler.h"
 #include "internal/ratelimiter.h"
+#include "internal/requestkey.h"
 #include "internal/service.h"
 #include "internal/store.h"
 #include "internal/tokenkeeper.h"
@@ -154,6 +155,10 @@ public:
     {
         if (auto purged = service->purgeDelivered(settings.deliveredRetentionMs); !purged)
             qCWarning(lcMaintenance).noquote() << "Purge failed:" << purged.error().message;
+        const qint64 cutoff = clock->msecsSinceEpoch() - RequestKey::keepMs;
+        if (auto forgotten = core->store().forgetKeyedAnswersBefore(cutoff); !forgotten)
+            qCWarning(lcMaintenance).noquote()
+                << "Forgetting old request keys failed:" << forgotten.error().message;
     }
 
     // The broker's own periodic work, as jobs like the modules' (timed by the broker's clock, so

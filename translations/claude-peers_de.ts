@@ -2192,6 +2192,11 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
         <source>%1 left</source>
         <translation>%1 ist gegangen</translation>
     </message>
+    <message>
+        <source>Broker running in another process (pid %1) on port %2 — %3, %4</source>
+        <extracomment>%1 is a process id; %3 is &quot;%n peer(s)&quot;, %4 is &quot;%n pending&quot;</extracomment>
+        <translation>Broker läuft in einem anderen Prozess (PID %1) auf Port %2 — %3, %4</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2212,6 +2217,10 @@ Umgebungsvariablen: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN.</tra
     <message>
         <source>Show the first-run wizard again.</source>
         <translation>Den Einrichtungsassistenten erneut zeigen.</translation>
+    </message>
+    <message>
+        <source>When no system tray is there at start, wait for one to appear (e.g. a panel that starts after the app at login) instead of showing the window. The broker runs meanwhile.</source>
+        <translation>Wenn beim Start kein System-Tray da ist, auf einen warten (z. B. eine Leiste, die bei der Anmeldung nach der App startet), statt das Fenster zu zeigen. Der Broker läuft währenddessen.</translation>
     </message>
 </context>
 </TS>

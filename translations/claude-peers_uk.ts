@@ -2215,6 +2215,11 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
         <source>%1 left</source>
         <translation>%1 вийшов</translation>
     </message>
+    <message>
+        <source>Broker running in another process (pid %1) on port %2 — %3, %4</source>
+        <extracomment>%1 is a process id; %3 is &quot;%n peer(s)&quot;, %4 is &quot;%n pending&quot;</extracomment>
+        <translation>Брокер працює в іншому процесі (PID %1) на порту %2 — %3, %4</translation>
+    </message>
 </context>
 <context>
     <name>main</name>
@@ -2235,6 +2240,10 @@ Environment: CLAUDE_PEERS_PORT, CLAUDE_PEERS_DB, CLAUDE_PEERS_TOKEN.</source>
     <message>
         <source>Show the first-run wizard again.</source>
         <translation>Знову показати майстер першого запуску.</translation>
+    </message>
+    <message>
+        <source>When no system tray is there at start, wait for one to appear (e.g. a panel that starts after the app at login) instead of showing the window. The broker runs meanwhile.</source>
+        <translation>Якщо під час запуску системного лотка немає, чекати на його появу (напр. панель, що запускається після програми під час входу) замість показу вікна. Брокер тим часом працює.</translation>
     </message>
 </context>
 </TS>

@@ -4,6 +4,7 @@
 #include "brokerlifecycle.h"
 #include "brokerthread.h"
 #include "snapshotpublisher.h"
+#include "successorwatch.h"
 #include "traylogging.h"
 
 #include <QSignalBlocker>
@@ -36,6 +37,7 @@ BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
       m_thread(std::make_unique<BrokerThread>(settings)),
       m_client(new Broker::BrokerClient(settings.location, this)),
       m_lifecycle(new Broker::BrokerLifecycle(m_client, lifecycleOptions(m_timing), this)),
+      m_watch(new SuccessorWatch(m_client, m_timing.watchIntervalMs, this)),
       m_port(settings.location.port)
 {
     connect(m_lifecycle, &Broker::BrokerLifecycle::stopping, this, &BrokerHost::onOldBrokerAnswered);
@@ -48,15 +50,9 @@ BrokerHost::BrokerHost(Broker::Settings settings, QObject *parent)
         if (m_state == State::Running)
             Q_EMIT shutdownRequested();
     });
-    connect(m_thread.get(), &BrokerThread::handedOver, this, [this](qint64 successorPid) {
-        if (m_state != State::Running)
-            return;
-        qCInfo(lcHost) << "the broker process" << successorPid << "took the port over; no longer hosting";
-        ++m_attempt;
-        m_lastError = {};
-        setState(State::Stopped);
-        Q_EMIT handedOver(successorPid);
-    });
+    connect(m_thread.get(), &BrokerThread::handedOver, this, &BrokerHost::onHandedOver);
+    connect(m_watch, &SuccessorWatch::polled, this, &BrokerHost::onSuccessorPolled);
+    connect(m_watch, &SuccessorWatch::gone, this, &BrokerHost::onSuccessorGone);
     m_thread->launch();
     m_thread->post([](HostedBroker &broker) { broker.server().setTakeOver(true); });
 }
@@ -77,6 +73,7 @@ void BrokerHost::setTiming(const Timing &timing)
 {
     m_timing = timing;
     m_lifecycle->setOptions(lifecycleOptions(timing));
+    m_watch->setIntervalMs(timing.watchIntervalMs);
     m_thread->post(
         [ms = timing.snapshotIntervalMs](HostedBroker &broker) { broker.publisher().setIntervalMs(ms); });
 }
@@ -90,6 +87,7 @@ void BrokerHost::start()
 {
     if (m_state == State::Starting || m_state == State::HandingOver || m_state == State::Running)
         return;
+    m_watch->stop();
     m_lastError = {};
     m_previousPid = 0;
     setState(State::Starting);
@@ -146,6 +144,7 @@ void BrokerHost::onStartAnswer(quint64 attempt, const Broker::Result<void> &resu
 void BrokerHost::stop()
 {
     m_retryTimer.stop();
+    m_watch->stop();
     m_lifecycle->abort(); // its callbacks must not run after this
     m_client->abortAll();
     ++m_attempt;
@@ -174,6 +173,54 @@ void BrokerHost::onSnapshot(const BrokerSnapshot &snapshot)
         return;
     m_snapshot = snapshot;
     Q_EMIT snapshotChanged(m_snapshot);
+}
+
+void BrokerHost::onHandedOver(qint64 successorPid)
+{
+    if (m_state != State::Running)
+        return;
+    ++m_attempt;
+    m_lastError = {};
+    if (!m_followSuccessor) {
+        qCInfo(lcHost) << "the broker process" << successorPid << "took the port over; no longer hosting";
+        setState(State::Stopped);
+        Q_EMIT handedOver(successorPid);
+        return;
+    }
+    qCInfo(lcHost)
+        << "the broker process" << successorPid
+        << "took the port over; following it as a client (the last snapshot stays until it answers)";
+    m_servingPid = successorPid;
+    setState(State::Elsewhere);
+    m_watch->start();
+    Q_EMIT handedOver(successorPid);
+}
+
+void BrokerHost::onSuccessorPolled(const BrokerSnapshot &snapshot, qint64 pid)
+{
+    if (m_state != State::Elsewhere)
+        return;
+    if (pid > 0 && pid != m_servingPid) {
+        qCInfo(lcHost) << "the port is now served by the broker process" << pid;
+        m_servingPid = pid;
+        Q_EMIT stateChanged(m_state); // what the tray says names the process
+    }
+    if (snapshot == m_snapshot)
+        return;
+    m_snapshot = snapshot;
+    Q_EMIT snapshotChanged(m_snapshot);
+}
+
+void BrokerHost::onSuccessorGone(const Error &error)
+{
+    if (m_state != State::Elsewhere)
+        return;
+    fail({Broker::ErrorKind::Unreachable,
+          QStringLiteral("the broker process %1 that took port %2 over is gone; choose Retry to host the "
+                         "broker here again")
+              .arg(m_servingPid)
+              .arg(port())});
+    qCDebug(lcHost).noquote() << "last poll:" << error.message;
 }
 
 // Someone holds the database lock or the port. If it is a broker that answers, ask it to
@@ -275,7 +322,10 @@ void BrokerHost::setState(State state)
     if (m_state == state)
         return;
     m_state = state;
-    const bool cleared = state != State::Running && m_snapshot != BrokerSnapshot {};
+    // Running → Elsewhere keeps what is shown until the successor's first answer: the same peers,
+    // no flicker and no "joined" news for each of them.
+    const bool cleared =
+        state != State::Running && state != State::Elsewhere && m_snapshot != BrokerSnapshot {};
     if (cleared)
         m_snapshot = {};
     Q_EMIT stateChanged(state);

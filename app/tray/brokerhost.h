@@ -22,6 +22,7 @@ namespace App {
 
 class BrokerThread;
 class HostedBroker;
+class SuccessorWatch;
 
 // Runs the broker library in-process for the tray, on a thread of its own, and takes the port
 // over from a broker that already serves it (a headless claude-peers-broker, or another tray).
@@ -48,6 +49,9 @@ public:
         Starting, // first start() attempt / probing who holds the port
         HandingOver, // a broker answered and was asked to hand over; waiting for its port and lock
         Running,
+        // Another broker process took the port over and serves the same database; this host
+        // follows it as a client (setFollowSuccessor): servingPid() names it.
+        Elsewhere,
         Failed, // see lastError(); start() again to retry
     };
     Q_ENUM(State)
@@ -61,6 +65,7 @@ public:
         int handoverTimeoutMs = 10000; // give up when the port is still busy after this
         int requestTimeoutMs = 3000; // /health and /shutdown of the old broker
         int snapshotIntervalMs = 500; // at most two snapshots a second reach the GUI
+        int watchIntervalMs = 1000; // Elsewhere: how often the serving broker is asked over HTTP
     };
 
     explicit BrokerHost(Broker::Settings settings, QObject *parent = nullptr);
@@ -75,10 +80,18 @@ public:
     const Broker::Error &lastError() const { return m_lastError; }
     // Pid of the broker we took over from (0 when we started without a hand-over).
     qint64 previousBrokerPid() const { return m_previousPid; }
-    // The broker as of its last snapshot (peers, pending messages); empty unless Running.
+    // After another broker process took the port over: stay as its client (state Elsewhere,
+    // snapshots polled over HTTP) instead of stopping. When it goes away the host fails with a
+    // message that says so; start() (the tray's Retry) hosts the broker here again.
+    void setFollowSuccessor(bool follow) { m_followSuccessor = follow; }
+    // The process that serves the port while Elsewhere (0 otherwise).
+    qint64 servingPid() const { return m_state == State::Elsewhere ? m_servingPid : 0; }
+    // The broker as of its last snapshot (peers, pending messages); empty unless Running or
+    // Elsewhere.
     const BrokerSnapshot &snapshot() const { return m_snapshot; }
 
-    // Async; does nothing while Starting, HandingOver or Running.
+    // Async; does nothing while Starting, HandingOver or Running. While Elsewhere it takes the
+    // port back from the broker that serves it.
     void start();
     // Stops the broker (if running) and any hand-over in progress. Waits for the broker thread
     // (it finishes the request it is in, commits, closes the database, releases port and lock).
@@ -101,8 +114,8 @@ Q_SIGNALS:
     // over): the host's owner decides what stopping means.
     void shutdownRequested();
     // Another broker process (claude-peers restart, a headless broker started by hand or by
-    // systemd) took the listening sockets over; ours has stopped (state Stopped) and the
-    // successor serves the same database on the same port.
+    // systemd) took the listening sockets over; ours has stopped (state Elsewhere when following
+    // the successor, else Stopped) and the successor serves the same database on the same port.
     void handedOver(qint64 successorPid);
 
 private:
@@ -118,11 +131,15 @@ private:
     void succeed();
     void fail(const Broker::Error &error);
     void onSnapshot(const BrokerSnapshot &snapshot);
+    void onHandedOver(qint64 successorPid);
+    void onSuccessorPolled(const BrokerSnapshot &snapshot, qint64 pid);
+    void onSuccessorGone(const Broker::Error &error);
 
     std::unique_ptr<BrokerThread> m_thread;
     Timing m_timing;
     Broker::BrokerClient *m_client;
     Broker::BrokerLifecycle *m_lifecycle; // the old broker: probe, ask to hand over, wait
+    SuccessorWatch *m_watch; // Elsewhere: the serving broker over HTTP
     quint16 m_port;
     quint64 m_attempt = 0; // answers of earlier attempts (before a stop()) are ignored
     BrokerSnapshot m_snapshot;
@@ -134,6 +151,8 @@ private:
     Broker::Error m_lastError;
     Broker::Error m_refusal; // why the first start() failed, for the error message
     qint64 m_previousPid = 0;
+    qint64 m_servingPid = 0;
+    bool m_followSuccessor = false;
 };
 
 } // namespace App

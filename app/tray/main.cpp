@@ -47,6 +47,8 @@ int runHeadless(int argc, char *argv[])
         host.stop();
         QCoreApplication::exit(0);
     });
+    // A headless tray has nothing to show of a broker it does not host: it leaves.
+    QObject::connect(&host, &App::BrokerHost::handedOver, &app, [] { QCoreApplication::exit(0); });
     QObject::connect(&host, &App::BrokerHost::stateChanged, &app, [&host] {
         if (host.state() == App::BrokerHost::State::Failed) {
             qCCritical(App::lcUi).noquote() << host.lastError().message;
@@ -89,7 +91,13 @@ int main(int argc, char *argv[])
         QApplication::translate("main", "Host the broker without any window or icon (a headless broker)."));
     const QCommandLineOption firstRun(QStringLiteral("first-run"),
                                       QApplication::translate("main", "Show the first-run wizard again."));
-    parser.addOptions({windowed, noGui, firstRun});
+    const QCommandLineOption wait(
+        QStringLiteral("wait"),
+        QApplication::translate("main",
+                                "When no system tray is there at start, wait for one to appear (e.g. "
+                                "a panel that starts after the app at login) instead of showing the "
+                                "window. The broker runs meanwhile."));
+    parser.addOptions({windowed, wait, noGui, firstRun});
     parser.process(app);
 
     Broker::UnixSignalNotifier::ignoreSigPipe();
@@ -111,6 +119,7 @@ int main(int argc, char *argv[])
     QObject::connect(&instance, &App::SingleInstance::raiseRequested, &composition,
                      &App::TrayComposition::showWindow);
     composition.setWindowed(parser.isSet(windowed));
+    composition.setWaitForTray(parser.isSet(wait));
     composition.start();
     // Once per user; never on the offscreen platform (tests, CI) unless asked for.
     if (parser.isSet(firstRun) ||

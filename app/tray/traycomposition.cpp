@@ -118,12 +118,13 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
         qCInfo(lcUi) << "shutdown requested over HTTP; quitting";
         quit(0);
     });
-    // A broker process took the port over (`claude-peers restart`, a headless broker started by
-    // hand or by systemd): it serves the same database, and this tray has no view of a broker
-    // it does not host, so it leaves as after kill-broker.
-    connect(m_host, &BrokerHost::handedOver, this, [this](qint64 successorPid) {
-        qCInfo(lcUi) << "broker handed over to pid" << successorPid << "; quitting";
-        quit(0);
+    // A broker process took the port over (`claude-peers restart`, a package upgrade starting a
+    // headless broker): it serves the same database, so the tray stays as its client — the pages
+    // talk HTTP anyway, the host polls it for the icon and the Peers list, and offers to host the
+    // broker again if it goes away.
+    m_host->setFollowSuccessor(true);
+    connect(m_host, &BrokerHost::handedOver, this, [](qint64 successorPid) {
+        qCInfo(lcUi) << "broker handed over to pid" << successorPid << "; staying as its client";
     });
     wireNotifications();
 
@@ -155,6 +156,10 @@ void TrayComposition::start()
         m_window->show();
     } else if (m_trayAvailable()) {
         createTrayIcon();
+    } else if (m_waitForTray) {
+        qCInfo(lcUi)
+            << "no system tray on this desktop yet; waiting for one (--wait), the broker runs meanwhile";
+        QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     } else {
         qCInfo(lcUi) << "no system tray on this desktop (yet); showing the window instead."
                      << "Closing it keeps the broker running (stop it with `claude-peers kill-broker`).";
@@ -176,7 +181,7 @@ void TrayComposition::pollForTray()
         createTrayIcon();
         return;
     }
-    if (--m_trayPollAttemptsLeft > 0)
+    if (m_waitForTray || --m_trayPollAttemptsLeft > 0)
         QTimer::singleShot(m_trayPollMs, this, &TrayComposition::pollForTray);
     else
         qCInfo(lcUi) << "no system tray appeared; the window stays the app";

@@ -49,6 +49,9 @@ public:
     // long to wait for one that appears late (the panel starts after the app at login): asked
     // every pollMs, at most attempts times, then the window stays the app.
     void setTrayAvailability(std::function<bool()> available, int pollMs = 2000, int attempts = 30);
+    // `claude-peers-tray --wait`: with no system tray at start, show no window and wait for one
+    // (asked every pollMs, without a limit); the broker runs meanwhile.
+    void setWaitForTray(bool wait) { m_waitForTray = wait; }
 
     // Shows the tray icon (or the window where no system tray exists, watching for one that
     // appears late) and starts the broker, taking over from one that already runs.
@@ -117,6 +120,7 @@ private:
     Broker::UnixSignalNotifier *m_signals = nullptr;
     FirstRunWizard *m_wizard = nullptr; // deletes itself on close
     bool m_windowed = false;
+    bool m_waitForTray = false;
     std::function<bool()> m_trayAvailable;
     int m_trayPollMs = 2000;
     int m_trayPollAttemptsLeft = 30;

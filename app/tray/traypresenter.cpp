@@ -34,7 +34,8 @@ void TrayPresenter::refresh()
 {
     if (!m_host)
         return;
-    present({m_host->state(), m_host->port(), m_host->snapshot(), m_host->lastError().message, m_sessions});
+    present({m_host->state(), m_host->port(), m_host->snapshot(), m_host->lastError().message, m_sessions,
+             m_host->servingPid()});
 }
 
 void TrayPresenter::setSessionAttention(const QList<AttentionItem> &sessions)
@@ -51,7 +52,9 @@ void TrayPresenter::setSessionAttention(const QList<AttentionItem> &sessions)
 
 void TrayPresenter::present(const Input &input)
 {
-    const bool running = input.state == BrokerHost::State::Running;
+    // Elsewhere: another process serves the port and the host polls it; shown like our own.
+    const bool running =
+        input.state == BrokerHost::State::Running || input.state == BrokerHost::State::Elsewhere;
     Shown next;
     next.peers = running ? int(input.snapshot.peers.size()) : 0;
     next.pending = running ? input.snapshot.pendingMessages : 0;
@@ -66,6 +69,14 @@ void TrayPresenter::present(const Input &input)
                               .arg(tr("%n peer(s)", nullptr, next.peers),
                                    //: messages waiting for delivery
                                    tr("%n pending", nullptr, int(next.pending)));
+        break;
+    case BrokerHost::State::Elsewhere:
+        //: %1 is a process id; %3 is "%n peer(s)", %4 is "%n pending"
+        next.statusText =
+            tr("Broker running in another process (pid %1) on port %2 — %3, %4")
+                .arg(input.servingPid)
+                .arg(input.port)
+                .arg(tr("%n peer(s)", nullptr, next.peers), tr("%n pending", nullptr, int(next.pending)));
         break;
     case BrokerHost::State::Starting:
         next.statusText = tr("Starting the broker on port %1…").arg(input.port);

@@ -36,6 +36,7 @@ public:
         BrokerSnapshot snapshot;
         QString lastError;
         QList<AttentionItem> sessions; // OpenCode sessions that need you or are busy
+        qint64 servingPid = 0; // Elsewhere: the process that serves the port
     };
 
     // host may be null: then only present() feeds it.

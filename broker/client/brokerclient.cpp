@@ -7,9 +7,11 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QPointer>
+#include <QRandomGenerator>
 #include <QSocketNotifier>
 #include <QTimer>
 
+#include <array>
 #include <deque>
 
 #include <arpa/inet.h>
@@ -31,6 +33,18 @@ bool isRepeatable(const QString &path)
     return path != QLatin1String("/send-message") && path != QLatin1String("/broadcast") &&
         !path.startsWith(QLatin1String("/federation/"));
 }
+
+// Requests that store something carry an Idempotency-Key (docs/decisions.md, "A re-sent
+// /send-message is stored once"): sent again after a connection closed before any answer, a
+// broker that honours the key answers as the first time instead of storing twice.
+QByteArray idempotencyKeyFor(const QString &path)
+{
+    if (path != QLatin1String("/send-message") && path != QLatin1String("/broadcast"))
+        return {};
+    std::array<quint32, 4> random {};
+    QRandomGenerator::global()->fillRange(random.data(), random.size());
+    return QByteArray(reinterpret_cast<const char *>(random.data()), sizeof(random)).toHex();
+}
 } // namespace
 
 struct BrokerClient::Request
@@ -46,6 +60,7 @@ struct BrokerClient::Request
     QByteArray credential;
     bool retried401 = false; // re-sent after a token rotation
     bool retriedClose = false; // re-sent after a keep-alive connection closed under it
+    QByteArray idempotencyKey; // the same on every re-send; empty for requests that store nothing
     Connection *connection = nullptr; // its own (postAlone), else chosen by path
 };
 
@@ -243,6 +258,8 @@ private:
         if (r.isPost) {
             if (!r.credential.isEmpty())
                 out += "Authorization: Bearer " + r.credential + "\r\n";
+            if (!r.idempotencyKey.isEmpty())
+                out += "Idempotency-Key: " + r.idempotencyKey + "\r\n";
             out += "Content-Type: application/json\r\nContent-Length: ";
             out += QByteArray::number(r.body.size());
             out += "\r\n\r\n";
@@ -287,6 +304,8 @@ private:
                 chunked = value.toLower().contains("chunked");
             else if (name == "connection")
                 close = value.toLower().contains("close");
+            else if (name == "idempotency-key" && !m_current->idempotencyKey.isEmpty())
+                m_link->m_keysHonoured = m_link->m_keysHonoured || value == m_current->idempotencyKey;
         }
         const qsizetype bodyStart = headerEnd + 4;
         QByteArray body;
@@ -391,10 +410,16 @@ private:
             if (!alive || m_current != closing)
                 return;
         }
-        // A keep-alive connection the broker closed just as we reused it: the request was not
-        // read, send it again once on a fresh connection. Not for requests that store
-        // something: a broker that died after storing must not get the message twice.
-        if (m_reused && !m_received && !m_current->retriedClose && isRepeatable(m_current->path)) {
+        // Closed before any answer byte: a keep-alive connection the broker closed as idle just as
+        // we reused it (the request was not read), or a broker that went away (a hand-over's
+        // drain that ended, a crash, perhaps after storing). Send it again once on a fresh
+        // connection: a request that reads, on a reused connection; a request that stores, when
+        // the broker honours its Idempotency-Key, on any connection (a broker that stored it
+        // answers as the first time). Without the key a broker that died after storing would
+        // get the message twice, so such a send fails instead.
+        const bool keyed = !m_current->idempotencyKey.isEmpty() && m_link->m_keysHonoured;
+        if (!m_received && !m_current->retriedClose &&
+            ((m_reused && isRepeatable(m_current->path)) || keyed)) {
             m_current->retriedClose = true;
             std::shared_ptr<Request> r = std::move(m_current);
             m_current.reset();
@@ -465,6 +490,7 @@ quint64 BrokerClient::postAlone(const QString &path, const QJsonObject &body, Ca
     r->target = path.toUtf8();
     r->isPost = true;
     r->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    r->idempotencyKey = idempotencyKeyFor(path);
     r->callback = [this, id, callback = std::move(callback)](Result<QJsonValue> answer) {
         Connection *own = m_alone.take(id);
         if (!own)
@@ -534,6 +560,7 @@ void BrokerClient::post(const QString &path, const QJsonObject &body, Callback c
     r->target = path.toUtf8();
     r->isPost = true;
     r->body = QJsonDocument(body).toJson(QJsonDocument::Compact);
+    r->idempotencyKey = idempotencyKeyFor(path);
     r->callback = std::move(callback);
     r->timeoutMs = timeoutMs > 0 ? timeoutMs : m_defaultTimeoutMs;
     r->age.start();

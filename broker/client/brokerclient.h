@@ -113,6 +113,8 @@ private:
     Connection *m_control;
     QHash<quint64, Connection *> m_alone; // postAlone() requests in flight, by id
     quint64 m_lastAloneId = 0;
+    // The broker echoed an Idempotency-Key: a send closed before its answer may go again.
+    bool m_keysHonoured = false;
 };
 
 } // namespace Broker

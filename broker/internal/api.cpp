@@ -5,6 +5,7 @@
 #include "groupcommit.h"
 #include "logging.h"
 #include "ratelimiter.h"
+#include "requestkey.h"
 #include "service.h"
 #include "store.h"
 #include "wire.h"
@@ -238,6 +239,8 @@ void Api::route(const Http::Request &request, const Http::ResponderPtr &responde
         if (!checkBinding(call))
             return;
     }
+    if (RequestKey::appliesTo(request.path) && !keyRequest(call))
+        return;
     if (route->rateLimited) {
         // Per sending peer (reference: one bucket for every local client, §13.1 #13).
         const QString key = credential.kind == Credential::Kind::Session
@@ -250,6 +253,35 @@ void Api::route(const Http::Request &request, const Http::ResponderPtr &responde
         }
     }
     route->handler(call);
+}
+
+bool Api::keyRequest(Call &call)
+{
+    const QByteArray header = call.request.header(RequestKey::headerName);
+    if (header.isNull())
+        return true; // a 0.7 client: as before
+    auto key = RequestKey::validated(header);
+    if (!key) {
+        replyError(call.responder, key.error());
+        return false;
+    }
+    const QString sender = call.credential.kind == Credential::Kind::Session
+        ? call.credential.peerId
+        : call.body.value(QStringLiteral("from_id")).toString();
+    auto answered = m_service.store().keyedAnswer(sender, *key);
+    if (!answered) {
+        replyError(call.responder, answered.error());
+        return false;
+    }
+    if (*answered) {
+        qCInfo(lcApi).noquote() << "Re-sent" << call.request.path << "from" << sender
+                                << "(same Idempotency-Key): answered as the first time, not stored again";
+        call.responder->respond(RequestKey::replay(**answered, *key));
+        return false;
+    }
+    call.responder =
+        RequestKey::recording(call.responder, m_service.store(), m_service.clock(), sender, *key);
+    return true;
 }
 
 bool Api::checkBinding(Call &call) const
@@ -319,8 +351,9 @@ void Api::health(const Http::ResponderPtr &responder)
 QStringList Api::capabilities()
 {
     // What a helper may use beyond the reference (docs/protocol.md); a 0.7 broker has no list.
-    return {QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
-            QStringLiteral("session-secret"), QStringLiteral("database-id"), QStringLiteral("attention")};
+    return {QStringLiteral("wait-messages"),  QStringLiteral("wait-after-id"),
+            QStringLiteral("session-secret"), QStringLiteral("database-id"),
+            QStringLiteral("attention"),      QStringLiteral("idempotency-key")};
 }
 
 void Api::metrics(const Http::Request &request, const Http::ResponderPtr &responder)

@@ -139,6 +139,9 @@ private:
 
     // The credential may act as the peer named in the body.
     bool checkBinding(Call &call) const;
+    // An Idempotency-Key (RequestKey): false when answered already (the first answer again,
+    // or a malformed key); else the call's responder records its answer under the key.
+    bool keyRequest(Call &call);
     void touchActor(const QString &peerId);
     // The wait's heartbeat: false if the peer is not registered. A peer seen registered less
     // than a second ago is not written again (its row can only go through Service, which

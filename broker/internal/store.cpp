@@ -49,6 +49,21 @@ Result<QString> ensureDatabaseId(QSqlDatabase &db)
     return q.value(0).toString();
 }
 
+// The answers of requests sent with an Idempotency-Key (docs/decisions.md, "A re-sent
+// /send-message is stored once"). Outside the versioned schema for the same reason.
+Result<void> ensureRequestKeys(QSqlDatabase &db)
+{
+    QSqlQuery q(db);
+    if (!q.exec(QStringLiteral("CREATE TABLE IF NOT EXISTS claude_peers_request_keys "
+                               "(sender TEXT NOT NULL, key TEXT NOT NULL, answer TEXT NOT NULL, "
+                               "stored_ms INTEGER NOT NULL, PRIMARY KEY (sender, key)) WITHOUT ROWID")) ||
+        !q.exec(QStringLiteral("CREATE INDEX IF NOT EXISTS claude_peers_request_keys_age "
+                               "ON claude_peers_request_keys (stored_ms)")))
+        return std::unexpected(
+            databaseError(QStringLiteral("Creating the request-key table"), q.lastError()));
+    return {};
+}
+
 } // namespace
 
 class Store::Private
@@ -223,6 +238,8 @@ Result<void> Store::open(const QString &path)
         if (!databaseId)
             return std::unexpected(databaseId.error());
         d->databaseId = *databaseId;
+        if (auto keys = ensureRequestKeys(db); !keys)
+            return std::unexpected(keys.error());
         d->statements = std::make_unique<Statements>(db);
         d->thread = QThread::currentThread();
         return d->statements->prepareAll();
@@ -704,6 +721,51 @@ Result<int> Store::purgeDeliveredBefore(const QString &isoCutoff)
     q.finish();
     if (changed > 0)
         qCInfo(lcStore) << "Purged" << changed << "delivered messages sent before" << *cutoff;
+    return changed;
+}
+
+Result<std::optional<QByteArray>> Store::keyedAnswer(const QString &sender, const QString &key) const
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    QSqlQuery &q = d->statements->keyedAnswer;
+    q.bindValue(0, text(sender));
+    q.bindValue(1, text(key));
+    if (auto r = run(q, "Looking up a request key"); !r)
+        return std::unexpected(r.error());
+    std::optional<QByteArray> answer;
+    if (q.next())
+        answer = q.value(0).toString().toUtf8();
+    q.finish();
+    return answer;
+}
+
+Result<void> Store::rememberKeyedAnswer(const QString &sender, const QString &key, const QByteArray &answer,
+                                        qint64 nowMs)
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    QSqlQuery &q = d->statements->rememberKeyedAnswer;
+    q.bindValue(0, text(sender));
+    q.bindValue(1, text(key));
+    q.bindValue(2, QString::fromUtf8(answer));
+    q.bindValue(3, nowMs);
+    if (auto r = run(q, "Storing a request key"); !r)
+        return std::unexpected(r.error());
+    q.finish();
+    return {};
+}
+
+Result<int> Store::forgetKeyedAnswersBefore(qint64 cutoffMs)
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    QSqlQuery &q = d->statements->forgetKeyedAnswers;
+    q.bindValue(0, cutoffMs);
+    if (auto r = run(q, "Forgetting old request keys"); !r)
+        return std::unexpected(r.error());
+    const int changed = q.numRowsAffected();
+    q.finish();
     return changed;
 }
 

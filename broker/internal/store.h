@@ -156,6 +156,15 @@ public:
 
     Result<Counts> counts() const;
 
+    // Answers of requests sent with an Idempotency-Key, by sender and key: a request sent again
+    // with the same key gets the first answer instead of being carried out twice. Written in the
+    // same batch as what the request stored; forgotten after a while (the key is only re-sent
+    // at once, after a connection closed before its answer).
+    Result<std::optional<QByteArray>> keyedAnswer(const QString &sender, const QString &key) const;
+    Result<void> rememberKeyedAnswer(const QString &sender, const QString &key, const QByteArray &answer,
+                                     qint64 nowMs);
+    Result<int> forgetKeyedAnswersBefore(qint64 cutoffMs);
+
     // Group commit. SQLite's cost is per commit (~13,000 autocommits/s on this class of disk,
     // ~150,000 rows/s inside one transaction), so a host answering a burst of requests may
     // open a batch, run them, and commit once. Inside a batch every write joins one

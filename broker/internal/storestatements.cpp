@@ -170,6 +170,12 @@ Result<void> Statements::prepareAll()
          QStringLiteral("SELECT (SELECT COUNT(*) FROM peers), (SELECT COUNT(*) FROM messages), "
                         "(SELECT COUNT(*) FROM messages WHERE delivered != 0), "
                         "(SELECT COUNT(*) FROM messages WHERE delivered = 0)")},
+        {&keyedAnswer,
+         QStringLiteral("SELECT answer FROM claude_peers_request_keys WHERE sender = ? AND key = ?")},
+        {&rememberKeyedAnswer,
+         QStringLiteral("INSERT OR REPLACE INTO claude_peers_request_keys (sender, key, answer, stored_ms) "
+                        "VALUES (?, ?, ?, ?)")},
+        {&forgetKeyedAnswers, QStringLiteral("DELETE FROM claude_peers_request_keys WHERE stored_ms < ?")},
     };
     for (const auto &[query, sql] : all) {
         query->setForwardOnly(true);

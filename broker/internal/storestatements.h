@@ -60,7 +60,10 @@ struct Statements
           deleteMessage(db),
           deleteUndeliveredFor(db),
           purge(db),
-          counts(db)
+          counts(db),
+          keyedAnswer(db),
+          rememberKeyedAnswer(db),
+          forgetKeyedAnswers(db)
     {
     }
 
@@ -70,6 +73,7 @@ struct Statements
         setAttention, deletePeer, samePid, sameTty, insertPeer;
     QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, orphans, deleteMessage,
         deleteUndeliveredFor, purge, counts;
+    QSqlQuery keyedAnswer, rememberKeyedAnswer, forgetKeyedAnswers; // claude_peers_request_keys
 
     Result<void> prepareAll();
 };

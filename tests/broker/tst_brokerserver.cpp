@@ -55,7 +55,7 @@ private Q_SLOTS:
         QCOMPARE(o.value(QStringLiteral("capabilities")).toArray(),
                  QJsonArray({QStringLiteral("wait-messages"), QStringLiteral("wait-after-id"),
                              QStringLiteral("session-secret"), QStringLiteral("database-id"),
-                             QStringLiteral("attention")}));
+                             QStringLiteral("attention"), QStringLiteral("idempotency-key")}));
         QVERIFY(QRegularExpression(QStringLiteral("^[0-9a-f]{32}$")).match(str(o, "database_id")).hasMatch());
         // any method
         QCOMPARE(h.postRaw(QStringLiteral("/health"), "{}", {}).status, 200);

@@ -77,6 +77,80 @@ public:
     }
 };
 
+// Between the client and the real broker: passes bytes both ways, except that when armed, the
+// next /send-message reaches the broker and its answer never comes back: the client's connection
+// closes before any answer byte, as when a broker dies after storing (or its answer is lost).
+class LossyProxy : public QObject
+{
+public:
+    explicit LossyProxy(quint16 brokerPort) : m_brokerPort(brokerPort)
+    {
+        m_server.listen(QHostAddress::LocalHost, 0);
+        connect(&m_server, &QTcpServer::newConnection, this, [this] {
+            while (QTcpSocket *client = m_server.nextPendingConnection())
+                relay(client);
+        });
+    }
+    quint16 port() const { return m_server.serverPort(); }
+    bool armed = false;
+    int sendsForwarded = 0;
+    int answersDropped = 0;
+    int connections = 0;
+
+private:
+    void relay(QTcpSocket *client)
+    {
+        ++connections;
+        auto *upstream = new QTcpSocket(client);
+        auto dropAnswer = std::make_shared<bool>(false);
+        upstream->connectToHost(QHostAddress::LocalHost, m_brokerPort);
+        connect(client, &QTcpSocket::readyRead, upstream, [this, client, upstream, dropAnswer] {
+            const QByteArray data = client->readAll();
+            if (data.contains("POST /send-message")) {
+                ++sendsForwarded;
+                if (std::exchange(armed, false))
+                    *dropAnswer = true;
+            }
+            upstream->write(data);
+        });
+        connect(upstream, &QTcpSocket::readyRead, client, [this, client, upstream, dropAnswer] {
+            const QByteArray data = upstream->readAll();
+            if (*dropAnswer) {
+                ++answersDropped;
+                client->disconnectFromHost();
+                upstream->abort();
+                return;
+            }
+            client->write(data);
+        });
+        connect(upstream, &QTcpSocket::disconnected, client, &QTcpSocket::disconnectFromHost);
+        connect(client, &QTcpSocket::disconnected, client, &QObject::deleteLater);
+    }
+
+    QTcpServer m_server;
+    quint16 m_brokerPort;
+};
+
+// Registers a session of this process on tty with the main token (read from the file) and
+// gives the client its session secret for the rest; the peer id, empty on failure (logged).
+QString registerAs(BrokerClient &link, const QString &tty)
+{
+    Outcome reg;
+    link.post(QStringLiteral("/register"),
+              QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
+                           {QStringLiteral("cwd"), QStringLiteral("/")},
+                           {QStringLiteral("git_root"), QJsonValue::Null},
+                           {QStringLiteral("tty"), tty}},
+              reg.callback());
+    if (!QTest::qWaitFor([&] { return reg.called; }, scaled(10000)) || !reg.result) {
+        qWarning().noquote() << "register:"
+                             << (reg.called ? reg.result.error().message : QStringLiteral("no answer"));
+        return {};
+    }
+    link.setSessionSecret(reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+    return reg.result->toObject().value(QLatin1String("id")).toString();
+}
+
 QByteArray ok(const QByteArray &body)
 {
     return "HTTP/1.1 200 OK\r\nContent-Type: application/json\r\nContent-Length: " +
@@ -105,18 +179,8 @@ private Q_SLOTS:
         QCOMPARE(health.result->toObject().value(QLatin1String("status")).toString(), QStringLiteral("ok"));
 
         // Main token (read from the file) for /register; the answer's secret for the rest.
-        Outcome reg;
-        link.post(QStringLiteral("/register"),
-                  QJsonObject {{QStringLiteral("pid"), qint64(QCoreApplication::applicationPid())},
-                               {QStringLiteral("cwd"), QStringLiteral("/")},
-                               {QStringLiteral("git_root"), QJsonValue::Null},
-                               {QStringLiteral("tty"), QStringLiteral("pts/777")}},
-                  reg.callback());
-        QTRY_VERIFY(reg.called);
-        QVERIFY2(reg.result, qPrintable(reg.result.error().message));
-        const QString id = reg.result->toObject().value(QLatin1String("id")).toString();
-        link.setSessionSecret(
-            reg.result->toObject().value(QLatin1String("session_secret")).toString().toUtf8());
+        const QString id = registerAs(link, QStringLiteral("pts/777"));
+        QVERIFY(!id.isEmpty());
 
         Outcome list;
         link.post(QStringLiteral("/list-peers"),
@@ -276,6 +340,88 @@ private Q_SLOTS:
         QTRY_VERIFY(send.called);
         QVERIFY(!send.result);
         QCOMPARE(send.result.error().kind, Broker::ErrorKind::Unreachable);
+    }
+
+    // Issue 11 §3: a /send-message whose connection closed before its answer, after the broker
+    // stored it, is sent again with the same Idempotency-Key and stored once; the client gets
+    // the first answer (the same message id), not a failure.
+    void aSendClosedBeforeItsAnswerIsStoredOnce()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        LossyProxy proxy(home.port());
+        Broker::Location location = locationFor(home);
+        location.port = proxy.port();
+        BrokerClient link(location);
+
+        const QString id = registerAs(link, QStringLiteral("pts/778"));
+        QVERIFY(!id.isEmpty());
+        const auto send = [&](const QString &text) {
+            auto o = std::make_shared<Outcome>();
+            link.post(QStringLiteral("/send-message"),
+                      QJsonObject {{QStringLiteral("from_id"), id},
+                                   {QStringLiteral("to_id"), id},
+                                   {QStringLiteral("text"), text}},
+                      o->callback());
+            return o;
+        };
+
+        // The first answer echoes the key: this broker honours it.
+        const auto first = send(QStringLiteral("first"));
+        QTRY_VERIFY(first->called);
+        QVERIFY2(first->result, qPrintable(first->result.error().message));
+
+        proxy.armed = true;
+        const auto once = send(QStringLiteral("once"));
+        QTRY_VERIFY_WITH_TIMEOUT(once->called, scaled(10000));
+        QCOMPARE(proxy.answersDropped, 1);
+        QCOMPARE(proxy.sendsForwarded, 3); // first, once, once again
+        QVERIFY2(once->result, qPrintable(once->result.error().message));
+        QVERIFY(once->result->toObject().value(QLatin1String("ok")).toBool());
+        const qint64 messageId = once->result->toObject().value(QLatin1String("message_id")).toInteger();
+        QVERIFY(messageId > 0);
+
+        Outcome poll;
+        link.post(QStringLiteral("/poll-messages"), QJsonObject {{QStringLiteral("id"), id}},
+                  poll.callback());
+        QTRY_VERIFY(poll.called);
+        QVERIFY2(poll.result, qPrintable(poll.result.error().message));
+        QStringList texts;
+        QList<qint64> ids;
+        for (const QJsonValue &m : poll.result->toObject().value(QLatin1String("messages")).toArray()) {
+            texts << m.toObject().value(QLatin1String("text")).toString();
+            ids << m.toObject().value(QLatin1String("id")).toInteger();
+        }
+        QCOMPARE(texts, QStringList({QStringLiteral("first"), QStringLiteral("once")}));
+        QCOMPARE(ids.last(), messageId); // the re-send got the first answer
+        QVERIFY2(broker.stderrOutput().isEmpty() || !broker.stderrOutput().contains("not recorded"),
+                 broker.stderrOutput().constData());
+    }
+
+    // A key that is not 1 to 128 visible ASCII characters is refused with a clear error; a
+    // request without one (a 0.7 client) is served as before, and its answer carries no key.
+    void malformedIdempotencyKeyIsRefused()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        QTcpSocket socket;
+        socket.connectToHost(QHostAddress::LocalHost, home.port());
+        QVERIFY(socket.waitForConnected(scaled(5000)));
+        const QByteArray token = *Broker::TokenFile::read(locationFor(home).tokenPath);
+        const QByteArray body = R"({"from_id":"x","to_id":"y","text":"t"})";
+        socket.write("POST /send-message HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " + token +
+                     "\r\nIdempotency-Key: " + QByteArray(129, 'k') +
+                     "\r\nContent-Type: application/json\r\nConnection: close\r\nContent-Length: " +
+                     QByteArray::number(body.size()) + "\r\n\r\n" + body);
+        QByteArray answer;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            (answer += socket.readAll(), socket.state() == QAbstractSocket::UnconnectedState), scaled(5000));
+        answer += socket.readAll();
+        QVERIFY2(answer.startsWith("HTTP/1.1 400"), answer.constData());
+        QVERIFY2(answer.contains("Idempotency-Key must be 1 to 128 visible ASCII characters"),
+                 answer.constData());
     }
 
     void waitsDoNotBlockOtherRequests()

@@ -1,9 +1,11 @@
 // Hand-over of the listening sockets between real broker processes (issue 11 §3): while a
 // client asks GET /health on fresh connections without pause and two real helpers stream
-// messages, the broker is replaced several times — `claude-peers restart` (headless →
-// headless), the tray starting (headless → tray), a headless broker started by hand (tray →
-// headless). No connection may be refused or reset, and every acknowledged message must reach
-// the receiving session exactly once. Also: systemd socket activation (fd 3, LISTEN_PID), a
+// messages, the broker is replaced many times — `claude-peers restart` (headless → headless,
+// PEERS_HANDOVER_RESTARTS times, default 10), the tray starting (headless → tray), a headless
+// broker started by hand (tray → headless; the tray stays as its client). No connection may be
+// refused or reset, no send may fail (a send whose kept-alive connection the old broker closed
+// is sent again with its Idempotency-Key), and every acknowledged message must reach the
+// receiving session exactly once. Also: systemd socket activation (fd 3, LISTEN_PID), a
 // stale hand-over socket, the socket file's life. Prints the counts.
 #include "../tray/trayprocess.h"
 #include "faultsupport.h"
@@ -167,8 +169,14 @@ private Q_SLOTS:
         qint64 current = first.processId();
         streamFor(500);
 
-        // 1. headless → headless: claude-peers restart --json
-        for (int round = 0; round < 2; ++round) {
+        // 1. headless → headless: claude-peers restart --json. Before sends were re-sent with an
+        // Idempotency-Key, about one hand-over in four cost a failed send (14 in 48), so ten
+        // of them show that race.
+        bool ok = false;
+        int restarts = qEnvironmentVariableIntValue("PEERS_HANDOVER_RESTARTS", &ok);
+        if (!ok || restarts < 1)
+            restarts = 10;
+        for (int round = 0; round < restarts; ++round) {
             QProcess restart;
             restart.setProcessEnvironment(env);
             restart.start(cliExe(), {QStringLiteral("restart"), QStringLiteral("--json")});
@@ -218,14 +226,16 @@ private Q_SLOTS:
             QVERIFY(headless.waitForStarted());
             guard.pids << headless.processId();
             QCOMPARE(waitForNewBroker(current), headless.processId());
-            // The tray's broker handed over: the tray leaves, as after kill-broker.
+            // The tray's broker handed over: the tray stays, as the new broker's client.
             QVERIFY(McpClient::waitUntil(
                 [&] {
                     stream.pump(8);
-                    return tray.process().state() == QProcess::NotRunning;
+                    return tray.log().contains("staying as its client");
                 },
                 scaled(10000)));
-            steps << QStringLiteral("headless %1 took over from the tray %2")
+            streamFor(300);
+            QVERIFY2(tray.process().state() == QProcess::Running, tray.log());
+            steps << QStringLiteral("headless %1 took over from the tray %2 (the tray stays)")
                          .arg(headless.processId())
                          .arg(current);
             current = headless.processId();
@@ -287,6 +297,7 @@ private Q_SLOTS:
              std::as_const(stream.refusals).first(qMin<qsizetype>(3, stream.refusals.size())))
             qInfo().noquote() << "  refused:" << refusal;
         QCOMPARE(hammer.errors(), 0);
+        QCOMPARE(stream.refusals.size(), 0);
         QVERIFY(hammer.answersByPid().size() >= 3);
         QVERIFY(stream.acknowledged.size() > 100);
         QCOMPARE(lost, 0);

@@ -122,6 +122,19 @@ private Q_SLOTS:
         QVERIFY2(result.out.contains("Tray-App von claude-peers"), result.out.constData());
     }
 
+    void helpExplainsWait()
+    {
+        TestSupport::TestHome home;
+        QProcessEnvironment env = home.environment();
+        env.insert(QStringLiteral("QT_QPA_PLATFORM"), QStringLiteral("offscreen"));
+        env.insert(QStringLiteral("LC_ALL"), QStringLiteral("C"));
+        env.remove(QStringLiteral("LANGUAGE"));
+        const auto result = TestSupport::run(TestSupport::trayExe(), {QStringLiteral("--help")}, env);
+        QCOMPARE(result.exitCode, 0);
+        QVERIFY2(result.out.contains("--wait"), result.out.constData());
+        QVERIFY2(result.out.contains("wait for one to appear"), result.out.constData());
+    }
+
     void printsVersion()
     {
         TestSupport::TestHome home;
