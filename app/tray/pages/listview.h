@@ -5,61 +5,43 @@
 #include <QTableView>
 #include <QTreeView>
 
+#include <type_traits>
+
 namespace App {
 
-// The column a list keeps in the model's order (a log, a list its presenter orders): not
-// sortable by a click on the header.
+// The sort column of a list kept in the model's order (a log, a list its presenter orders):
+// not sortable by a click on the header.
 inline constexpr int ModelOrder = -1;
 // The stretch column of a list whose last column takes the room that is left.
 inline constexpr int LastColumn = -1;
 
-namespace ListViewDetail {
-
-inline void setUpRows(QAbstractItemView *view, QAbstractItemModel *model)
+// The pages' lists, tables or trees (the Peers page's machines): sorted by sortColumn (or
+// ModelOrder), one whole row selected, read-only, one line a row, no row numbers, one column
+// (or the last: LastColumn) taking the room that is left.
+template<typename View>
+requires std::is_base_of_v<QTableView, View> || std::is_base_of_v<QTreeView, View>
+void setUpListView(View *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
 {
     view->setModel(model);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-}
-
-inline void stretch(QHeaderView *header, int stretchColumn)
-{
-    if (stretchColumn == LastColumn) {
-        header->setStretchLastSection(true);
-        return;
-    }
-    header->setStretchLastSection(false);
-    header->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
-}
-
-} // namespace ListViewDetail
-
-// The pages' lists: sorted by sortColumn (or ModelOrder), one whole row selected, read-only, no
-// row numbers, one column (or the last: LastColumn) taking the room that is left.
-inline void setUpListView(QTableView *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
-{
-    ListViewDetail::setUpRows(view, model);
     if (sortColumn != ModelOrder) {
         view->setSortingEnabled(true);
         view->sortByColumn(sortColumn, Qt::AscendingOrder);
     }
     view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    ListViewDetail::stretch(view->horizontalHeader(), stretchColumn);
-}
-
-// The same for a list grouped in a tree (the Peers page's machines).
-inline void setUpListView(QTreeView *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
-{
-    ListViewDetail::setUpRows(view, model);
-    if (sortColumn != ModelOrder) {
-        view->setSortingEnabled(true);
-        view->sortByColumn(sortColumn, Qt::AscendingOrder);
+    QHeaderView *header = nullptr;
+    if constexpr (std::is_base_of_v<QTableView, View>) {
+        view->verticalHeader()->hide();
+        header = view->horizontalHeader();
+    } else {
+        view->setUniformRowHeights(true);
+        header = view->header();
     }
-    view->setWordWrap(false);
-    view->setUniformRowHeights(true);
-    ListViewDetail::stretch(view->header(), stretchColumn);
+    header->setStretchLastSection(stretchColumn == LastColumn);
+    if (stretchColumn != LastColumn)
+        header->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
 }
 
 } // namespace App
