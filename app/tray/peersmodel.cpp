@@ -225,6 +225,7 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
                 .arg(peer.version.isEmpty() ? tr("unknown", "version") : peer.version)
                 .arg(peer.client.isEmpty() ? tr("not said", "client") : Broker::clientLabel(peer.client))
                 .arg(peer.registeredAt);
+        case ProjectColumn:
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);
         case ScopeColumn:

@@ -204,6 +204,9 @@ QVariant OpenCodeRowsModel::data(const QModelIndex &index, int role) const
             return session.error.isEmpty() ? QVariant() : QVariant(session.error);
         case PeersModel::ScopeColumn:
             return PeerFacts::scopeHint(gitRoot(session.directory), session.directory);
+        case PeersModel::ProjectColumn:
+        case PeersModel::DirectoryColumn:
+            return session.directory;
         case PeersModel::ReachabilityColumn:
             return tr("An OpenCode session driven by the control service: it gets prompts (send, fork), "
                       "not claude-peers messages.");

@@ -16,7 +16,6 @@
 #include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
@@ -123,12 +122,15 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     setUpListView(m_view, m_proxy, PeersModel::StateColumn, PeersModel::SummaryColumn);
     m_view->setAlternatingRowColors(true);
     m_view->setColumnHidden(PeersModel::MachineColumn, true); // the machine rows say it
+    // The scope (repo) and the project (its sub-folder) say where; the full path is in the
+    // project's tooltip and the details, and the filter still matches it. The summary needs
+    // the room.
+    m_view->setColumnHidden(PeersModel::DirectoryColumn, true);
     m_view->setColumnWidth(PeersModel::NameColumn, 190);
     m_view->setColumnWidth(PeersModel::StateColumn, 120);
     m_view->setColumnWidth(PeersModel::IdColumn, 90);
     m_view->setColumnWidth(PeersModel::ProjectColumn, 140);
     m_view->setColumnWidth(PeersModel::ScopeColumn, 150);
-    m_view->setColumnWidth(PeersModel::DirectoryColumn, 200);
     m_view->setColumnWidth(PeersModel::ReachabilityColumn, 90);
     m_view->setColumnWidth(PeersModel::LastSeenColumn, 90);
     m_view->expandAll();
