@@ -45,15 +45,15 @@ QList<Peer> peers(const QStringList &ids)
     return out;
 }
 
-// "machine label: id, id | machine label: id" in the tree's order.
-QString shape(const QAbstractItemModel &model)
+// "machine: id, id | machine: id" in the model's order (or another column's cells).
+QString shape(const QAbstractItemModel &model, int column = PeersModel::IdColumn)
 {
     QStringList groups;
     for (int g = 0; g < model.rowCount(); ++g) {
         const QModelIndex group = model.index(g, 0);
         QStringList ids;
         for (int r = 0; r < model.rowCount(group); ++r)
-            ids << model.index(r, PeersModel::IdColumn, group).data().toString();
+            ids << model.index(r, column, group).data().toString();
         const QString machine = group.data(PeersModel::MachineRole).toString();
         groups << (machine.isEmpty() ? QStringLiteral("here") : machine) + QStringLiteral(": ") +
                 ids.join(QStringLiteral(", "));
@@ -77,22 +77,6 @@ Peer waiting(const QString &id, Broker::Attention state, qint64 secondsAgo)
     p.attention = state;
     p.attentionSince = T0.addSecs(-secondsAgo).toString(Qt::ISODateWithMs);
     return p;
-}
-
-// The names under each machine, in the proxy's order: "here: A, B | lab: C".
-QString names(const QAbstractItemModel &model)
-{
-    QStringList groups;
-    for (int g = 0; g < model.rowCount(); ++g) {
-        const QModelIndex group = model.index(g, 0);
-        QStringList rows;
-        for (int r = 0; r < model.rowCount(group); ++r)
-            rows << model.index(r, PeersModel::NameColumn, group).data().toString();
-        const QString machine = group.data(PeersModel::MachineRole).toString();
-        groups << (machine.isEmpty() ? QStringLiteral("here") : machine) + QStringLiteral(": ") +
-                rows.join(QStringLiteral(", "));
-    }
-    return groups.join(QStringLiteral(" | "));
 }
 
 QStringList labels(const QList<PeerScope> &scopes)
@@ -235,7 +219,7 @@ private Q_SLOTS:
 
         QCOMPARE(sessions.rowCount(), 3);
         QCOMPARE(sessions.rowOf(QStringLiteral("ses_old")), -1);
-        QCOMPARE(names(proxy),
+        QCOMPARE(shape(proxy, PeersModel::NameColumn),
                  QStringLiteral("here: OpenCode ses_ask, NEED0002, Build, BUSY0001, OpenCode ses_done"
                                 " | lab: IDLE3"));
         QVERIFY(tree.index(0, 0).data().toString().startsWith(QLatin1String("This machine (2 ")));
@@ -256,7 +240,7 @@ private Q_SLOTS:
         // The answer given, the session works on: it moves below the peer that needs you.
         activity.setWaiting(QStringLiteral("/src/api"), QStringLiteral("ses_ask"), QString(), QString());
         activity.setStatus(QStringLiteral("/src/api"), QStringLiteral("ses_ask"), QStringLiteral("busy"));
-        QCOMPARE(names(proxy),
+        QCOMPARE(shape(proxy, PeersModel::NameColumn),
                  QStringLiteral("here: NEED0002, Build, BUSY0001, OpenCode ses_ask, OpenCode ses_done"
                                 " | lab: IDLE3"));
         QCOMPARE(ask.siblingAtColumn(PeersModel::StateColumn).data().toString(),
@@ -264,7 +248,8 @@ private Q_SLOTS:
 
         // The peers leave: the sessions keep this machine's row.
         table.sync({});
-        QCOMPARE(names(proxy), QStringLiteral("here: Build, OpenCode ses_ask, OpenCode ses_done"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn),
+                 QStringLiteral("here: Build, OpenCode ses_ask, OpenCode ses_done"));
         QCOMPARE(tree.index(0, 0).data().toString(), QStringLiteral("This machine (3 OpenCode sessions)"));
     }
 
@@ -313,24 +298,25 @@ private Q_SLOTS:
                  (QStringList {QStringLiteral("All scopes"), QStringLiteral("Machine: this machine"),
                                QStringLiteral("Machine: lab"), QStringLiteral("Repo: %1").arg(api),
                                QStringLiteral("Repo: %1 (lab)").arg(api)}));
-        QCOMPARE(names(proxy), QStringLiteral("here: A1, A2, OpenCode ses_1, T3 | lab: B1"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn),
+                 QStringLiteral("here: A1, A2, OpenCode ses_1, T3 | lab: B1"));
 
         proxy.setScope(scopes.at(2)); // machine lab
-        QCOMPARE(names(proxy), QStringLiteral("lab: B1"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("lab: B1"));
         proxy.setScope(scopes.at(3)); // repo api on this machine: the sub-folder's rows too
-        QCOMPARE(names(proxy), QStringLiteral("here: A1, A2, OpenCode ses_1"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("here: A1, A2, OpenCode ses_1"));
         proxy.setFilterFixedString(QStringLiteral("opencode"));
-        QCOMPARE(names(proxy), QStringLiteral("here: OpenCode ses_1"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("here: OpenCode ses_1"));
         proxy.setFilterFixedString(QStringLiteral("lab")); // a machine's name does not leave the scope
-        QCOMPARE(names(proxy), QString());
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QString());
         proxy.setFilterFixedString(QString());
         proxy.setScope(scopes.at(7)); // folder web (a2's "web/" is the same folder)
-        QCOMPARE(names(proxy), QStringLiteral("here: A2, OpenCode ses_1"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("here: A2, OpenCode ses_1"));
         proxy.setScope(PeerScope {Kind::Machine, {}, {}});
         proxy.setFilterFixedString(QStringLiteral("this machine")); // the machine row's text: all its rows
-        QCOMPARE(names(proxy), QStringLiteral("here: A1, A2, OpenCode ses_1, T3"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("here: A1, A2, OpenCode ses_1, T3"));
         proxy.setScope({});
-        QCOMPARE(names(proxy), QStringLiteral("here: A1, A2, OpenCode ses_1, T3"));
+        QCOMPARE(shape(proxy, PeersModel::NameColumn), QStringLiteral("here: A1, A2, OpenCode ses_1, T3"));
 
         // Paths under this machine's home read "~/…"; another machine's do not.
         const QByteArray realHome = qgetenv("HOME");

@@ -92,7 +92,6 @@ private Q_SLOTS:
         // A Claude Code peer that works, and OpenCode's own peer in the project's folder.
         model.sync({localPeer(u"aaaa0001"_s, u"reviewer"_s, u"/src/other"_s, u"claude-code"_s),
                     localPeer(u"oc000002"_s, u"opencode-app"_s, f.repo, u"opencode"_s)});
-        model.sync({model.peerAt(0), model.peerAt(1)});
 
         // A session created on the Sessions page (no wait): busy through OpenCode's events.
         QTRY_COMPARE_WITH_TIMEOUT(sessions.whereBox()->count(), 1, scaled(10000));
@@ -118,20 +117,13 @@ private Q_SLOTS:
 
         // OpenCode asks for a permission: the session needs you, and it asked before the peer that
         // needs you now, so it heads the list.
-        f.fake.emitEvent(f.repo,
-                         {{u"type"_s, u"permission.asked"_s},
-                          {u"properties"_s,
-                           QJsonObject {{u"id"_s, u"per_1"_s},
-                                        {u"sessionID"_s, id},
-                                        {u"permission"_s, u"bash"_s},
-                                        {u"patterns"_s, QJsonArray {u"make"_s}}}}});
+        f.askPermission(id, u"per_1"_s, u"bash"_s, u"make"_s);
         QTRY_VERIFY_WITH_TIMEOUT(
             row.siblingAtColumn(PeersModel::StateColumn).data().toString().startsWith(u"needs you"_s),
             scaled(10000));
-        QTest::qWait(5); // the peer's question comes strictly later
-        Broker::Peer asking = model.peerAt(0);
+        Broker::Peer asking = model.peerAt(0); // asks a second after the session did
         asking.attention = Broker::Attention::NeedsYou;
-        asking.attentionSince = QDateTime::currentDateTimeUtc().toString(Qt::ISODateWithMs);
+        asking.attentionSince = activity.session(id)->since.addSecs(1).toString(Qt::ISODateWithMs);
         model.sync({asking, model.peerAt(1)});
         QCOMPARE(thisMachine(shown).mid(0, 2), (QStringList {u"Migrate"_s, u"reviewer"_s}));
         QCOMPARE(row.siblingAtColumn(PeersModel::SummaryColumn).data().toString(), u"bash: make"_s);
@@ -173,10 +165,7 @@ private Q_SLOTS:
 
         // Answered and finished: idle, still listed (it was active while the tray ran), after the
         // peer that needs you, before the peer whose state is unknown.
-        f.fake.emitEvent(
-            f.repo,
-            {{u"type"_s, u"permission.replied"_s},
-             {u"properties"_s, QJsonObject {{u"sessionID"_s, id}, {u"requestID"_s, u"per_1"_s}}}});
+        f.answerPermission(id, u"per_1"_s);
         QMetaObject::invokeMethod(&f.fake, [&f, id] { f.fake.setStatus(id, u"idle"_s); });
         QTRY_VERIFY_WITH_TIMEOUT(
             row.siblingAtColumn(PeersModel::StateColumn).data().toString().startsWith(u"idle"_s),
