@@ -3,6 +3,9 @@
 // answer at once, later, or never (dropped; the registry answers for them).
 // Input: byte 0 picks the line limit, byte 1 the rhythm of the pieces, the rest is the stream
 // (seeds are real JSON-RPC lines behind those two bytes). Every answer must be one JSON line.
+// The registry with its tools is built once: after an input no call is in flight and no reply
+// is held (asserted), and nothing else in it changes, so the next input finds it as new. The
+// dispatcher and the framing (a session's state) are new for every input.
 #include "fuzzsupport.h"
 
 #include "jsonrpcdispatcher.h"
@@ -52,6 +55,10 @@ void answerHeld(QList<ToolReply> &held)
         reply.text(QStringLiteral("later"));
 }
 
+// Built in LLVMFuzzerInitialize, never destroyed (libFuzzer ends with exit()).
+QList<ToolReply> *g_held = nullptr;
+ToolRegistry *g_tools = nullptr;
+
 int g_answers = 0;
 
 void checkAnswer(const QJsonValue &message)
@@ -70,6 +77,13 @@ void checkAnswer(const QJsonValue &message)
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
 {
     Fuzz::initialize(argc, argv);
+    g_held = new QList<ToolReply>;
+    g_tools = new ToolRegistry;
+    g_tools->setClientName(QStringLiteral("claude-code")); // the longest texts
+    for (const ToolDefinitions::Definition *definition : ToolDefinitions::all()) {
+        const auto added = g_tools->add(std::make_unique<FuzzTool>(*definition, *g_held));
+        Q_ASSERT(added.has_value());
+    }
     return 0;
 }
 
@@ -81,12 +95,9 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     // Small limits reach the "line too long" path; 0 keeps the helper's real one.
     const qsizetype limit = limitChoice == 0 ? LineSplitter::DefaultLimit : 16 + qsizetype(limitChoice) * 8;
 
-    QList<ToolReply> held;
-    ToolRegistry tools;
-    tools.setClientName(QStringLiteral("claude-code")); // the longest texts
-    for (const ToolDefinitions::Definition *definition : ToolDefinitions::all())
-        tools.add(std::make_unique<FuzzTool>(*definition, held));
-    JsonRpcDispatcher dispatcher(&tools);
+    ToolRegistry &registry = *g_tools;
+    QList<ToolReply> &held = *g_held;
+    JsonRpcDispatcher dispatcher(&registry);
     QObject::connect(&dispatcher, &JsonRpcDispatcher::response, &dispatcher, &checkAnswer);
     LineSplitter splitter(limit);
     const auto deliver = [&](const QList<LineSplitter::Item> &items) {
@@ -112,6 +123,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     answerHeld(held);
     QCoreApplication::sendPostedEvents(); // the registry's answers for dropped calls
     Q_ASSERT(dispatcher.requestsInFlight() == 0);
-    Q_ASSERT(tools.callsInFlight() == 0);
+    Q_ASSERT(registry.callsInFlight() == 0);
+    Q_ASSERT(held.isEmpty());
     return 0;
 }

@@ -188,6 +188,66 @@ private Q_SLOTS:
         helper->kill();
     }
 
+    // A message merged out of band (the operator's own messagesReceived, a search) is newer than
+    // one the feed has not fetched yet: the feed still lists the older one (it asks for what
+    // comes after the newest message it fetched itself, not after the newest listed).
+    void feedListsWhatCameBeforeAMessageMergedOutOfBand()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        const HttpResult registered =
+            httpPostJson(home.port(), QStringLiteral("/register"),
+                         {{QStringLiteral("pid"), QCoreApplication::applicationPid()},
+                          {QStringLiteral("cwd"), home.path()},
+                          {QStringLiteral("git_root"), QJsonValue::Null},
+                          {QStringLiteral("tty"), QJsonValue::Null},
+                          {QStringLiteral("summary"), QString()}},
+                         home.token());
+        const QString id = registered.object().value(QStringLiteral("id")).toString();
+        QVERIFY(!id.isEmpty());
+        const auto send = [&](const QString &text) {
+            return httpPostJson(home.port(), QStringLiteral("/send-message"),
+                                {{QStringLiteral("from_id"), id},
+                                 {QStringLiteral("to_id"), id},
+                                 {QStringLiteral("text"), text}},
+                                home.token())
+                .object()
+                .value(QStringLiteral("message_id"))
+                .toInteger();
+        };
+        const qint64 first = send(QStringLiteral("first"));
+        QVERIFY(first > 0);
+
+        Broker::BrokerClient client(locationOf(home));
+        App::PeerDirectory peers(QStringLiteral("here"));
+        App::MessageLogModel log(&peers);
+        App::MessageLogFeed feed(client, &log, &peers);
+        QSignalSpy caughtUp(&feed, &App::MessageLogFeed::caughtUp);
+        feed.setActive(true);
+        QTRY_VERIFY_WITH_TIMEOUT(log.rowOfId(first) >= 0 && !caughtUp.isEmpty(), scaled(10000));
+        feed.setActive(false);
+
+        const qint64 unseen = send(QStringLiteral("not fetched yet"));
+        const qint64 newer = send(QStringLiteral("merged by the page"));
+        QVERIFY(unseen > first && newer > unseen);
+        const HttpResult listed = httpPostJson(home.port(), QStringLiteral("/messages"),
+                                               {{QStringLiteral("ids"), QJsonArray {newer}}}, home.token());
+        QList<Broker::Message> merged;
+        for (const QJsonValue &value : listed.object().value(QStringLiteral("messages")).toArray()) {
+            const auto message = Broker::Message::fromJson(value.toObject());
+            QVERIFY(message.has_value());
+            merged.append(*message);
+        }
+        QCOMPARE(merged.size(), 1);
+        log.merge(merged);
+
+        caughtUp.clear();
+        feed.setActive(true);
+        QTRY_VERIFY_WITH_TIMEOUT(caughtUp.size() >= 2, scaled(10000)); // two rounds
+        QVERIFY2(log.rowOfId(unseen) >= 0, "the feed skipped a message older than one merged by the page");
+    }
+
     // Restart of the broker (a hand-over looks the same to a client): the operator registers
     // again under its id; and while the tray runs it is not evicted for silence.
     void operatorSurvivesARestartAndIsNotEvicted()

@@ -4,6 +4,7 @@
 
 #include <QSet>
 
+#include <algorithm>
 #include <limits>
 
 namespace App {
@@ -49,6 +50,12 @@ bool MessageLogFeed::take(const Broker::Result<Broker::HistoryAnswer> &answer, b
     return true;
 }
 
+void MessageLogFeed::advanceFetched(const Broker::HistoryAnswer &answer)
+{
+    for (const Broker::Message &m : answer.messages)
+        m_fetchedUpTo = std::max(m_fetchedUpTo, m.id);
+}
+
 void MessageLogFeed::refresh()
 {
     if (m_inFlight)
@@ -67,6 +74,7 @@ void MessageLogFeed::refresh()
     m_api.call(request, [this, generation](Broker::Result<Broker::HistoryAnswer> answer) {
         if (!take(answer, true))
             return;
+        advanceFetched(*answer);
         m_loaded = true;
         if (generation != m_generation) {
             m_inFlight = false;
@@ -80,12 +88,13 @@ void MessageLogFeed::fetchNew()
 {
     const quint64 generation = m_generation;
     Broker::HistoryRequest request;
-    request.afterId = m_model->highestId();
+    request.afterId = m_fetchedUpTo;
     request.ascending = true;
     request.limit = PageSize;
     m_api.call(request, [this, generation](Broker::Result<Broker::HistoryAnswer> answer) {
         if (!take(answer, true))
             return;
+        advanceFetched(*answer);
         if (generation != m_generation) {
             m_inFlight = false;
             return;

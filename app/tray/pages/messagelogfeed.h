@@ -54,6 +54,7 @@ private:
     // Merges the answer's messages; false after reporting a failure (and, for a step of the
     // round, scheduling the next round).
     bool take(const Broker::Result<Broker::HistoryAnswer> &answer, bool endsRound);
+    void advanceFetched(const Broker::HistoryAnswer &answer);
 
     Broker::BrokerApi m_api;
     MessageLogModel *m_model;
@@ -62,6 +63,10 @@ private:
     bool m_active = false;
     bool m_inFlight = false; // a round is running: the timer waits for it
     bool m_loaded = false; // the first page came
+    // The newest id the first page and the live tail brought: the next round asks after it.
+    // Not the model's newest row: the page merges messages out of band (the operator's own,
+    // search results), and asking after those would skip older ones never fetched.
+    qint64 m_fetchedUpTo = 0;
     int m_ticks = 0;
     qint64 m_refreshBelow = 0; // where the state refresh walks on from
     quint64 m_generation = 0;
