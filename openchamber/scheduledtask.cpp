@@ -134,6 +134,8 @@ std::expected<TaskSchedule, QString> TaskSchedule::fromJson(const QJsonObject &j
 
 QJsonObject TaskExecution::toJson() const
 {
+    if (!peer.isEmpty())
+        return {{QStringLiteral("prompt"), prompt}, {QStringLiteral("peer"), peer}};
     QJsonObject json {{QStringLiteral("prompt"), prompt},
                       {QStringLiteral("providerID"), providerID},
                       {QStringLiteral("modelID"), modelID}};
@@ -149,6 +151,7 @@ TaskExecution TaskExecution::fromJson(const QJsonObject &json)
 {
     TaskExecution execution;
     execution.prompt = json.value(QStringLiteral("prompt")).toString();
+    execution.peer = json.value(QStringLiteral("peer")).toString();
     execution.providerID = json.value(QStringLiteral("providerID")).toString();
     execution.modelID = json.value(QStringLiteral("modelID")).toString();
     execution.variant = json.value(QStringLiteral("variant")).toString();
@@ -170,6 +173,8 @@ QJsonObject TaskState::toJson() const
     setOptional(json, QStringLiteral("lastScheduledFor"), lastScheduledFor);
     setNonEmpty(json, QStringLiteral("lastSessionId"), lastSessionId);
     setNonEmpty(json, QStringLiteral("lastError"), lastError);
+    setOptional(json, QStringLiteral("lastMessageId"), lastMessageId);
+    setNonEmpty(json, QStringLiteral("lastPeerId"), lastPeerId);
     return json;
 }
 
@@ -196,10 +201,20 @@ std::expected<void, QString> ScheduledTask::validate()
     if (execution.prompt.size() > maxPromptLength)
         return std::unexpected(
             QStringLiteral("execution.prompt is invalid: longer than %1 characters").arg(maxPromptLength));
-    if (execution.providerID.isEmpty())
+    if (targetsPeer()) {
+        execution.peer = execution.peer.trimmed();
+        if (execution.peer.isEmpty() || execution.peer.size() > maxPeerLength)
+            return std::unexpected(
+                QStringLiteral("execution.peer is invalid: 1 to %1 characters").arg(maxPeerLength));
+        if (execution.prompt.size() > maxPeerPromptLength)
+            return std::unexpected(
+                QStringLiteral("execution.prompt is invalid: a message to a peer holds at most %1 characters")
+                    .arg(maxPeerPromptLength));
+    } else if (execution.providerID.isEmpty()) {
         return std::unexpected(QStringLiteral("execution.providerID is required"));
-    if (execution.modelID.isEmpty())
+    } else if (execution.modelID.isEmpty()) {
         return std::unexpected(QStringLiteral("execution.modelID is required"));
+    }
 
     if (schedule.timezone.isEmpty()) {
         const QByteArray system = QTimeZone::systemTimeZoneId();

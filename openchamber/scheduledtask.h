@@ -29,6 +29,10 @@ struct TaskSchedule
 struct TaskExecution
 {
     QString prompt;
+    // Our extension (docs/divergences.md "Scheduled tasks that message a peer"): the session name
+    // (or id) of a local peer the prompt goes to as a broker message, instead of a new OpenCode
+    // session. Empty for the contract's tasks, which need providerID and modelID.
+    QString peer;
     QString providerID;
     QString modelID;
     QString variant;
@@ -51,6 +55,9 @@ struct TaskState
     std::optional<qint64> lastScheduledFor;
     QString lastSessionId;
     QString lastError; // ≤ 2000 characters
+    // A peer task's last run: the broker message it stored and the peer it resolved to.
+    std::optional<qint64> lastMessageId;
+    QString lastPeerId;
 
     QJsonObject toJson() const;
 };
@@ -62,6 +69,10 @@ struct ScheduledTask
     static constexpr int maxErrorLength = 2000;
     static constexpr int maxCronLength = 200;
     static constexpr qint64 slackMs = 5000; // §9.2: an occurrence must be later than now + 5 s
+    // A peer task's prompt is one broker message: text + metadata ≤ 10240 UTF-16 code units
+    // (reference claude-peers §11.4), the metadata naming the task takes the rest.
+    static constexpr int maxPeerPromptLength = 9000;
+    static constexpr int maxPeerLength = 200;
 
     QString id;
     QString projectId;
@@ -72,6 +83,8 @@ struct ScheduledTask
     TaskState state;
 
     QJsonObject toJson() const; // §9.1's Task object
+
+    bool targetsPeer() const { return !execution.peer.isEmpty(); }
 
     // §9.1's checks on write; normalizes times, weekdays and the time zone (default: the
     // system's, else UTC). The message names the field ("schedule.timezone is invalid: …").

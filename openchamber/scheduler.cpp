@@ -12,6 +12,9 @@ namespace {
 const QString interruptedError =
     QStringLiteral("the broker stopped during this run; it was not repeated, so that it never runs twice "
                    "(look in OpenCode for a session it may have created)");
+const QString interruptedPeerError =
+    QStringLiteral("the broker stopped during this run; it was not repeated, so that it never runs twice "
+                   "(look in the messages for one it may have sent)");
 
 ControlError conflict(const QString &message)
 {
@@ -21,12 +24,13 @@ ControlError conflict(const QString &message)
 } // namespace
 
 Scheduler::Scheduler(ScheduleStore &store, const Broker::Clock &clock, ScheduledSessionStarter starter,
-                     ScheduleProjects projects, Limits limits)
+                     ScheduleProjects projects, Limits limits, ScheduledPeerSender peerSender)
     : m_store(store),
       m_clock(clock),
       m_starter(std::move(starter)),
       m_projects(std::move(projects)),
-      m_limits(limits)
+      m_limits(limits),
+      m_peerSender(std::move(peerSender))
 {
 }
 
@@ -53,7 +57,7 @@ Broker::Result<int> Scheduler::recoverInterrupted()
         qCWarning(lcSchedule) << "scheduled task" << task.id
                               << "was running when the broker stopped; not repeated";
         task.state.lastStatus = QStringLiteral("error");
-        task.state.lastError = interruptedError;
+        task.state.lastError = task.targetsPeer() ? interruptedPeerError : interruptedError;
         task.state.updatedAt = now;
         // A once task whose occurrence was claimed has had its one run.
         if (task.schedule.kind == TaskSchedule::Kind::Once && task.state.lastScheduledFor)
@@ -190,6 +194,11 @@ void Scheduler::start(ScheduledTask task, bool manual, RunNowCallback done)
     run.done = std::move(done);
     const CancelToken cancel = run.cancel;
 
+    if (task.targetsPeer()) {
+        Q_EMIT runStarted(task.id, task.projectId, manual);
+        sendToPeer(serial, task);
+        return;
+    }
     QString directory;
     for (const ScheduleProject &project : m_projects ? m_projects() : QList<ScheduleProject>()) {
         if (project.id == task.projectId)
@@ -212,12 +221,32 @@ void Scheduler::start(ScheduledTask task, bool manual, RunNowCallback done)
     request.goalEnabled = task.execution.goalEnabled;
     request.goalTokenBudget = task.execution.goalTokenBudget;
     m_starter(request, cancel, [self = QPointer<Scheduler>(this), serial](ScheduledRunResult result) {
-        if (self)
-            self->complete(serial, std::move(result));
+        if (!self)
+            return;
+        if (result)
+            self->complete(serial, Target {*result, std::nullopt, {}});
+        else
+            self->complete(serial, std::unexpected(result.error()));
     });
 }
 
-void Scheduler::complete(quint64 serial, ScheduledRunResult result)
+void Scheduler::sendToPeer(quint64 serial, const ScheduledTask &task)
+{
+    if (!m_peerSender) {
+        complete(serial,
+                 std::unexpected(ControlError {
+                     503, QStringLiteral("this broker cannot send scheduled messages to peers"), {}}));
+        return;
+    }
+    const auto sent = m_peerSender({task.id, task.name, task.execution.peer, task.execution.prompt});
+    if (!sent) {
+        complete(serial, std::unexpected(sent.error()));
+        return;
+    }
+    complete(serial, Target {{}, sent->messageId, sent->peerId});
+}
+
+void Scheduler::complete(quint64 serial, RunResult result)
 {
     const auto found = m_runs.find(serial);
     if (found == m_runs.end())
@@ -232,8 +261,15 @@ void Scheduler::complete(quint64 serial, ScheduledRunResult result)
     task.state.lastStatus = result ? QStringLiteral("success") : QStringLiteral("error");
     task.state.lastDurationMs = now - run.startedAtMs;
     task.state.lastError = result ? QString() : result.error().message.left(ScheduledTask::maxErrorLength);
-    if (result)
-        task.state.lastSessionId = *result;
+    if (result && run.task.targetsPeer()) {
+        task.state.lastMessageId = result->messageId;
+        task.state.lastPeerId = result->peerId;
+    } else if (result) {
+        task.state.lastSessionId = result->sessionId;
+    } else if (run.task.targetsPeer()) {
+        task.state.lastMessageId.reset(); // "last run links to its message, or shows its error"
+        task.state.lastPeerId.clear();
+    }
     task.state.updatedAt = now;
     if (!run.manual && task.schedule.kind == TaskSchedule::Kind::Once)
         task.enabled = false;
@@ -248,15 +284,18 @@ void Scheduler::complete(quint64 serial, ScheduledRunResult result)
         qCWarning(lcSchedule) << "scheduled task" << task.id
                               << "ran, but its state was not saved:" << persistError;
     }
-    if (result)
-        qCInfo(lcSchedule) << "scheduled task" << task.id << "started session" << *result;
+    if (result && run.task.targetsPeer())
+        qCInfo(lcSchedule) << "scheduled task" << task.id << "sent message" << result->messageId.value_or(0)
+                           << "to peer" << result->peerId;
+    else if (result)
+        qCInfo(lcSchedule) << "scheduled task" << task.id << "started session" << result->sessionId;
     else
         qCWarning(lcSchedule) << "scheduled task" << task.id << "failed:" << result.error().message;
 
     Q_EMIT runFinished(task.id, task.projectId, result.has_value());
     if (run.done) {
         if (result)
-            run.done(RunOutcome {task, *result, persistError});
+            run.done(RunOutcome {task, result->sessionId, result->messageId, result->peerId, persistError});
         else
             run.done(std::unexpected(result.error()));
     }

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "brokermodule.h"
+#include "peertarget.h"
 #include "schedulerun.h"
 #include "schedulestore.h"
 
@@ -19,7 +20,8 @@ namespace OpenChamber {
 // Runs scheduled tasks on the broker's event loop (reference openchamber-control.md §9.3): a
 // module job ticks every second by the broker's clock, claims each due occurrence in SQLite
 // before starting it (exactly once, across restarts: docs/decisions.md "Scheduled runs exactly
-// once") and starts it through the injected session starter, within the concurrency limits.
+// once") and starts it through the injected session starter — or, for a task that targets a
+// peer, sends its message through the injected peer sender — within the concurrency limits.
 class Scheduler : public QObject
 {
     Q_OBJECT
@@ -33,7 +35,9 @@ public:
     struct RunOutcome
     {
         ScheduledTask task;
-        QString sessionId;
+        QString sessionId; // a session task's
+        std::optional<qint64> messageId; // a peer task's message, and the peer it went to
+        QString peerId;
         QString persistError; // the run happened but its state could not be written
     };
     using RunNowResult = std::expected<RunOutcome, ControlError>;
@@ -41,8 +45,9 @@ public:
 
     static constexpr qint64 tickIntervalMs = 1000;
 
+    // peerSender sends the message of a task that targets a peer (none: such a run fails).
     Scheduler(ScheduleStore &store, const Broker::Clock &clock, ScheduledSessionStarter starter,
-              ScheduleProjects projects, Limits limits);
+              ScheduleProjects projects, Limits limits, ScheduledPeerSender peerSender = {});
     ~Scheduler() override; // cancels the runs still going; their late answers are dropped
 
     // The openchamber module's job: tick() every tickIntervalMs.
@@ -79,6 +84,13 @@ private:
         CancelToken cancel;
         RunNowCallback done;
     };
+    struct Target
+    {
+        QString sessionId;
+        std::optional<qint64> messageId;
+        QString peerId;
+    };
+    using RunResult = std::expected<Target, ControlError>;
     struct Queued
     {
         ScheduledTask task;
@@ -88,13 +100,15 @@ private:
     bool hasSlot(const QString &projectId) const;
     void startQueued();
     void start(ScheduledTask task, bool manual, RunNowCallback done);
-    void complete(quint64 serial, ScheduledRunResult result);
+    void sendToPeer(quint64 serial, const ScheduledTask &task);
+    void complete(quint64 serial, RunResult result);
 
     ScheduleStore &m_store;
     const Broker::Clock &m_clock;
     ScheduledSessionStarter m_starter;
     ScheduleProjects m_projects;
     Limits m_limits;
+    ScheduledPeerSender m_peerSender;
     std::map<quint64, Run> m_runs;
     QList<Queued> m_queue;
     quint64 m_nextSerial = 1;

@@ -1,5 +1,6 @@
 #include "scheduleruntime.h"
 
+#include "brokerserver.h"
 #include "openchamberlogging.h"
 
 namespace OpenChamber {
@@ -19,7 +20,8 @@ Broker::Result<void> ScheduleRuntime::start(Broker::ModuleContext &context)
 {
     stop();
     m_store.emplace(context.database());
-    m_scheduler = std::make_unique<Scheduler>(*m_store, context.clock(), m_starter, m_projects, m_limits);
+    m_scheduler = std::make_unique<Scheduler>(*m_store, context.clock(), m_starter, m_projects, m_limits,
+                                              brokerSender(context.server()));
     const auto recovered = m_scheduler->recoverInterrupted();
     if (!recovered) {
         stop();

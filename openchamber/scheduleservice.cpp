@@ -21,6 +21,16 @@ QString nonEmptyString(const QJsonValue &value)
     return value.isString() ? value.toString().trimmed() : QString();
 }
 
+// Absent, null, an empty string and false say nothing (what §2.3 reads as "not given").
+bool isGiven(const QJsonValue &value)
+{
+    if (value.isUndefined() || value.isNull())
+        return false;
+    if (value.isString())
+        return !nonEmptyString(value).isEmpty();
+    return !value.isBool() || value.toBool();
+}
+
 ControlError usage(const QString &message)
 {
     return ControlError {400, message, {}};
@@ -74,6 +84,68 @@ std::optional<QList<int>> parseWeekdays(const QJsonValue &value)
         days.append(day);
     }
     return days;
+}
+
+// §4.11's schedule selectors: exactly one of daily, weekly (+ time), once (+ time), cron; timezone.
+std::expected<TaskSchedule, ControlError> scheduleFrom(const QJsonObject &input)
+{
+    const QString daily = nonEmptyString(input.value(QStringLiteral("daily")));
+    const QJsonValue weeklyValue = input.value(QStringLiteral("weekly"));
+    const bool hasWeekly =
+        weeklyValue.isArray() ? !weeklyValue.toArray().isEmpty() : !nonEmptyString(weeklyValue).isEmpty();
+    const QString once = nonEmptyString(input.value(QStringLiteral("once")));
+    const QString cron = nonEmptyString(input.value(QStringLiteral("cron")));
+    const QString time = nonEmptyString(input.value(QStringLiteral("time")));
+    if (int(!daily.isEmpty()) + int(hasWeekly) + int(!once.isEmpty()) + int(!cron.isEmpty()) != 1)
+        return std::unexpected(usage(QStringLiteral("Provide exactly one of daily, weekly, once, or cron")));
+
+    TaskSchedule schedule;
+    schedule.timezone = nonEmptyString(input.value(QStringLiteral("timezone")));
+    if (!daily.isEmpty()) {
+        schedule.kind = TaskSchedule::Kind::Daily;
+        for (const QString &item : daily.split(u',', Qt::SkipEmptyParts))
+            schedule.times.append(item.trimmed());
+    } else if (hasWeekly) {
+        if (time.isEmpty())
+            return std::unexpected(usage(QStringLiteral("time is required with weekly")));
+        const auto days = parseWeekdays(weeklyValue);
+        if (days && days->isEmpty())
+            return std::unexpected(usage(QStringLiteral("weekly is required")));
+        if (!days)
+            return std::unexpected(usage(QStringLiteral("weekly must contain weekdays from 0 to 6")));
+        schedule.kind = TaskSchedule::Kind::Weekly;
+        schedule.weekdays = *days;
+        schedule.times = {time};
+    } else if (!once.isEmpty()) {
+        if (time.isEmpty())
+            return std::unexpected(usage(QStringLiteral("time is required with once")));
+        schedule.kind = TaskSchedule::Kind::Once;
+        schedule.date = once;
+        schedule.time = time;
+    } else {
+        schedule.kind = TaskSchedule::Kind::Cron;
+        schedule.cron = cron;
+    }
+
+    return schedule;
+}
+
+// A new task with its schedule (§4.11's selectors), name, prompt and enabled flag; the caller
+// adds its target.
+std::expected<ScheduledTask, ControlError> newTask(const QJsonObject &input, const QString &name,
+                                                   const QString &prompt)
+{
+    auto schedule = scheduleFrom(input);
+    if (!schedule)
+        return std::unexpected(schedule.error());
+    ScheduledTask task;
+    task.schedule = *schedule;
+    task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    task.name = name;
+    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
+                     input.value(QStringLiteral("disabled")).toBool());
+    task.execution.prompt = prompt;
+    return task;
 }
 
 const QString actionStatus = QStringLiteral("schedule.status");
@@ -170,6 +242,20 @@ ScheduleService::resolveProject(const QJsonObject &input, const QString &context
     return std::unexpected(notFound(QStringLiteral("Project not found for directory: %1").arg(resolved)));
 }
 
+std::expected<ScheduleProject, ControlError>
+ScheduleService::resolveTaskScope(const QJsonObject &input, const QString &contextDirectory,
+                                  const QString &taskId) const
+{
+    const bool explicitScope = !nonEmptyString(input.value(QStringLiteral("projectId"))).isEmpty() ||
+        !nonEmptyString(input.value(QStringLiteral("directory"))).isEmpty();
+    if (!explicitScope) {
+        const auto task = m_store.find(taskId);
+        if (task && *task && (*task)->projectId.isEmpty())
+            return ScheduleProject {};
+    }
+    return resolveProject(input, contextDirectory);
+}
+
 ControlResult ScheduleService::status() const
 {
     auto status = m_scheduler.status();
@@ -180,7 +266,15 @@ ControlResult ScheduleService::status() const
 
 ControlResult ScheduleService::list(const QJsonObject &input, const QString &contextDirectory)
 {
-    const auto project = resolveProject(input, contextDirectory);
+    // Our extension: peers: true lists the tasks that target peers (kept outside the projects).
+    const bool peers =
+        input.value(QStringLiteral("peers")).isBool() && input.value(QStringLiteral("peers")).toBool();
+    if (peers &&
+        (!nonEmptyString(input.value(QStringLiteral("projectId"))).isEmpty() ||
+         !nonEmptyString(input.value(QStringLiteral("directory"))).isEmpty()))
+        return std::unexpected(usage(QStringLiteral("Provide only one of projectId, directory or peers")));
+    const auto project = peers ? std::expected<ScheduleProject, ControlError>(ScheduleProject {})
+                               : resolveProject(input, contextDirectory);
     if (!project)
         return std::unexpected(project.error());
     const auto tasks = m_store.list(project->id);
@@ -195,6 +289,13 @@ ControlResult ScheduleService::list(const QJsonObject &input, const QString &con
 
 ControlResult ScheduleService::create(const QJsonObject &input, const QString &contextDirectory)
 {
+    // Our extension: a peer instead of a model (docs/divergences.md). The contract ignores
+    // unknown keys, so an empty or null peer is still ignored; any other non-string is refused.
+    const QJsonValue peer = input.value(QStringLiteral("peer"));
+    if (!peer.isUndefined() && !peer.isNull() && !peer.isString())
+        return std::unexpected(usage(QStringLiteral("peer must be a string: a peer's session name or id")));
+    if (!nonEmptyString(peer).isEmpty())
+        return createForPeer(input, nonEmptyString(peer));
     const auto project = resolveProject(input, contextDirectory);
     if (!project)
         return std::unexpected(project.error());
@@ -221,50 +322,11 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
          budget.toDouble() != double(qint64(budget.toDouble()))))
         return std::unexpected(usage(QStringLiteral("goalTokenBudget must be from 1000 to 100000000")));
 
-    const QString daily = nonEmptyString(input.value(QStringLiteral("daily")));
-    const QJsonValue weeklyValue = input.value(QStringLiteral("weekly"));
-    const bool hasWeekly =
-        weeklyValue.isArray() ? !weeklyValue.toArray().isEmpty() : !nonEmptyString(weeklyValue).isEmpty();
-    const QString once = nonEmptyString(input.value(QStringLiteral("once")));
-    const QString cron = nonEmptyString(input.value(QStringLiteral("cron")));
-    const QString time = nonEmptyString(input.value(QStringLiteral("time")));
-    if (int(!daily.isEmpty()) + int(hasWeekly) + int(!once.isEmpty()) + int(!cron.isEmpty()) != 1)
-        return std::unexpected(usage(QStringLiteral("Provide exactly one of daily, weekly, once, or cron")));
-
-    ScheduledTask task;
-    task.schedule.timezone = nonEmptyString(input.value(QStringLiteral("timezone")));
-    if (!daily.isEmpty()) {
-        task.schedule.kind = TaskSchedule::Kind::Daily;
-        for (const QString &item : daily.split(u',', Qt::SkipEmptyParts))
-            task.schedule.times.append(item.trimmed());
-    } else if (hasWeekly) {
-        if (time.isEmpty())
-            return std::unexpected(usage(QStringLiteral("time is required with weekly")));
-        const auto days = parseWeekdays(weeklyValue);
-        if (days && days->isEmpty())
-            return std::unexpected(usage(QStringLiteral("weekly is required")));
-        if (!days)
-            return std::unexpected(usage(QStringLiteral("weekly must contain weekdays from 0 to 6")));
-        task.schedule.kind = TaskSchedule::Kind::Weekly;
-        task.schedule.weekdays = *days;
-        task.schedule.times = {time};
-    } else if (!once.isEmpty()) {
-        if (time.isEmpty())
-            return std::unexpected(usage(QStringLiteral("time is required with once")));
-        task.schedule.kind = TaskSchedule::Kind::Once;
-        task.schedule.date = once;
-        task.schedule.time = time;
-    } else {
-        task.schedule.kind = TaskSchedule::Kind::Cron;
-        task.schedule.cron = cron;
-    }
-
-    task.id = QUuid::createUuid().toString(QUuid::WithoutBraces);
+    auto created = newTask(input, name, prompt);
+    if (!created)
+        return std::unexpected(created.error());
+    ScheduledTask task = std::move(*created);
     task.projectId = project->id;
-    task.name = name;
-    task.enabled = !(input.value(QStringLiteral("disabled")).isBool() &&
-                     input.value(QStringLiteral("disabled")).toBool());
-    task.execution.prompt = prompt;
     task.execution.providerID = model.left(slash);
     task.execution.modelID = model.mid(slash + 1);
     task.execution.agent = nonEmptyString(input.value(QStringLiteral("agent")));
@@ -272,6 +334,39 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
     task.execution.goalEnabled = goal;
     if (hasBudget)
         task.execution.goalTokenBudget = qint64(budget.toDouble());
+    return save(std::move(task));
+}
+
+ControlResult ScheduleService::createForPeer(const QJsonObject &input, const QString &peer)
+{
+    // Kept outside the projects: a peer is no project's, and the agent tool's context directory
+    // must not file it under one.
+    if (!nonEmptyString(input.value(QStringLiteral("projectId"))).isEmpty() ||
+        !nonEmptyString(input.value(QStringLiteral("directory"))).isEmpty())
+        return std::unexpected(usage(QStringLiteral(
+            "A task that targets a peer is not kept in a project: leave out projectId and directory")));
+    const QString name = nonEmptyString(input.value(QStringLiteral("name")));
+    if (name.isEmpty())
+        return std::unexpected(usage(QStringLiteral("name is required")));
+    const QString prompt = nonEmptyString(input.value(QStringLiteral("prompt")));
+    if (prompt.isEmpty())
+        return std::unexpected(usage(QStringLiteral("prompt is required")));
+    for (const char *key : {"model", "agent", "variant", "goal", "goalTokenBudget"}) {
+        if (isGiven(input.value(QLatin1StringView(key))))
+            return std::unexpected(
+                usage(QStringLiteral("peer cannot be combined with %1: a task that targets a "
+                                     "peer sends it a message and starts no OpenCode session")
+                          .arg(QLatin1StringView(key))));
+    }
+    auto task = newTask(input, name, prompt);
+    if (!task)
+        return std::unexpected(task.error());
+    task->execution.peer = peer;
+    return save(std::move(*task));
+}
+
+ControlResult ScheduleService::save(ScheduledTask task)
+{
     // The storage checks: every one is bad input, so 400 (docs/divergences.md).
     if (const auto valid = task.validate(); !valid)
         return std::unexpected(usage(valid.error()));
@@ -281,7 +376,10 @@ ControlResult ScheduleService::create(const QJsonObject &input, const QString &c
     task.state.nextRunAt = task.computeNextRunAt(now);
     if (const auto saved = m_store.upsert(task); !saved)
         return std::unexpected(storeError(saved.error()));
-    qCInfo(lcSchedule) << "scheduled task" << task.id << "created in project" << task.projectId;
+    if (task.targetsPeer())
+        qCInfo(lcSchedule) << "scheduled task" << task.id << "created for peer" << task.execution.peer;
+    else
+        qCInfo(lcSchedule) << "scheduled task" << task.id << "created in project" << task.projectId;
     return QJsonObject {{QStringLiteral("task"), task.toJson()}, {QStringLiteral("created"), true}};
 }
 
@@ -290,7 +388,7 @@ void ScheduleService::run(const QJsonObject &input, const QString &contextDirect
     const QString taskId = nonEmptyString(input.value(QStringLiteral("taskId")));
     if (taskId.isEmpty())
         return done(std::unexpected(usage(QStringLiteral("taskId is required"))));
-    const auto project = resolveProject(input, contextDirectory);
+    const auto project = resolveTaskScope(input, contextDirectory, taskId);
     if (!project)
         return done(std::unexpected(project.error()));
     const auto task = m_store.find(project->id, taskId);
@@ -301,8 +399,13 @@ void ScheduleService::run(const QJsonObject &input, const QString &contextDirect
     m_scheduler.runNow(**task, [done](Scheduler::RunNowResult result) {
         if (!result)
             return done(std::unexpected(result.error()));
-        QJsonObject answer {{QStringLiteral("task"), result->task.toJson()},
-                            {QStringLiteral("sessionId"), result->sessionId}};
+        QJsonObject answer {{QStringLiteral("task"), result->task.toJson()}};
+        if (result->task.targetsPeer()) {
+            answer.insert(QStringLiteral("messageId"), double(result->messageId.value_or(0)));
+            answer.insert(QStringLiteral("peerId"), result->peerId);
+        } else {
+            answer.insert(QStringLiteral("sessionId"), result->sessionId);
+        }
         if (!result->persistError.isEmpty())
             answer.insert(QStringLiteral("persistError"), result->persistError);
         done(answer);
@@ -314,7 +417,7 @@ ControlResult ScheduleService::remove(const QJsonObject &input, const QString &c
     const QString taskId = nonEmptyString(input.value(QStringLiteral("taskId")));
     if (taskId.isEmpty())
         return std::unexpected(usage(QStringLiteral("taskId is required")));
-    const auto project = resolveProject(input, contextDirectory);
+    const auto project = resolveTaskScope(input, contextDirectory, taskId);
     if (!project)
         return std::unexpected(project.error());
     const auto removed = m_store.remove(project->id, taskId);
@@ -333,7 +436,7 @@ ControlResult ScheduleService::toggle(const QJsonObject &input, const QString &c
     const QString taskId = nonEmptyString(input.value(QStringLiteral("taskId")));
     if (taskId.isEmpty())
         return std::unexpected(usage(QStringLiteral("taskId is required")));
-    const auto project = resolveProject(input, contextDirectory);
+    const auto project = resolveTaskScope(input, contextDirectory, taskId);
     if (!project)
         return std::unexpected(project.error());
     const QJsonValue disabled = input.value(QStringLiteral("disabled"));

@@ -1,6 +1,7 @@
 #pragma once
 
 #include "controlservice.h"
+#include "scheduledtask.h"
 #include "schedulerun.h"
 
 namespace Broker {
@@ -28,9 +29,15 @@ public:
 private:
     std::expected<ScheduleProject, ControlError> resolveProject(const QJsonObject &input,
                                                                 const QString &contextDirectory) const;
+    // run, delete, toggle: a task that targets a peer is kept outside the projects (empty id) and
+    // found by its id alone when the input names no project; every other task by §3's rules.
+    std::expected<ScheduleProject, ControlError>
+    resolveTaskScope(const QJsonObject &input, const QString &contextDirectory, const QString &taskId) const;
     ControlResult status() const;
     ControlResult list(const QJsonObject &input, const QString &contextDirectory);
     ControlResult create(const QJsonObject &input, const QString &contextDirectory);
+    ControlResult createForPeer(const QJsonObject &input, const QString &peer);
+    ControlResult save(ScheduledTask task);
     void run(const QJsonObject &input, const QString &contextDirectory, ControlCallback done);
     ControlResult remove(const QJsonObject &input, const QString &contextDirectory);
     ControlResult toggle(const QJsonObject &input, const QString &contextDirectory);

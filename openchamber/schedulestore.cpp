@@ -15,7 +15,8 @@ namespace {
 
 const QString columns = QStringLiteral(
     "id, project_id, name, enabled, schedule, execution, created_at, updated_at, last_status, last_run_at, "
-    "last_duration_ms, next_run_at, last_scheduled_for, last_session_id, last_error");
+    "last_duration_ms, next_run_at, last_scheduled_for, last_session_id, last_error, last_message_id, "
+    "last_peer_id");
 
 Result<void> run(QSqlQuery &query, const char *what)
 {
@@ -34,6 +35,13 @@ QVariant optionalValue(const std::optional<qint64> &value)
 std::optional<qint64> optionalColumn(const QVariant &value)
 {
     return value.isNull() ? std::nullopt : std::optional<qint64>(value.toLongLong());
+}
+
+// The tasks that target a peer have no project: '' in the NOT NULL column, never NULL (a null
+// QString binds as NULL).
+QVariant projectValue(const QString &projectId)
+{
+    return projectId.isEmpty() ? QVariant(QStringLiteral("")) : QVariant(projectId);
 }
 
 QString compactJson(const QJsonObject &json)
@@ -62,6 +70,8 @@ ScheduledTask taskFrom(const QSqlQuery &query)
     task.state.lastScheduledFor = optionalColumn(query.value(12));
     task.state.lastSessionId = query.value(13).toString();
     task.state.lastError = query.value(14).toString();
+    task.state.lastMessageId = optionalColumn(query.value(15));
+    task.state.lastPeerId = query.value(16).toString();
     return task;
 }
 
@@ -82,7 +92,8 @@ ScheduleStore::ScheduleStore(QSqlDatabase db) : m_db(std::move(db)) { }
 QList<Broker::ModuleMigration> ScheduleStore::migrations()
 {
     return {
-        {1, QStringLiteral("create table openchamber_scheduled_tasks"), [](QSqlDatabase &db) -> Result<void> {
+        {1, QStringLiteral("create table openchamber_scheduled_tasks"),
+         [](QSqlDatabase &db) -> Result<void> {
              QSqlQuery query(db);
              for (const char *sql : {
                       "CREATE TABLE openchamber_scheduled_tasks ("
@@ -112,6 +123,17 @@ QList<Broker::ModuleMigration> ScheduleStore::migrations()
                      return fail(ErrorKind::Database, query.lastError().databaseText());
              }
              return {};
+         }},
+        // A peer task's last run (scheduledtask.h TaskExecution::peer): the message and its peer.
+        {2, QStringLiteral("add last_message_id and last_peer_id"), [](QSqlDatabase &db) -> Result<void> {
+             QSqlQuery query(db);
+             for (const char *sql :
+                  {"ALTER TABLE openchamber_scheduled_tasks ADD COLUMN last_message_id INTEGER",
+                   "ALTER TABLE openchamber_scheduled_tasks ADD COLUMN last_peer_id TEXT"}) {
+                 if (!query.exec(QLatin1StringView(sql)))
+                     return fail(ErrorKind::Database, query.lastError().databaseText());
+             }
+             return {};
          }}};
 }
 
@@ -121,7 +143,7 @@ Result<QList<ScheduledTask>> ScheduleStore::list(const QString &projectId) const
     query.prepare(QStringLiteral("SELECT %1 FROM openchamber_scheduled_tasks WHERE project_id = ? "
                                  "ORDER BY created_at, id")
                       .arg(columns));
-    query.addBindValue(projectId);
+    query.addBindValue(projectValue(projectId));
     return selectTasks(query, "list");
 }
 
@@ -180,17 +202,18 @@ Result<void> ScheduleStore::upsert(const ScheduledTask &task)
     query.prepare(
         QStringLiteral(
             "INSERT INTO openchamber_scheduled_tasks (%1) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, "
-            "?) "
+            "?, ?, ?) "
             "ON CONFLICT(id) DO UPDATE SET project_id = excluded.project_id, name = excluded.name, "
             "enabled = excluded.enabled, schedule = excluded.schedule, execution = excluded.execution, "
             "updated_at = excluded.updated_at, last_status = excluded.last_status, last_run_at = "
             "excluded.last_run_at, "
             "last_duration_ms = excluded.last_duration_ms, next_run_at = excluded.next_run_at, "
             "last_scheduled_for = excluded.last_scheduled_for, last_session_id = excluded.last_session_id, "
-            "last_error = excluded.last_error")
+            "last_error = excluded.last_error, last_message_id = excluded.last_message_id, "
+            "last_peer_id = excluded.last_peer_id")
             .arg(columns));
     query.addBindValue(task.id);
-    query.addBindValue(task.projectId);
+    query.addBindValue(projectValue(task.projectId));
     query.addBindValue(task.name);
     query.addBindValue(task.enabled ? 1 : 0);
     query.addBindValue(compactJson(task.schedule.toJson()));
@@ -204,6 +227,8 @@ Result<void> ScheduleStore::upsert(const ScheduledTask &task)
     query.addBindValue(optionalValue(task.state.lastScheduledFor));
     query.addBindValue(task.state.lastSessionId);
     query.addBindValue(task.state.lastError);
+    query.addBindValue(optionalValue(task.state.lastMessageId));
+    query.addBindValue(task.state.lastPeerId);
     return run(query, "save");
 }
 
@@ -212,7 +237,7 @@ Result<bool> ScheduleStore::remove(const QString &projectId, const QString &task
     QSqlQuery query(m_db);
     query.prepare(QStringLiteral("DELETE FROM openchamber_scheduled_tasks WHERE id = ? AND project_id = ?"));
     query.addBindValue(taskId);
-    query.addBindValue(projectId);
+    query.addBindValue(projectValue(projectId));
     if (auto ok = run(query, "delete"); !ok)
         return std::unexpected(ok.error());
     return query.numRowsAffected() > 0;
@@ -262,7 +287,7 @@ Result<void> ScheduleStore::finish(const ScheduledTask &task)
     query.prepare(QStringLiteral("UPDATE openchamber_scheduled_tasks SET running_since = NULL, "
                                  "running_occurrence = NULL, enabled = ?, "
                                  "last_status = ?, last_duration_ms = ?, last_error = ?, last_session_id = "
-                                 "?, next_run_at = ?, updated_at = ? "
+                                 "?, next_run_at = ?, updated_at = ?, last_message_id = ?, last_peer_id = ? "
                                  "WHERE id = ?"));
     query.addBindValue(task.enabled ? 1 : 0);
     query.addBindValue(task.state.lastStatus);
@@ -271,6 +296,8 @@ Result<void> ScheduleStore::finish(const ScheduledTask &task)
     query.addBindValue(task.state.lastSessionId);
     query.addBindValue(optionalValue(task.state.nextRunAt));
     query.addBindValue(task.state.updatedAt);
+    query.addBindValue(optionalValue(task.state.lastMessageId));
+    query.addBindValue(task.state.lastPeerId);
     query.addBindValue(task.id);
     return run(query, "finish");
 }

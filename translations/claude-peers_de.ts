@@ -2,6 +2,50 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="de_DE" sourcelanguage="en">
 <context>
+    <name>App::ActivityNotifications</name>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>%1 stopped with an error</source>
+        <translation>%1 wurde mit einem Fehler beendet</translation>
+    </message>
+    <message>
+        <source>%1 finished</source>
+        <translation>%1 ist fertig</translation>
+    </message>
+    <message>
+        <source>Its turn in %1 is over.</source>
+        <extracomment>%1 is the session&apos;s folder</extracomment>
+        <translation>Sein Durchgang in %1 ist beendet.</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair with this machine</source>
+        <translation>Ein Broker möchte sich mit diesem Rechner koppeln</translation>
+    </message>
+    <message>
+        <source>%1 asks to pair with this machine</source>
+        <translation>%1 möchte sich mit diesem Rechner koppeln</translation>
+    </message>
+    <message>
+        <source>Compare the codes on the Federation page before you accept.</source>
+        <translation>Vergleichen Sie die Codes auf der Seite „Föderation“, bevor Sie annehmen.</translation>
+    </message>
+    <message>
+        <source>From %1. Compare the codes on the Federation page before you accept.</source>
+        <translation>Von %1. Vergleichen Sie die Codes auf der Seite „Föderation“, bevor Sie annehmen.</translation>
+    </message>
+    <message>
+        <source>Scheduled run of %1 failed</source>
+        <translation>Geplanter Lauf von %1 fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>See the Schedules page for its error.</source>
+        <translation>Den Fehler zeigt die Seite „Zeitpläne“.</translation>
+    </message>
+</context>
+<context>
     <name>App::AttemptsModel</name>
     <message>
         <source>refused</source>
@@ -698,6 +742,95 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationSettings</name>
+    <message>
+        <source>A session needs you</source>
+        <translation>Eine Sitzung braucht Sie</translation>
+    </message>
+    <message>
+        <source>A message for you</source>
+        <translation>Eine Nachricht für Sie</translation>
+    </message>
+    <message>
+        <source>A peer joined</source>
+        <translation>Ein Peer ist hinzugekommen</translation>
+    </message>
+    <message>
+        <source>A peer left</source>
+        <translation>Ein Peer ist gegangen</translation>
+    </message>
+    <message>
+        <source>Federation warnings</source>
+        <translation>Föderationswarnungen</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair</source>
+        <translation>Ein Broker möchte sich koppeln</translation>
+    </message>
+    <message>
+        <source>An OpenCode session finished</source>
+        <translation>Eine OpenCode-Sitzung ist fertig</translation>
+    </message>
+    <message>
+        <source>A scheduled run failed</source>
+        <translation>Ein geplanter Lauf ist fehlgeschlagen</translation>
+    </message>
+    <message>
+        <source>Broker problems</source>
+        <translation>Brokerprobleme</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Benachrichtigungen</translation>
+    </message>
+    <message>
+        <source>Show notifications</source>
+        <translation>Benachrichtigungen anzeigen</translation>
+    </message>
+    <message>
+        <source>Only when something waits for me (a session needs me, a pairing request)</source>
+        <translation>Nur wenn etwas auf mich wartet (eine Sitzung braucht mich, eine Kopplungsanfrage)</translation>
+    </message>
+    <message>
+        <source>Quiet hours</source>
+        <translation>Ruhezeiten</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Pausiert</translation>
+    </message>
+    <message>
+        <source>Unmute</source>
+        <translation>Stummschaltung aufheben</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>von</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>bis</translation>
+    </message>
+    <message>
+        <source>Kinds</source>
+        <translation>Arten</translation>
+    </message>
+    <message>
+        <source>Muted peers</source>
+        <translation>Stummgeschaltete Peers</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>Pausiert bis %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Nicht gespeichert: %1</translation>
+    </message>
+</context>
+<context>
     <name>App::NotificationsPage</name>
     <message>
         <source>notifications off</source>
@@ -785,6 +918,14 @@
     <message>
         <source>Reply to %1</source>
         <translation>Antwort an %1</translation>
+    </message>
+    <message>
+        <source>Mute session</source>
+        <translation>Sitzung stummschalten</translation>
+    </message>
+    <message>
+        <source>Mute schedule</source>
+        <translation>Zeitplan stummschalten</translation>
     </message>
 </context>
 <context>
@@ -1400,10 +1541,6 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
         <translation>Aufgabe</translation>
     </message>
     <message>
-        <source>Project</source>
-        <translation>Projekt</translation>
-    </message>
-    <message>
         <source>Schedule</source>
         <translation>Zeitplan</translation>
     </message>
@@ -1422,6 +1559,22 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Last status</source>
         <translation>Letzter Status</translation>
+    </message>
+    <message>
+        <source>sent message #%1</source>
+        <translation>Nachricht #%1 gesendet</translation>
+    </message>
+    <message>
+        <source>Message #%1 to %2</source>
+        <translation>Nachricht #%1 an %2</translation>
+    </message>
+    <message>
+        <source>peer %1</source>
+        <translation>Peer %1</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ziel</translation>
     </message>
 </context>
 <context>
@@ -1564,6 +1717,46 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>A new OpenCode session in a project</source>
+        <translation>Eine neue OpenCode-Sitzung in einem Projekt</translation>
+    </message>
+    <message>
+        <source>A message to a peer</source>
+        <translation>Eine Nachricht an einen Peer</translation>
+    </message>
+    <message>
+        <source>the peer&apos;s session name (or id)</source>
+        <translation>Sitzungsname des Peers (oder ID)</translation>
+    </message>
+    <message>
+        <source>At the task&apos;s time the prompt goes to the connected peer of this session name (else id) as a message from you. It need not be connected now.</source>
+        <translation>Zur Zeit der Aufgabe geht der Prompt als Nachricht von Ihnen an den verbundenen Peer mit diesem Sitzungsnamen (sonst dieser ID). Er muss jetzt noch nicht verbunden sein.</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ziel:</translation>
+    </message>
+    <message>
+        <source>Delete the scheduled task “%1”? The messages it sent stay.</source>
+        <translation>Die geplante Aufgabe „%1“ löschen? Die gesendeten Nachrichten bleiben erhalten.</translation>
+    </message>
+    <message>
+        <source>The task ran: message #%1 to %2.</source>
+        <translation>Die Aufgabe lief: Nachricht #%1 an %2.</translation>
+    </message>
+    <message>
+        <source>Open the message</source>
+        <translation>Nachricht öffnen</translation>
+    </message>
+    <message>
+        <source>%1 (id %2) in %3</source>
+        <translation>%1 (ID %2) in %3</translation>
+    </message>
+    <message>
+        <source>Choose the peer to message, or type its session name.</source>
+        <translation>Wählen Sie den Peer für die Nachricht oder geben Sie seinen Sitzungsnamen ein.</translation>
     </message>
 </context>
 <context>

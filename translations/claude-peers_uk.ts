@@ -2,6 +2,50 @@
 <!DOCTYPE TS>
 <TS version="2.1" language="uk_UA" sourcelanguage="en">
 <context>
+    <name>App::ActivityNotifications</name>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>%1 stopped with an error</source>
+        <translation>%1 зупинився з помилкою</translation>
+    </message>
+    <message>
+        <source>%1 finished</source>
+        <translation>%1 завершив роботу</translation>
+    </message>
+    <message>
+        <source>Its turn in %1 is over.</source>
+        <extracomment>%1 is the session&apos;s folder</extracomment>
+        <translation>Його хід у %1 завершено.</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair with this machine</source>
+        <translation>Брокер просить з’єднатися з цим комп’ютером</translation>
+    </message>
+    <message>
+        <source>%1 asks to pair with this machine</source>
+        <translation>%1 просить з’єднатися з цим комп’ютером</translation>
+    </message>
+    <message>
+        <source>Compare the codes on the Federation page before you accept.</source>
+        <translation>Перш ніж прийняти, порівняйте коди на сторінці «Федерація».</translation>
+    </message>
+    <message>
+        <source>From %1. Compare the codes on the Federation page before you accept.</source>
+        <translation>Від %1. Перш ніж прийняти, порівняйте коди на сторінці «Федерація».</translation>
+    </message>
+    <message>
+        <source>Scheduled run of %1 failed</source>
+        <translation>Запланований запуск %1 не вдався</translation>
+    </message>
+    <message>
+        <source>See the Schedules page for its error.</source>
+        <translation>Помилку показано на сторінці «Розклади».</translation>
+    </message>
+</context>
+<context>
     <name>App::AttemptsModel</name>
     <message>
         <source>refused</source>
@@ -706,6 +750,95 @@
     </message>
 </context>
 <context>
+    <name>App::NotificationSettings</name>
+    <message>
+        <source>A session needs you</source>
+        <translation>Сесія потребує вас</translation>
+    </message>
+    <message>
+        <source>A message for you</source>
+        <translation>Повідомлення для вас</translation>
+    </message>
+    <message>
+        <source>A peer joined</source>
+        <translation>Під’єднався пір</translation>
+    </message>
+    <message>
+        <source>A peer left</source>
+        <translation>Пір пішов</translation>
+    </message>
+    <message>
+        <source>Federation warnings</source>
+        <translation>Попередження федерації</translation>
+    </message>
+    <message>
+        <source>A broker asks to pair</source>
+        <translation>Брокер просить з’єднатися</translation>
+    </message>
+    <message>
+        <source>An OpenCode session finished</source>
+        <translation>Сесія OpenCode завершила роботу</translation>
+    </message>
+    <message>
+        <source>A scheduled run failed</source>
+        <translation>Запланований запуск не вдався</translation>
+    </message>
+    <message>
+        <source>Broker problems</source>
+        <translation>Проблеми брокера</translation>
+    </message>
+    <message>
+        <source>Notifications</source>
+        <translation>Сповіщення</translation>
+    </message>
+    <message>
+        <source>Show notifications</source>
+        <translation>Показувати сповіщення</translation>
+    </message>
+    <message>
+        <source>Only when something waits for me (a session needs me, a pairing request)</source>
+        <translation>Лише коли щось чекає на мене (сесія потребує мене, запит на з’єднання)</translation>
+    </message>
+    <message>
+        <source>Quiet hours</source>
+        <translation>Тихі години</translation>
+    </message>
+    <message>
+        <source>Paused</source>
+        <translation>Призупинено</translation>
+    </message>
+    <message>
+        <source>Unmute</source>
+        <translation>Зняти заглушення</translation>
+    </message>
+    <message>
+        <source>from</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>з</translation>
+    </message>
+    <message>
+        <source>to</source>
+        <extracomment>between the start and end of quiet hours</extracomment>
+        <translation>до</translation>
+    </message>
+    <message>
+        <source>Kinds</source>
+        <translation>Види</translation>
+    </message>
+    <message>
+        <source>Muted peers</source>
+        <translation>Заглушені піри</translation>
+    </message>
+    <message>
+        <source>Paused until %1</source>
+        <translation>Призупинено до %1</translation>
+    </message>
+    <message>
+        <source>Not saved: %1</source>
+        <translation>Не збережено: %1</translation>
+    </message>
+</context>
+<context>
     <name>App::NotificationsPage</name>
     <message>
         <source>notifications off</source>
@@ -793,6 +926,14 @@
     <message>
         <source>Reply to %1</source>
         <translation>Відповідь для %1</translation>
+    </message>
+    <message>
+        <source>Mute session</source>
+        <translation>Заглушити сесію</translation>
+    </message>
+    <message>
+        <source>Mute schedule</source>
+        <translation>Заглушити розклад</translation>
     </message>
 </context>
 <context>
@@ -1416,10 +1557,6 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
         <translation>Завдання</translation>
     </message>
     <message>
-        <source>Project</source>
-        <translation>Проєкт</translation>
-    </message>
-    <message>
         <source>Schedule</source>
         <translation>Розклад</translation>
     </message>
@@ -1438,6 +1575,22 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Last status</source>
         <translation>Останній стан</translation>
+    </message>
+    <message>
+        <source>sent message #%1</source>
+        <translation>надіслано повідомлення #%1</translation>
+    </message>
+    <message>
+        <source>Message #%1 to %2</source>
+        <translation>Повідомлення #%1 до %2</translation>
+    </message>
+    <message>
+        <source>peer %1</source>
+        <translation>пір %1</translation>
+    </message>
+    <message>
+        <source>Target</source>
+        <translation>Ціль</translation>
     </message>
 </context>
 <context>
@@ -1581,6 +1734,46 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>%1 — %2</source>
         <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>A new OpenCode session in a project</source>
+        <translation>Новий сеанс OpenCode у проєкті</translation>
+    </message>
+    <message>
+        <source>A message to a peer</source>
+        <translation>Повідомлення піру</translation>
+    </message>
+    <message>
+        <source>the peer&apos;s session name (or id)</source>
+        <translation>назва сеансу піра (або id)</translation>
+    </message>
+    <message>
+        <source>At the task&apos;s time the prompt goes to the connected peer of this session name (else id) as a message from you. It need not be connected now.</source>
+        <translation>У час завдання запит надійде як повідомлення від вас підключеному піру з цією назвою сеансу (інакше з цим id). Зараз він може бути не підключений.</translation>
+    </message>
+    <message>
+        <source>Target:</source>
+        <translation>Ціль:</translation>
+    </message>
+    <message>
+        <source>Delete the scheduled task “%1”? The messages it sent stay.</source>
+        <translation>Видалити заплановане завдання «%1»? Надіслані ним повідомлення залишаться.</translation>
+    </message>
+    <message>
+        <source>The task ran: message #%1 to %2.</source>
+        <translation>Завдання виконано: повідомлення #%1 до %2.</translation>
+    </message>
+    <message>
+        <source>Open the message</source>
+        <translation>Відкрити повідомлення</translation>
+    </message>
+    <message>
+        <source>%1 (id %2) in %3</source>
+        <translation>%1 (id %2) у %3</translation>
+    </message>
+    <message>
+        <source>Choose the peer to message, or type its session name.</source>
+        <translation>Виберіть піра для повідомлення або введіть назву його сеансу.</translation>
     </message>
 </context>
 <context>

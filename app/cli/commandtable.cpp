@@ -28,6 +28,17 @@ constexpr OptionSpec kMessages[] = {
     {"with", "ID", "With --peer: only the thread between the two peers"},
     {"json", nullptr, "Print a JSON array"},
 };
+// The operator is the human at the tray, a peer of its own (id "operator"): what the tray's
+// Messages page sends as. Without these options send and broadcast are 0.7's (sender "cli").
+constexpr OptionSpec kSend[] = {
+    {"as-operator", nullptr, "Send as the tray's operator peer (id \"operator\"), so replies reach the tray"},
+    {"reply-to", "ID", "Answer message ID (type response, reply_to ID), as the Messages page's Reply"},
+    {"json", nullptr, "Print the broker's answer as JSON (2-space indented): ok, message_id, from_id, to_id"},
+};
+constexpr OptionSpec kBroadcast[] = {
+    {"as-operator", nullptr, "Broadcast as the tray's operator peer (id \"operator\")"},
+    {"json", nullptr, "Print the broker's answer as JSON (2-space indented): ok, recipients, message_ids"},
+};
 constexpr OptionSpec kHook[] = {
     {"print-config", nullptr, "Print the settings.json snippet that installs the hooks, and exit"}};
 
@@ -52,24 +63,18 @@ const std::array kCommands {
              &Handlers::status},
     Command {"peers", "[--json]", "List all peers", "Lists the peers registered on this machine.", kJson,
              false, 0, 0, &Handlers::peers},
-    Command {"send",
-             "<peer-id> <message>",
-             "Send a message to a peer",
-             "The words after the peer id form the message (sender id \"cli\", type text).",
-             {},
-             true,
-             2,
-             -1,
-             &Handlers::send},
-    Command {"broadcast",
-             "<machine|directory|repo> <message>",
-             "Broadcast to all peers in scope",
-             "directory = peers whose working directory is this one; repo = peers in this git repository.",
-             {},
-             true,
-             2,
-             -1,
-             &Handlers::broadcast},
+    Command {"send", "<peer-id> <message>", "Send a message to a peer",
+             "The words after the peer id form the message (sender id \"cli\", type text). Options go "
+             "before the peer id (a message may start with '-'). --as-operator sends it as the tray's "
+             "operator peer, which must be registered (the tray is running), so the session's answer "
+             "reaches the tray's Messages page; a remote peer (host:peer) is then reached through "
+             "federation, as from the page.",
+             kSend, true, 2, -1, &Handlers::send},
+    Command {"broadcast", "<machine|directory|repo> <message>", "Broadcast to all peers in scope",
+             "directory = peers whose working directory is this one; repo = peers in this git repository. "
+             "Options go before the scope. --as-operator broadcasts as the tray's operator peer (the tray "
+             "must be running).",
+             kBroadcast, true, 2, -1, &Handlers::broadcast},
     Command {"set-name",
              "<peer-id> <name>",
              "Set a peer's session name",
@@ -210,14 +215,18 @@ const std::array kCommands {
         "variant before anything is created. Ctrl-C cancels a wait. Exit codes: 0 ok, 2 invalid request "
         "(bad option, or the service's 400/404), 1 failed (OpenCode, broker, timeout, cancelled).",
         Control::sessionOptions(), false, 1, 1, &Handlers::session, Control::ExitInvalid},
-    Command {"schedule", "<status|list|create|run|delete|enable|disable> [options]",
-             "Scheduled OpenCode prompts",
-             "status; list --dir D|--project P; create --dir D|--project P --name N --prompt T --model P/M "
-             "(--daily HH:MM | --weekly 1,3 --time HH:MM | --once YYYY-MM-DD --time HH:MM | --cron EXPR) "
-             "[--timezone Z] [--agent A] [--variant V] [--disabled]; run|delete|enable|disable --dir "
-             "D|--project P "
-             "--task ID. Exit codes: 0 ok, 2 invalid request, 1 failed.",
-             Control::scheduleOptions(), false, 1, 1, &Handlers::schedule, Control::ExitInvalid},
+    Command {
+        "schedule", "<status|list|create|run|delete|enable|disable> [options]",
+        "Scheduled OpenCode prompts and messages to peers",
+        "status; list --dir D|--project P|--peers; create --dir D|--project P --name N --prompt T --model "
+        "P/M "
+        "(--daily HH:MM | --weekly 1,3 --time HH:MM | --once YYYY-MM-DD --time HH:MM | --cron EXPR) "
+        "[--timezone Z] [--agent A] [--variant V] [--disabled]; create --peer NAME --name N --prompt T "
+        "(the same schedule options): at its time the prompt goes to the connected peer of that session "
+        "name (else id) as a message from \"operator\"; the peer need not be connected when the task is "
+        "created, a run fails when none (or several) is; run|delete|enable|disable [--dir D|--project P] "
+        "--task ID (a peer task needs no --dir/--project). Exit codes: 0 ok, 2 invalid request, 1 failed.",
+        Control::scheduleOptions(), false, 1, 1, &Handlers::schedule, Control::ExitInvalid},
 };
 
 QString optionLabel(const OptionSpec &o)

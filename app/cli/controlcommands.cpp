@@ -78,6 +78,10 @@ constexpr OptionSpec kSchedule[] = {
     {"goal", nullptr, "Goal mode (create)"},
     {"goal-token-budget", "N", "Goal token budget (create; needs --goal)"},
     {"disabled", nullptr, "Create the task disabled"},
+    {"peer", "NAME",
+     "Message this peer (session name, else id) instead of starting an OpenCode session "
+     "(create; no --dir/--project, --model or --agent)"},
+    {"peers", nullptr, "The tasks that message peers (list; no --dir/--project)"},
     {"json", nullptr, "Print the action's result object as JSON"},
     {"quiet", nullptr, "Compact output: ids, or the text asked for", 'q'},
 };
@@ -319,9 +323,12 @@ Built scheduleCall(const QString &sub, const Invocation &inv, const QString &cwd
     const bool creates = sub == QLatin1String("create");
     if (!creates) {
         for (const char *flag : {"name", "prompt", "model", "agent", "variant", "daily", "weekly", "once",
-                                 "time", "cron", "timezone", "goal", "goal-token-budget", "disabled"})
+                                 "time", "cron", "timezone", "goal", "goal-token-budget", "disabled", "peer"})
             CHECK(b.onlyFor(flag, QStringLiteral("schedule create")));
     }
+    if (sub != QLatin1String("list"))
+        CHECK(b.onlyFor("peers", QStringLiteral("schedule list")));
+    const bool toPeer = creates && inv.hasValue("peer");
     const bool takesTask = sub == QLatin1String("run") || sub == QLatin1String("delete") ||
         sub == QLatin1String("enable") || sub == QLatin1String("disable");
     if (!takesTask)
@@ -331,14 +338,35 @@ Built scheduleCall(const QString &sub, const Invocation &inv, const QString &cwd
         CHECK(b.onlyFor("project", QStringLiteral("other schedule commands")));
         call.action = QStringLiteral("schedule.status");
     } else if (sub == QLatin1String("list")) {
-        CHECK(b.scope());
+        if (b.has("peers")) {
+            if (inv.hasValue("dir") || inv.hasValue("project"))
+                return std::unexpected(QStringLiteral("Provide only one of --dir, --project or --peers."));
+            b.flag("peers", "peers");
+        } else {
+            CHECK(b.scope());
+        }
         call.action = QStringLiteral("schedule.list");
     } else if (creates) {
-        CHECK(b.scope());
+        if (toPeer) {
+            if (inv.hasValue("model"))
+                return std::unexpected(QStringLiteral("Provide only one of --peer or --model."));
+            for (const char *flag : {"agent", "variant", "goal", "goal-token-budget"}) {
+                if (b.has(flag))
+                    return std::unexpected(QStringLiteral("--%1 cannot be combined with --peer: a task that "
+                                                          "targets a peer sends it a message.")
+                                               .arg(QLatin1StringView(flag)));
+            }
+            if (inv.hasValue("dir") || inv.hasValue("project"))
+                return std::unexpected(QStringLiteral("A task that targets a peer is not kept in a project: "
+                                                      "leave out --dir and --project."));
+            CHECK(b.require("peer", "peer"));
+        } else {
+            CHECK(b.scope());
+        }
         CHECK(b.require("name", "name"));
         CHECK(b.require("prompt", "prompt"));
-        if (!inv.hasValue("model"))
-            return std::unexpected(QStringLiteral("Missing required --model."));
+        if (!toPeer && !inv.hasValue("model"))
+            return std::unexpected(QStringLiteral("Missing required --model (or --peer)."));
         CHECK(b.model());
         int selectors = 0;
         for (const char *flag : {"daily", "weekly", "once", "cron"})
@@ -359,7 +387,9 @@ Built scheduleCall(const QString &sub, const Invocation &inv, const QString &cwd
         b.flag("disabled", "disabled");
         call.action = QStringLiteral("schedule.create");
     } else if (takesTask) {
-        CHECK(b.scope());
+        // No --dir/--project: the service finds a task that targets a peer by its id alone.
+        if (inv.hasValue("dir") || inv.hasValue("project"))
+            CHECK(b.scope());
         CHECK(b.require("task", "taskId"));
         if (sub == QLatin1String("enable") || sub == QLatin1String("disable")) {
             b.input().insert(QStringLiteral("disabled"), sub == QLatin1String("disable"));

@@ -196,6 +196,9 @@ QString taskLine(const QJsonObject &task)
                  task.value(QLatin1String("enabled")).toBool(true) ? QStringLiteral("enabled")
                                                                    : QStringLiteral("disabled"),
                  str(task, "name"), scheduleText(task.value(QLatin1String("schedule")).toObject()));
+    const QString peer = str(task.value(QLatin1String("execution")).toObject(), "peer");
+    if (!peer.isEmpty())
+        line += QStringLiteral("  to peer: ") + peer;
     if (state.contains(QLatin1String("nextRunAt")))
         line += QStringLiteral("  next: ") + localTime(state.value(QLatin1String("nextRunAt")));
     if (!str(state, "lastStatus").isEmpty())
@@ -255,10 +258,14 @@ QStringList result(const QString &action, const QJsonObject &r, bool quiet)
                                  str(task, "id"), str(task, "name"),
                                  scheduleText(task.value(QLatin1String("schedule")).toObject()))};
     if (action == QLatin1String("schedule.run")) {
+        const bool toPeer = r.contains(QLatin1String("messageId"));
+        const QString messageId = QString::number(r.value(QLatin1String("messageId")).toInteger());
         if (quiet)
-            return {str(r, "sessionId")};
+            return {toPeer ? messageId : str(r, "sessionId")};
         QStringList lines {
-            QStringLiteral("Ran task %1: session %2").arg(str(task, "id"), str(r, "sessionId"))};
+            toPeer ? QStringLiteral("Ran task %1: message #%2 to peer %3")
+                         .arg(str(task, "id"), messageId, str(r, "peerId"))
+                   : QStringLiteral("Ran task %1: session %2").arg(str(task, "id"), str(r, "sessionId"))};
         if (!str(r, "persistError").isEmpty())
             lines << QStringLiteral("Warning: the run's state was not saved: ") + str(r, "persistError");
         return lines;

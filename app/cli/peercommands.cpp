@@ -6,7 +6,9 @@
 
 #include <QFileInfo>
 
+#include <functional>
 #include <memory>
+#include <optional>
 
 namespace Cli::Handlers {
 
@@ -74,6 +76,67 @@ QString joined(const QStringList &words)
     return words.join(QLatin1Char(' '));
 }
 
+// The tray's operator peer (app/tray/operatorpeer.h): the sender its Messages page uses.
+const QString kOperatorId = QStringLiteral("operator");
+
+// Runs then() once the operator peer is registered; otherwise says how to get one. A message from
+// an operator nobody holds would leave the session's answer with no one to read it.
+void whenOperatorRegistered(Context &ctx, std::function<void()> then)
+{
+    ctx.api().call(Broker::ListPeersRequest {QStringLiteral("machine"), ctx.workingDirectory(), {}, {}},
+                   [&ctx, then = std::move(then)](Broker::Result<Broker::ListPeersAnswer> peers) {
+                       if (!peers) {
+                           ctx.fail(peers.error());
+                           return;
+                       }
+                       for (const Broker::Peer &peer : peers->peers) {
+                           if (peer.id == kOperatorId) {
+                               then();
+                               return;
+                           }
+                       }
+                       ctx.err(
+                           QStringLiteral("Error: the operator peer is not registered with the broker. "
+                                          "Start claude-peers-tray (it registers the operator), or send "
+                                          "without --as-operator (as \"cli\", which cannot be answered)."));
+                       ctx.finish(ExitFailed);
+                   });
+}
+
+// --json: the broker's answer on stdout, also a refusal ({"ok":false,"error":…}, exit 2).
+void printAnswer(Context &ctx, QJsonObject answer, const QJsonObject &extra)
+{
+    for (auto it = extra.begin(); it != extra.end(); ++it)
+        answer.insert(it.key(), it.value());
+    ctx.outRaw(Format::prettyJson(answer));
+    ctx.finish(answer.value(QLatin1String("ok")).toBool() ? ExitOk : ExitFailed);
+}
+
+// One answer of send or broadcast: with --json it is printed (a refusal too); else the
+// refusal goes to stderr, or line(answer) to stdout.
+template<typename Answer, typename Line>
+void reportSent(Context &ctx, const Broker::Result<Answer> &sent, bool json, const QJsonObject &extra,
+                Line line)
+{
+    if (json && sent) {
+        printAnswer(ctx, sent->toJson(), extra);
+        return;
+    }
+    if (failedOrRefused(ctx, sent))
+        return;
+    ctx.out(line(*sent));
+    ctx.finish(ExitOk);
+}
+
+std::optional<qint64> parseMessageId(const QString &text)
+{
+    bool ok = false;
+    const qint64 id = text.toLongLong(&ok);
+    if (!ok || id <= 0)
+        return std::nullopt;
+    return id;
+}
+
 } // namespace
 
 void status(Context &ctx, const Invocation &inv)
@@ -125,16 +188,67 @@ void peers(Context &ctx, const Invocation &inv)
 void send(Context &ctx, const Invocation &inv)
 {
     const QString to = inv.positional.first();
-    Broker::SendMessageRequest request;
-    request.fromId = QStringLiteral("cli");
-    request.toId = to;
-    request.text = joined(inv.positional.mid(1));
-    ctx.api().call(request, [&ctx, to](Broker::Result<Broker::SendMessageAnswer> sent) {
-        if (failedOrRefused(ctx, sent))
+    const QString text = joined(inv.positional.mid(1));
+    const bool asOperator = inv.flag("as-operator");
+    const bool json = inv.flag("json");
+    std::optional<qint64> replyTo;
+    if (inv.hasValue("reply-to")) {
+        replyTo = parseMessageId(inv.value("reply-to"));
+        if (!replyTo) {
+            ctx.usageError(*findCommand(QStringLiteral("send")),
+                           QStringLiteral("--reply-to takes a message id (a positive number), not '%1'.")
+                               .arg(inv.value("reply-to")));
             return;
-        ctx.out(QStringLiteral("Message sent to %1 (msg#%2, type: text)").arg(to).arg(sent->messageId));
-        ctx.finish(ExitOk);
-    });
+        }
+    }
+    const QString from = asOperator ? kOperatorId : QStringLiteral("cli");
+    const QString type = replyTo ? QStringLiteral("response") : QStringLiteral("text");
+    const QJsonObject extra {{QStringLiteral("from_id"), from}, {QStringLiteral("to_id"), to}};
+    // Without the new options: 0.7's request (from_id "cli", no type) and text, byte for byte.
+    const auto done = [&ctx, json, asOperator, to, from, type,
+                       extra](Broker::Result<Broker::SendMessageAnswer> sent) {
+        reportSent(ctx, sent, json, extra, [&](const Broker::SendMessageAnswer &answer) {
+            return asOperator ? QStringLiteral("Message sent to %1 as %2 (msg#%3, type: %4)")
+                                    .arg(to, from)
+                                    .arg(answer.messageId)
+                                    .arg(type)
+                              : QStringLiteral("Message sent to %1 (msg#%2, type: %3)")
+                                    .arg(to)
+                                    .arg(answer.messageId)
+                                    .arg(type);
+        });
+    };
+    const auto sendIt = [&ctx, asOperator, to, from, text, type, replyTo, json, extra, done] {
+        if (asOperator && to.contains(QLatin1Char(':'))) {
+            // A remote peer, as the Messages page reaches it: relayed by federation.
+            Broker::SendToRemoteRequest request;
+            request.toId = to;
+            request.fromId = from;
+            request.text = text;
+            request.type = type;
+            request.replyTo = replyTo;
+            ctx.api().call(
+                request, [&ctx, json, to, from, type, extra](Broker::Result<Broker::FederationAnswer> sent) {
+                    reportSent(ctx, sent, json, extra, [&](const Broker::FederationAnswer &) {
+                        return QStringLiteral("Message relayed to %1 as %2 (type: %3)").arg(to, from, type);
+                    });
+                });
+            return;
+        }
+        Broker::SendMessageRequest request;
+        request.fromId = from;
+        request.toId = to;
+        request.text = text;
+        if (replyTo) {
+            request.type = type;
+            request.replyTo = replyTo;
+        }
+        ctx.api().call(request, done);
+    };
+    if (asOperator)
+        whenOperatorRegistered(ctx, sendIt);
+    else
+        sendIt();
 }
 
 void broadcast(Context &ctx, const Invocation &inv)
@@ -149,27 +263,38 @@ void broadcast(Context &ctx, const Invocation &inv)
     }
     const QString text = joined(inv.positional.mid(1));
     const QString cwd = ctx.workingDirectory();
-    Broker::Workspace::probeGit(
-        cwd, &ctx,
-        [&ctx, scope, text, cwd](Broker::Workspace::GitInfo git) {
-            Broker::BroadcastRequest request;
-            request.fromId = QStringLiteral("cli");
-            request.text = text;
-            request.type = QStringLiteral("broadcast");
-            request.scope = scope;
-            request.cwd = cwd;
-            request.gitRoot = git.isRepository() ? git.root : QString();
-            ctx.api().call(request, [&ctx, scope](Broker::Result<Broker::BroadcastAnswer> sent) {
-                if (failedOrRefused(ctx, sent))
-                    return;
-                if (sent->recipients == 0)
-                    ctx.out(QStringLiteral("No peers in scope '%1'").arg(scope));
-                else
-                    ctx.out(QStringLiteral("Broadcast sent to %1 peer(s)").arg(sent->recipients));
-                ctx.finish(ExitOk);
-            });
-        },
-        Broker::Workspace::DefaultGitTimeoutMs, false);
+    const bool asOperator = inv.flag("as-operator");
+    const bool json = inv.flag("json");
+    const QString from = asOperator ? kOperatorId : QStringLiteral("cli");
+    const auto broadcastIt = [&ctx, scope, text, cwd, from, json] {
+        Broker::Workspace::probeGit(
+            cwd, &ctx,
+            [&ctx, scope, text, cwd, from, json](Broker::Workspace::GitInfo git) {
+                Broker::BroadcastRequest request;
+                request.fromId = from;
+                request.text = text;
+                request.type = QStringLiteral("broadcast");
+                request.scope = scope;
+                request.cwd = cwd;
+                request.gitRoot = git.isRepository() ? git.root : QString();
+                ctx.api().call(
+                    request, [&ctx, scope, from, json](Broker::Result<Broker::BroadcastAnswer> sent) {
+                        reportSent(
+                            ctx, sent, json,
+                            {{QStringLiteral("from_id"), from}, {QStringLiteral("scope"), scope}},
+                            [&](const Broker::BroadcastAnswer &answer) {
+                                return answer.recipients == 0
+                                    ? QStringLiteral("No peers in scope '%1'").arg(scope)
+                                    : QStringLiteral("Broadcast sent to %1 peer(s)").arg(answer.recipients);
+                            });
+                    });
+            },
+            Broker::Workspace::DefaultGitTimeoutMs, false);
+    };
+    if (asOperator)
+        whenOperatorRegistered(ctx, broadcastIt);
+    else
+        broadcastIt();
 }
 
 void setName(Context &ctx, const Invocation &inv)

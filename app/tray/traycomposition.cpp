@@ -1,5 +1,6 @@
 #include "traycomposition.h"
 
+#include "activitynotifications.h"
 #include "autostart.h"
 #include "brokerapi.h"
 #include "brokerclient.h"
@@ -7,6 +8,7 @@
 #include "brokerhost.h"
 #include "connectsnippets.h"
 #include "controlbackend.h"
+#include "controlcalls.h"
 #include "desktopnotifications.h"
 #include "federationpage.h"
 #include "federationpresenter.h"
@@ -51,19 +53,22 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
       m_operator(new OperatorPeer(settings.location, this)),
       m_notifier(new Notifier(new DesktopNotifications(QDBusConnection::sessionBus(), this),
                               {.configPath = settings.location.configPath}, this)),
-      m_openCode(new OpenCodeActivity(this))
+      m_openCode(new OpenCodeActivity(this)),
+      m_activityNotifications(new ActivityNotifications(new ControlCalls(m_client, this), this))
 {
     // The tray hosts the broker: keychain and modules as in the headless broker. Set on the
     // broker thread before any start() (jobs run in order): the keychain's jobs and answers and
     // the modules' objects then live on the broker's event loop.
     // The control service follows its OpenCode sessions (status, permission and question events)
     // for the tray's attention and the Sessions page; the events reach m_openCode queued.
-    m_host->runOnBrokerThread([activity = m_openCode](Broker::BrokerServer &server) {
-        composeBroker(server, [activity](OpenChamber::OpenCodeBackend &control) {
-            control.setWatchSessions(true);
-            activity->follow(&control.events());
+    m_host->runOnBrokerThread(
+        [activity = m_openCode, notifications = m_activityNotifications](Broker::BrokerServer &server) {
+            composeBroker(server, [activity, notifications](OpenChamber::OpenCodeBackend &control) {
+                control.setWatchSessions(true);
+                activity->follow(&control.events());
+                notifications->follow(&control.events());
+            });
         });
-    });
     connect(m_openCode, &OpenCodeActivity::attentionChanged, this,
             [this] { m_presenter->setSessionAttention(m_openCode->attentionItems()); });
     m_model->attach(m_host);
@@ -83,7 +88,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("messages"), tr("Messages"),
                       m_messagesPage = new MessagesPage(*m_client, m_operator));
     m_window->addPage(QStringLiteral("federation"), tr("Federation"),
-                      new FederationPage(new FederationPresenter(m_client, this)));
+                      m_federationPage = new FederationPage(new FederationPresenter(m_client, this)));
     m_sessionsPage = new SessionsPage(new SessionsPresenter(m_client, m_openCode));
     m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
     m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
@@ -102,6 +107,12 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("settings"), tr("Settings"), m_settingsPage);
     connect(m_settingsPage, &SettingsPage::autostartToggled, this, &TrayComposition::setAutostart);
     m_settingsPage->setAutostartChecked(autostart().status().enabled);
+    // A peer task's last run (Schedules page): its message in the operator's thread.
+    connect(m_schedulesPage, &SchedulesPage::openMessageRequested, this,
+            [this](const QString &peerId, qint64 messageId) {
+                m_window->showPage(QStringLiteral("messages"));
+                m_messagesPage->openMessage(peerId, messageId);
+            });
 
     // `claude-peers kill-broker` (or another tray taking over) asked us to go: the answer is
     // already sent, so stop and leave.
@@ -285,15 +296,12 @@ void TrayComposition::wireNotifications()
                                         kind == NotificationKind::NeedsYou ||
                                             kind == NotificationKind::BrokerProblem);
             });
-    // Open: the window on the peer (an event about no peer: the window).
-    connect(m_notifier, &Notifier::openPeerRequested, this, [this](const QString &peerId) {
-        if (peerId.isEmpty()) {
-            m_window->showAndRaise();
-            return;
-        }
-        m_window->showPage(QStringLiteral("peers"));
-        m_peersPage->selectPeer(peerId);
-    });
+    // OpenCode sessions finishing, failed scheduled runs, pairing requests.
+    m_activityNotifications->watchSessions(m_openCode);
+    m_activityNotifications->watchFederation(m_federationPage->presenter());
+    connect(m_activityNotifications, &ActivityNotifications::notificationRequested, m_notifier,
+            &Notifier::notify);
+    connect(m_notifier, &Notifier::openRequested, this, &TrayComposition::openNotification);
     connect(m_notifier, &Notifier::replyRequested, this, &TrayComposition::sendReply);
     connect(m_notifier, &Notifier::preferencesChanged, this, &TrayComposition::showPauseState);
     connect(m_notifier, &Notifier::errorOccurred, this, [this](const QString &message) {
@@ -301,6 +309,51 @@ void TrayComposition::wireNotifications()
             m_tray->showError(tr("Notifications"), message);
     });
     m_notifier->setCanSendReplies(true);
+}
+
+void TrayComposition::openNotification(const NotificationEvent &event)
+{
+    // The window on exactly what the notification is about (an event about nothing: the window).
+    if (event.peerId.isEmpty()) {
+        m_window->showAndRaise();
+        return;
+    }
+    switch (event.subject) {
+    case NotificationSubject::Peer:
+        m_window->showPage(QStringLiteral("peers"));
+        m_peersPage->selectPeer(event.peerId);
+        return;
+    case NotificationSubject::OpenCodeSession: {
+        const auto session = m_openCode->session(event.peerId);
+        m_window->showPage(QStringLiteral("sessions"));
+        m_sessionsPage->selectSession(session ? session->directory : event.scope, event.peerId);
+        return;
+    }
+    case NotificationSubject::PairingRequest:
+        // Only opens the card: accepting is a decision made there, after comparing the codes.
+        m_window->showPage(QStringLiteral("federation"));
+        m_federationPage->showPendingRequest(event.peerId);
+        return;
+    case NotificationSubject::Schedule: {
+        m_window->showPage(QStringLiteral("schedules"));
+        SchedulesPresenter *schedules = m_schedulesPage->presenter();
+        if (schedules->model()->rowOf(event.scope, event.peerId) >= 0) {
+            m_schedulesPage->selectTask(event.scope, event.peerId);
+            return;
+        }
+        // Not listed yet (the page lists the tasks as it is shown): once the list is in.
+        auto *once = new QObject(this);
+        const auto select = [this, once, project = event.scope, task = event.peerId] {
+            m_schedulesPage->selectTask(project, task);
+            once->deleteLater();
+        };
+        connect(schedules, &SchedulesPresenter::refreshed, once, select);
+        connect(schedules, &SchedulesPresenter::refreshFailed, once, [once] { once->deleteLater(); });
+        if (!schedules->isRefreshing())
+            schedules->refresh();
+        return;
+    }
+    }
 }
 
 void TrayComposition::showPauseState()

@@ -14,8 +14,10 @@ class UnixSignalNotifier;
 
 namespace App {
 
+class ActivityNotifications;
 class Autostart;
 class BrokerHost;
+class FederationPage;
 class FirstRunWizard;
 class MainWindow;
 class MessagesPage;
@@ -24,6 +26,7 @@ class OpenCodeActivity;
 class SchedulesPage;
 class SessionsPage;
 class Notifier;
+struct NotificationEvent;
 class PeersModel;
 class PeersPage;
 class SettingsPage;
@@ -81,6 +84,9 @@ public:
     SchedulesPage *schedulesPage() const { return m_schedulesPage; }
     // Decides and shows notifications; its list() is the in-app history.
     Notifier *notifier() const { return m_notifier; }
+    FederationPage *federationPage() const { return m_federationPage; }
+    // A notification's Open: the page and item it is about.
+    void openNotification(const NotificationEvent &event);
     // The operator's inline reply from a notification: sent to the peer by the operator peer.
     void sendReply(const QString &peerId, const QString &text);
 
@@ -105,6 +111,8 @@ private:
     PeersPage *m_peersPage; // owned by m_window
     SettingsPage *m_settingsPage; // owned by m_window
     OpenCodeActivity *m_openCode;
+    ActivityNotifications *m_activityNotifications;
+    FederationPage *m_federationPage = nullptr; // owned by m_window
     SessionsPage *m_sessionsPage; // owned by m_window
     SchedulesPage *m_schedulesPage; // owned by m_window
     TrayIcon *m_tray = nullptr;

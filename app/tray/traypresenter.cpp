@@ -1,6 +1,7 @@
 #include "traypresenter.h"
 
 #include <QHash>
+#include <QSet>
 
 #include <utility>
 
@@ -9,6 +10,7 @@ namespace App {
 namespace {
 
 constexpr int MaxNamesInToolTip = 3;
+constexpr int MaxKnownSessions = 4096;
 
 } // namespace
 
@@ -40,6 +42,10 @@ void TrayPresenter::setSessionAttention(const QList<AttentionItem> &sessions)
     if (sessions == m_sessions)
         return;
     m_sessions = sessions;
+    if (m_knownSessions.size() > MaxKnownSessions)
+        m_knownSessions.clear(); // a session forgotten here at worst reads as a peer that left
+    for (const AttentionItem &item : sessions)
+        m_knownSessions.insert(item.peerId);
     refresh();
 }
 
@@ -122,22 +128,27 @@ void TrayPresenter::present(const Input &input)
 
 void TrayPresenter::notifyPeerChanges(const AttentionSummary &before, const AttentionSummary &after)
 {
+    // OpenCode sessions are in the list only while they need you or are busy: their coming and
+    // going is a turn starting or ending (SessionDone says that), not a peer joining or leaving.
+    const QSet<QString> &sessions = m_knownSessions;
     QHash<QString, const AttentionItem *> old;
     for (const AttentionItem &item : before.items)
         old.insert(item.peerId, &item);
     for (const AttentionItem &item : after.items) {
         const AttentionItem *was = old.take(item.peerId);
+        const bool session = sessions.contains(item.peerId);
         if (item.state == Broker::Attention::NeedsYou && (!was || was->state != Broker::Attention::NeedsYou))
-            Q_EMIT notificationRequested({NotificationKind::NeedsYou, item.peerId, item.name,
-                                          tr("%1 needs you").arg(item.name), item.message});
-        else if (!was && m_seenRunning && item.peerId != m_ownPeerId)
+            Q_EMIT notificationRequested(
+                {NotificationKind::NeedsYou, item.peerId, item.name, tr("%1 needs you").arg(item.name),
+                 item.message, session ? NotificationSubject::OpenCodeSession : NotificationSubject::Peer});
+        else if (!was && m_seenRunning && item.peerId != m_ownPeerId && !session)
             Q_EMIT notificationRequested({NotificationKind::PeerJoined, item.peerId, item.name,
                                           tr("%1 joined").arg(item.name), item.message});
     }
     if (!m_seenRunning)
         return;
     for (const AttentionItem *gone : std::as_const(old)) {
-        if (gone->peerId == m_ownPeerId)
+        if (gone->peerId == m_ownPeerId || sessions.contains(gone->peerId))
             continue;
         Q_EMIT notificationRequested(
             {NotificationKind::PeerLeft, gone->peerId, gone->name, tr("%1 left").arg(gone->name), {}});

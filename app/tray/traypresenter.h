@@ -6,6 +6,7 @@
 
 #include <QDateTime>
 #include <QObject>
+#include <QSet>
 #include <QString>
 
 #include <functional>
@@ -95,6 +96,7 @@ private:
 
     BrokerHost *m_host;
     QList<AttentionItem> m_sessions;
+    QSet<QString> m_knownSessions; // ids of OpenCode sessions seen (not peers: no joined/left)
     std::function<QDateTime()> m_clock;
     Shown m_shown;
     bool m_presented = false;

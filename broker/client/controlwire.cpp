@@ -1,6 +1,10 @@
 #include "controlwire.h"
 
+#include "wirefields.h"
+
 namespace Broker {
+
+using namespace WireTable;
 
 namespace {
 
@@ -11,25 +15,31 @@ QString trimmedString(const QJsonValue &value)
 
 const char *const kPartialKeys[] = {"partial", "partialAction", "sessionId", "directory"};
 
+// Both requests are read leniently, as the reference: a non-string reads as "", a non-object as {}.
+constexpr auto controlRequestFields = std::tuple {
+    required("action", &ControlRequest::action).trimmed(),
+    required("input", &ControlRequest::input),
+    optional("contextDirectory", &ControlRequest::contextDirectory).trimmed().omitEmpty(),
+};
+
+constexpr auto agentToolRequestFields = std::tuple {
+    required("input", &AgentToolRequest::input),
+    optional("contextDirectory", &AgentToolRequest::contextDirectory).trimmed().omitEmpty(),
+    required("tool", &AgentToolRequest::tool).trimmed(), // absent: "", which the route reads as openchamber
+};
+
 } // namespace
 
 // ---- ControlRequest ----
 
 QJsonObject ControlRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("action"), action}, {QStringLiteral("input"), input}};
-    if (!contextDirectory.isEmpty())
-        o.insert(QStringLiteral("contextDirectory"), contextDirectory);
-    return o;
+    return writeFields(*this, controlRequestFields);
 }
 
 ControlRequest ControlRequest::fromJson(const QJsonObject &object)
 {
-    ControlRequest r;
-    r.action = trimmedString(object.value(QLatin1String("action")));
-    r.input = object.value(QLatin1String("input")).toObject(); // an array or scalar reads as {}
-    r.contextDirectory = trimmedString(object.value(QLatin1String("contextDirectory")));
-    return r;
+    return readLenient<ControlRequest>(object, controlRequestFields);
 }
 
 // ---- ControlFailure ----
@@ -149,19 +159,12 @@ QString AgentToolRequest::action() const
 
 QJsonObject AgentToolRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("input"), input}, {QStringLiteral("tool"), tool}};
-    if (!contextDirectory.isEmpty())
-        o.insert(QStringLiteral("contextDirectory"), contextDirectory);
-    return o;
+    return writeFields(*this, agentToolRequestFields);
 }
 
 AgentToolRequest AgentToolRequest::fromJson(const QJsonObject &object)
 {
-    AgentToolRequest r;
-    r.input = object.value(QLatin1String("input")).toObject();
-    r.contextDirectory = trimmedString(object.value(QLatin1String("contextDirectory")));
-    r.tool = trimmedString(object.value(QLatin1String("tool")));
-    return r;
+    return readLenient<AgentToolRequest>(object, agentToolRequestFields);
 }
 
 } // namespace Broker

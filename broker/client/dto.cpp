@@ -198,30 +198,32 @@ QString peerIdWithoutTty(const QString &clientName, const QString &cwd)
     return peerIdForTty(QStringLiteral("client:%1:%2").arg(client, cwd));
 }
 
+namespace {
+
+// Every element read with T::fromJson; the first that fails is the error.
+template<typename T> Result<QList<T>> listFromJson(const QJsonArray &array)
+{
+    QList<T> list;
+    list.reserve(array.size());
+    for (const QJsonValue &v : array) {
+        auto item = T::fromJson(v.toObject());
+        if (!item)
+            return std::unexpected(item.error());
+        list.append(*item);
+    }
+    return list;
+}
+
+} // namespace
+
 Result<QList<Peer>> peersFromJson(const QJsonArray &array)
 {
-    QList<Peer> peers;
-    peers.reserve(array.size());
-    for (const QJsonValue &v : array) {
-        auto p = Peer::fromJson(v.toObject());
-        if (!p)
-            return std::unexpected(p.error());
-        peers.append(*p);
-    }
-    return peers;
+    return listFromJson<Peer>(array);
 }
 
 Result<QList<Message>> messagesFromJson(const QJsonArray &array)
 {
-    QList<Message> messages;
-    messages.reserve(array.size());
-    for (const QJsonValue &v : array) {
-        auto m = Message::fromJson(v.toObject());
-        if (!m)
-            return std::unexpected(m.error());
-        messages.append(*m);
-    }
-    return messages;
+    return listFromJson<Message>(array);
 }
 
 } // namespace Broker

@@ -65,6 +65,12 @@ void JsonFields::check(bool ok, const char *name, const QString &expectation)
         failField(name, expectation);
 }
 
+void JsonFields::reject(Error error)
+{
+    if (!m_error)
+        m_error = std::move(error);
+}
+
 bool JsonFields::present(const char *name) const
 {
     const QJsonValue v = m_object.value(QLatin1String(name));

@@ -33,6 +33,8 @@ public:
     void checkOneOf(const char *name, const QString &value, const QStringList &allowed);
     // Fails with 'Field "<name>" must be <expectation>' unless ok (a rule between fields).
     void check(bool ok, const char *name, const QString &expectation);
+    // Keeps `error` as the failure unless an earlier field failed (a rule with its own kind).
+    void reject(Error error);
     bool present(const char *name) const; // present and not null
     QJsonValue value(const char *name) const { return m_object.value(QLatin1String(name)); }
 

@@ -1,47 +1,20 @@
 #include "wire.h"
 
 #include "jsonfields.h"
+#include "wirefields.h"
 
 #include <QJsonDocument>
 
 namespace Broker {
 
+// Each struct's fields are listed once, in a table below (wirefields.h says how a table is
+// read and written); requests are read in table order, so the first bad field is the first in
+// the table. Answers are read leniently (a field that is missing reads as its default), so only
+// a non-object or a list that is not a list fails. QJsonObject keeps its keys sorted, so a
+// table's order does not change the bytes on the wire (tst_wiregolden holds them).
+using namespace WireTable;
+
 namespace {
-
-QJsonValue nullable(const QString &value)
-{
-    return value.isEmpty() ? QJsonValue(QJsonValue::Null) : QJsonValue(value);
-}
-
-void insertIfSet(QJsonObject &o, const char *key, const QString &value)
-{
-    if (!value.isEmpty())
-        o.insert(QLatin1String(key), value);
-}
-
-void insertIfSet(QJsonObject &o, const char *key, const std::optional<qint64> &value)
-{
-    if (value)
-        o.insert(QLatin1String(key), *value);
-}
-
-QJsonArray idsToJson(const QList<qint64> &ids)
-{
-    QJsonArray array;
-    for (qint64 id : ids)
-        array.append(id);
-    return array;
-}
-
-// Answers are read leniently (a field that is missing reads as its default), so only a
-// non-object or a list that is not a list fails.
-std::optional<qint64> optionalNumber(const QJsonObject &o, const char *key)
-{
-    const QJsonValue v = o.value(QLatin1String(key));
-    if (!v.isDouble())
-        return std::nullopt;
-    return v.toInteger();
-}
 
 template<typename T> Result<T> checked(const JsonFields &fields, T value)
 {
@@ -55,152 +28,153 @@ Error badAnswer(const QString &what)
     return Error {ErrorKind::BadJson, what};
 }
 
+QString text(const QJsonObject &o, const char *key)
+{
+    return o.value(QLatin1String(key)).toString();
+}
+
+// {"ok":false,"error"}: an answer that refuses carries nothing else.
+QJsonObject refusal(const QString &error)
+{
+    return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+}
+
 } // namespace
 
 // ---- OkAnswer ----
 
 QJsonObject OkAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("ok"), ok}};
-    if (!ok)
-        o.insert(QStringLiteral("error"), error);
-    return o;
+    return ok ? QJsonObject {{QStringLiteral("ok"), true}} : refusal(error);
 }
 
 Result<OkAnswer> OkAnswer::fromJson(const QJsonObject &o)
 {
-    return OkAnswer {o.value(QLatin1String("ok")).toBool(), o.value(QLatin1String("error")).toString()};
+    return OkAnswer {o.value(QLatin1String("ok")).toBool(), text(o, "error")};
 }
 
 // ---- Peers ----
 
+namespace {
+
+constexpr auto registerAnswerFields = std::tuple {
+    required("id", &RegisterAnswer::id),
+    optional("session_name", &RegisterAnswer::sessionName).omitEmpty(),
+    required("session_secret", &RegisterAnswer::sessionSecret),
+    required("database_id", &RegisterAnswer::databaseId),
+};
+
+constexpr auto registerRequestFields = std::tuple {
+    required("pid", &RegisterRequest::pid).atLeast(1),
+    required("cwd", &RegisterRequest::cwd),
+    optional("git_root", &RegisterRequest::gitRoot).nullWhenEmpty(),
+    optional("tty", &RegisterRequest::tty).nullWhenEmpty(),
+    optional("session_name", &RegisterRequest::sessionName).omitEmpty().atMostBytes(Wire::maxLabelBytes),
+    optional("summary", &RegisterRequest::summary).atMostBytes(Wire::maxLabelBytes),
+    optional("version", &RegisterRequest::version),
+    // Fields of ours (docs/protocol.md); a 0.7 broker ignores them.
+    optional("requested_id", &RegisterRequest::requestedId).omitEmpty(),
+    optional("client", &RegisterRequest::client).omitEmpty(),
+    Rule<RegisterRequest> {.readStep =
+                               [](JsonFields &, RegisterRequest &r) {
+                                   r.client = r.client.left(
+                                       Wire::maxClientNameChars); // a longer name is cut, not refused
+                               }},
+};
+
+constexpr auto peerIdFields = std::tuple {required("id", &PeerIdBody::id)};
+
+constexpr auto setSummaryFields = std::tuple {
+    required("id", &SetSummaryRequest::id),
+    required("summary", &SetSummaryRequest::summary).atMostBytes(Wire::maxLabelBytes),
+};
+
+constexpr auto setNameFields = std::tuple {
+    required("id", &SetNameRequest::id),
+    required("session_name", &SetNameRequest::sessionName).atMostBytes(Wire::maxLabelBytes),
+};
+
+constexpr auto setChannelPushFields = std::tuple {
+    required("id", &SetChannelPushRequest::id),
+    required("status", &SetChannelPushRequest::status),
+};
+
+constexpr auto setAttentionFields = std::tuple {
+    required("id", &SetAttentionRequest::id),
+    required("state", &SetAttentionRequest::state),
+    optional("message", &SetAttentionRequest::message).omitEmpty().atMostBytes(Wire::maxLabelBytes),
+};
+
+} // namespace
+
 QJsonObject RegisterAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("id"), id},
-                   {QStringLiteral("session_secret"), sessionSecret},
-                   {QStringLiteral("database_id"), databaseId}};
-    insertIfSet(o, "session_name", sessionName);
-    return o;
+    return writeFields(*this, registerAnswerFields);
 }
 
 Result<RegisterAnswer> RegisterAnswer::fromJson(const QJsonObject &o)
 {
-    RegisterAnswer a;
-    a.id = o.value(QLatin1String("id")).toString();
-    a.sessionName = o.value(QLatin1String("session_name")).toString();
-    a.sessionSecret = o.value(QLatin1String("session_secret")).toString();
-    a.databaseId = o.value(QLatin1String("database_id")).toString();
-    return a;
+    return readAnswer<RegisterAnswer>(o, registerAnswerFields);
 }
 
 QJsonObject RegisterRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("pid"), pid},
-                   {QStringLiteral("cwd"), cwd},
-                   {QStringLiteral("git_root"), nullable(gitRoot)},
-                   {QStringLiteral("tty"), nullable(tty)},
-                   {QStringLiteral("summary"), summary},
-                   {QStringLiteral("version"), version}};
-    insertIfSet(o, "session_name", sessionName);
-    // Fields of ours (docs/protocol.md); a 0.7 broker ignores them.
-    insertIfSet(o, "requested_id", requestedId);
-    insertIfSet(o, "client", client);
-    return o;
+    return writeFields(*this, registerRequestFields);
 }
 
 Result<RegisterRequest> RegisterRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    RegisterRequest r;
-    r.pid = fields.integer("pid", 1);
-    r.cwd = fields.string("cwd");
-    r.gitRoot = fields.optionalString("git_root");
-    r.tty = fields.optionalString("tty");
-    r.sessionName = fields.optionalString("session_name");
-    r.summary = fields.optionalString("summary");
-    r.version = fields.optionalString("version");
-    r.requestedId = fields.optionalString("requested_id");
-    r.client = fields.optionalString("client").left(Wire::maxClientNameChars);
-    fields.checkLength("session_name", r.sessionName, Wire::maxLabelBytes);
-    fields.checkLength("summary", r.summary, Wire::maxLabelBytes);
-    return checked(fields, std::move(r));
+    return readRequest<RegisterRequest>(o, registerRequestFields);
 }
 
 QJsonObject PeerIdBody::toJson() const
 {
-    return {{QStringLiteral("id"), id}};
+    return writeFields(*this, peerIdFields);
 }
 
 Result<PeerIdBody> PeerIdBody::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    PeerIdBody r {fields.string("id")};
-    return checked(fields, std::move(r));
+    return readRequest<PeerIdBody>(o, peerIdFields);
 }
 
 QJsonObject SetSummaryRequest::toJson() const
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("summary"), summary}};
+    return writeFields(*this, setSummaryFields);
 }
 
 Result<SetSummaryRequest> SetSummaryRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SetSummaryRequest r;
-    r.id = fields.string("id");
-    r.summary = fields.string("summary");
-    fields.checkLength("summary", r.summary, Wire::maxLabelBytes);
-    return checked(fields, std::move(r));
+    return readRequest<SetSummaryRequest>(o, setSummaryFields);
 }
 
 QJsonObject SetNameRequest::toJson() const
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("session_name"), sessionName}};
+    return writeFields(*this, setNameFields);
 }
 
 Result<SetNameRequest> SetNameRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SetNameRequest r;
-    r.id = fields.string("id");
-    r.sessionName = fields.string("session_name");
-    fields.checkLength("session_name", r.sessionName, Wire::maxLabelBytes);
-    return checked(fields, std::move(r));
+    return readRequest<SetNameRequest>(o, setNameFields);
 }
 
 QJsonObject SetChannelPushRequest::toJson() const
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("status"), status}};
+    return writeFields(*this, setChannelPushFields);
 }
 
 Result<SetChannelPushRequest> SetChannelPushRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SetChannelPushRequest r;
-    r.id = fields.string("id");
-    r.status = fields.string("status");
-    return checked(fields, std::move(r));
+    return readRequest<SetChannelPushRequest>(o, setChannelPushFields);
 }
 
 QJsonObject SetAttentionRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("id"), id}, {QStringLiteral("state"), attentionName(state)}};
-    insertIfSet(o, "message", message);
-    return o;
+    return writeFields(*this, setAttentionFields);
 }
 
 Result<SetAttentionRequest> SetAttentionRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SetAttentionRequest r;
-    r.id = fields.string("id");
-    const QString state = fields.string("state");
-    if (!fields.error())
-        fields.checkOneOf("state", state, attentionNames());
-    r.state = attentionFromName(state).value_or(Attention::Unknown);
-    r.message = fields.optionalString("message");
-    fields.checkLength("message", r.message, Wire::maxLabelBytes);
-    return checked(fields, std::move(r));
+    return readRequest<SetAttentionRequest>(o, setAttentionFields);
 }
 
 QJsonArray ListPeersAnswer::toJson() const
@@ -219,24 +193,25 @@ Result<ListPeersAnswer> ListPeersAnswer::fromJson(const QJsonArray &array)
     return ListPeersAnswer {std::move(*peers)};
 }
 
+namespace {
+
+constexpr auto listPeersFields = std::tuple {
+    optional("scope", &ListPeersRequest::scope),
+    optional("cwd", &ListPeersRequest::cwd),
+    optional("git_root", &ListPeersRequest::gitRoot).nullWhenEmpty(),
+    optional("exclude_id", &ListPeersRequest::excludeId).omitEmpty(),
+};
+
+} // namespace
+
 QJsonObject ListPeersRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("scope"), scope},
-                   {QStringLiteral("cwd"), cwd},
-                   {QStringLiteral("git_root"), nullable(gitRoot)}};
-    insertIfSet(o, "exclude_id", excludeId);
-    return o;
+    return writeFields(*this, listPeersFields);
 }
 
 Result<ListPeersRequest> ListPeersRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    ListPeersRequest r;
-    r.scope = fields.optionalString("scope");
-    r.cwd = fields.optionalString("cwd");
-    r.gitRoot = fields.optionalString("git_root");
-    r.excludeId = fields.optionalString("exclude_id");
-    return checked(fields, std::move(r));
+    return readRequest<ListPeersRequest>(o, listPeersFields);
 }
 
 // ---- Messages ----
@@ -244,7 +219,7 @@ Result<ListPeersRequest> ListPeersRequest::fromJson(const QJsonObject &o)
 QJsonObject SendMessageAnswer::toJson() const
 {
     if (!ok)
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+        return refusal(error);
     return {{QStringLiteral("ok"), true}, {QStringLiteral("message_id"), messageId}};
 }
 
@@ -260,96 +235,74 @@ Result<SendMessageAnswer> SendMessageAnswer::fromJson(const QJsonObject &o)
     SendMessageAnswer a;
     a.ok = o.value(QLatin1String("ok")).toBool();
     a.messageId = o.value(QLatin1String("message_id")).toInteger();
-    a.error = o.value(QLatin1String("error")).toString();
+    a.error = text(o, "error");
     return a;
 }
 
 namespace {
 
-// type and metadata of a send or broadcast: as given (the broker checks them after the fields).
-void insertContent(QJsonObject &o, const std::optional<QString> &type, const QJsonValue &metadata)
-{
-    if (type)
-        o.insert(QStringLiteral("type"), *type);
-    if (!metadata.isNull() && !metadata.isUndefined())
-        o.insert(QStringLiteral("metadata"), metadata);
-}
+// type and metadata of a send or broadcast travel as given (a string or null; any value): the
+// broker checks them after the fields.
+constexpr auto sendMessageFields = std::tuple {
+    required("from_id", &SendMessageRequest::fromId),   required("to_id", &SendMessageRequest::toId),
+    required("text", &SendMessageRequest::text),        optional("type", &SendMessageRequest::type),
+    optional("reply_to", &SendMessageRequest::replyTo), optional("metadata", &SendMessageRequest::metadata),
+};
 
-std::optional<QString> typeField(JsonFields &fields)
-{
-    fields.optionalString("type"); // a string or null, checked with the other fields
-    const QJsonValue type = fields.value("type");
-    return type.isString() ? std::optional<QString>(type.toString()) : std::nullopt;
-}
+constexpr auto broadcastAnswerFields = std::tuple {
+    required("ok", &BroadcastAnswer::ok),
+    required("recipients", &BroadcastAnswer::recipients),
+    required("message_ids", &BroadcastAnswer::messageIds),
+    Rule<BroadcastAnswer> {
+        .writeStep =
+            [](QJsonObject &o, const BroadcastAnswer &a) {
+                if (!a.ok)
+                    o.insert(QStringLiteral("error"), a.error);
+            },
+        .answerStep = [](const QJsonObject &o, BroadcastAnswer &a) { a.error = text(o, "error"); },
+    },
+};
+
+constexpr auto broadcastFields = std::tuple {
+    required("from_id", &BroadcastRequest::fromId),
+    required("text", &BroadcastRequest::text),
+    optional("type", &BroadcastRequest::type),
+    optional("scope", &BroadcastRequest::scope),
+    optional("cwd", &BroadcastRequest::cwd),
+    optional("git_root", &BroadcastRequest::gitRoot).nullWhenEmpty(),
+    optional("metadata", &BroadcastRequest::metadata),
+};
 
 } // namespace
 
 QJsonObject SendMessageRequest::toJson() const
 {
-    QJsonObject o {
-        {QStringLiteral("from_id"), fromId}, {QStringLiteral("to_id"), toId}, {QStringLiteral("text"), text}};
-    insertContent(o, type, metadata);
-    insertIfSet(o, "reply_to", replyTo);
-    return o;
+    return writeFields(*this, sendMessageFields);
 }
 
 Result<SendMessageRequest> SendMessageRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SendMessageRequest r;
-    r.fromId = fields.string("from_id");
-    r.toId = fields.string("to_id");
-    r.text = fields.string("text");
-    r.type = typeField(fields);
-    r.replyTo = fields.optionalInteger("reply_to");
-    r.metadata = fields.value("metadata");
-    return checked(fields, std::move(r));
+    return readRequest<SendMessageRequest>(o, sendMessageFields);
 }
 
 QJsonObject BroadcastAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("ok"), ok},
-                   {QStringLiteral("recipients"), recipients},
-                   {QStringLiteral("message_ids"), idsToJson(messageIds)}};
-    if (!ok)
-        o.insert(QStringLiteral("error"), error);
-    return o;
+    return writeFields(*this, broadcastAnswerFields);
 }
 
 Result<BroadcastAnswer> BroadcastAnswer::fromJson(const QJsonObject &o)
 {
-    BroadcastAnswer a;
-    a.ok = o.value(QLatin1String("ok")).toBool();
-    a.recipients = o.value(QLatin1String("recipients")).toInteger();
-    for (const QJsonValue &id : o.value(QLatin1String("message_ids")).toArray())
-        a.messageIds.append(id.toInteger());
-    a.error = o.value(QLatin1String("error")).toString();
-    return a;
+    return readAnswer<BroadcastAnswer>(o, broadcastAnswerFields);
 }
 
 QJsonObject BroadcastRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("from_id"), fromId},
-                   {QStringLiteral("text"), text},
-                   {QStringLiteral("scope"), scope},
-                   {QStringLiteral("cwd"), cwd},
-                   {QStringLiteral("git_root"), nullable(gitRoot)}};
-    insertContent(o, type, metadata);
-    return o;
+    return writeFields(*this, broadcastFields);
 }
 
 Result<BroadcastRequest> BroadcastRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    BroadcastRequest r;
-    r.fromId = fields.string("from_id");
-    r.text = fields.string("text");
-    r.type = typeField(fields);
-    r.scope = fields.optionalString("scope");
-    r.cwd = fields.optionalString("cwd");
-    r.gitRoot = fields.optionalString("git_root");
-    r.metadata = fields.value("metadata");
-    return checked(fields, std::move(r));
+    return readRequest<BroadcastRequest>(o, broadcastFields);
 }
 
 QJsonObject MessagesAnswer::toJson() const
@@ -408,265 +361,259 @@ Result<HistoryAnswer> HistoryAnswer::fromJson(const QJsonObject &o)
     return a;
 }
 
+namespace {
+
+constexpr auto ackMessagesFields = std::tuple {
+    required("id", &AckMessagesRequest::id),
+    required("message_ids", &AckMessagesRequest::messageIds),
+};
+
+constexpr auto waitMessagesFields = std::tuple {
+    required("id", &WaitMessagesRequest::id),
+    optional("ack", &WaitMessagesRequest::ack),
+    optional("timeout_ms", &WaitMessagesRequest::timeoutMs),
+    optional("after_id", &WaitMessagesRequest::afterId),
+};
+
+constexpr auto messageStatusAnswerFields = std::tuple {
+    required("id", &MessageStatusAnswer::id),
+    required("from_id", &MessageStatusAnswer::fromId),
+    required("to_id", &MessageStatusAnswer::toId),
+    required("delivered", &MessageStatusAnswer::delivered).numberAsBool(), // 0/1 from a 0.7 broker
+    required("sent_at", &MessageStatusAnswer::sentAt),
+};
+
+constexpr auto messageStatusFields = std::tuple {required("message_id", &MessageStatusRequest::messageId)};
+
+constexpr qsizetype maxFilter = HistoryRequest::maxFilterBytes;
+
+constexpr auto historyFields = std::tuple {
+    optional("from", &HistoryRequest::from).omitEmpty().atMostBytes(maxFilter),
+    optional("to", &HistoryRequest::to).omitEmpty().atMostBytes(maxFilter),
+    optional("since", &HistoryRequest::since).omitEmpty(),
+    optional("search", &HistoryRequest::search).omitEmpty().atMostBytes(maxFilter),
+    optional("limit", &HistoryRequest::limit),
+    optional("before_id", &HistoryRequest::beforeId).atLeast(0),
+    optional("after_id", &HistoryRequest::afterId).atLeast(0),
+    // "order": "desc" (the default, newest first) or "asc"
+    Rule<HistoryRequest> {
+        .readStep =
+            [](JsonFields &fields, HistoryRequest &r) {
+                const QString order = fields.optionalString("order", QStringLiteral("desc"));
+                fields.checkOneOf("order", order, {QStringLiteral("desc"), QStringLiteral("asc")});
+                r.ascending = order == QLatin1String("asc");
+            },
+        .writeStep =
+            [](QJsonObject &o, const HistoryRequest &r) {
+                if (r.ascending)
+                    o.insert(QStringLiteral("order"), QStringLiteral("asc"));
+            },
+    },
+    optional("peer", &HistoryRequest::peer).omitEmpty().atMostBytes(maxFilter),
+    optional("with", &HistoryRequest::with).omitEmpty().atMostBytes(maxFilter),
+    Rule<HistoryRequest> {
+        .readStep =
+            [](JsonFields &fields, HistoryRequest &r) {
+                fields.check(r.with.isEmpty() || !r.peer.isEmpty(), "with",
+                             QStringLiteral("given together with \"peer\" (the thread between two peers)"));
+            }},
+    // "ids": at most maxIds, read after the caps of the filters
+    Rule<HistoryRequest> {
+        .checkStep =
+            [](JsonFields &fields, HistoryRequest &r) {
+                if (!fields.present("ids"))
+                    return;
+                const QJsonValue ids = fields.value("ids");
+                fields.check(!ids.isArray() || ids.toArray().size() <= HistoryRequest::maxIds, "ids",
+                             QStringLiteral("a list of at most %1 integers").arg(HistoryRequest::maxIds));
+                if (!fields.error())
+                    r.ids = fields.integerList("ids");
+            },
+        .writeStep =
+            [](QJsonObject &o, const HistoryRequest &r) {
+                if (!r.ids.isEmpty())
+                    o.insert(QStringLiteral("ids"), integersToJson(r.ids));
+            },
+    },
+};
+
+} // namespace
+
 QJsonObject AckMessagesRequest::toJson() const
 {
-    return {{QStringLiteral("id"), id}, {QStringLiteral("message_ids"), idsToJson(messageIds)}};
+    return writeFields(*this, ackMessagesFields);
 }
 
 Result<AckMessagesRequest> AckMessagesRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    AckMessagesRequest r;
-    r.id = fields.string("id");
-    r.messageIds = fields.integerList("message_ids");
-    return checked(fields, std::move(r));
+    return readRequest<AckMessagesRequest>(o, ackMessagesFields);
 }
 
 QJsonObject WaitMessagesRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("id"), id}, {QStringLiteral("ack"), idsToJson(ack)}};
-    insertIfSet(o, "timeout_ms", timeoutMs);
-    insertIfSet(o, "after_id", afterId);
-    return o;
+    return writeFields(*this, waitMessagesFields);
 }
 
 Result<WaitMessagesRequest> WaitMessagesRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    WaitMessagesRequest r;
-    r.id = fields.string("id");
-    r.ack = fields.optionalIntegerList("ack");
-    r.timeoutMs = fields.optionalInteger("timeout_ms");
-    r.afterId = fields.optionalInteger("after_id");
-    return checked(fields, std::move(r));
+    return readRequest<WaitMessagesRequest>(o, waitMessagesFields);
 }
 
 QJsonObject MessageStatusAnswer::toJson() const
 {
-    return {{QStringLiteral("id"), id},
-            {QStringLiteral("from_id"), fromId},
-            {QStringLiteral("to_id"), toId},
-            {QStringLiteral("delivered"), delivered},
-            {QStringLiteral("sent_at"), sentAt}};
+    return writeFields(*this, messageStatusAnswerFields);
 }
 
 Result<MessageStatusAnswer> MessageStatusAnswer::fromJson(const QJsonObject &o)
 {
-    MessageStatusAnswer a;
-    a.id = o.value(QLatin1String("id")).toInteger();
-    a.fromId = o.value(QLatin1String("from_id")).toString();
-    a.toId = o.value(QLatin1String("to_id")).toString();
-    const QJsonValue delivered = o.value(QLatin1String("delivered"));
-    a.delivered = delivered.isBool() ? delivered.toBool() : delivered.toInt() != 0;
-    a.sentAt = o.value(QLatin1String("sent_at")).toString();
-    return a;
+    return readAnswer<MessageStatusAnswer>(o, messageStatusAnswerFields);
 }
 
 QJsonObject MessageStatusRequest::toJson() const
 {
-    return {{QStringLiteral("message_id"), messageId}};
+    return writeFields(*this, messageStatusFields);
 }
 
 Result<MessageStatusRequest> MessageStatusRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    MessageStatusRequest r {fields.integer("message_id")};
-    return checked(fields, std::move(r));
+    return readRequest<MessageStatusRequest>(o, messageStatusFields);
 }
 
 QJsonObject HistoryRequest::toJson() const
 {
-    QJsonObject o;
-    insertIfSet(o, "from", from);
-    insertIfSet(o, "to", to);
-    insertIfSet(o, "since", since);
-    insertIfSet(o, "search", search);
-    insertIfSet(o, "limit", limit);
-    insertIfSet(o, "before_id", beforeId);
-    insertIfSet(o, "after_id", afterId);
-    if (ascending)
-        o.insert(QStringLiteral("order"), QStringLiteral("asc"));
-    insertIfSet(o, "peer", peer);
-    insertIfSet(o, "with", with);
-    if (!ids.isEmpty())
-        o.insert(QStringLiteral("ids"), idsToJson(ids));
-    return o;
+    return writeFields(*this, historyFields);
 }
 
 Result<HistoryRequest> HistoryRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    HistoryRequest r;
-    r.from = fields.optionalString("from");
-    r.to = fields.optionalString("to");
-    r.since = fields.optionalString("since");
-    r.search = fields.optionalString("search");
-    r.limit = fields.optionalInteger("limit");
-    r.beforeId = fields.optionalInteger("before_id", 0);
-    r.afterId = fields.optionalInteger("after_id", 0);
-    const QString order = fields.optionalString("order", QStringLiteral("desc"));
-    fields.checkOneOf("order", order, {QStringLiteral("desc"), QStringLiteral("asc")});
-    r.ascending = order == QLatin1String("asc");
-    r.peer = fields.optionalString("peer");
-    r.with = fields.optionalString("with");
-    fields.check(r.with.isEmpty() || !r.peer.isEmpty(), "with",
-                 QStringLiteral("given together with \"peer\" (the thread between two peers)"));
-    for (const auto &[name, value] :
-         {std::pair {"from", &r.from}, std::pair {"to", &r.to}, std::pair {"search", &r.search},
-          std::pair {"peer", &r.peer}, std::pair {"with", &r.with}})
-        fields.checkLength(name, *value, maxFilterBytes);
-    if (fields.present("ids")) {
-        const QJsonValue ids = fields.value("ids");
-        fields.check(!ids.isArray() || ids.toArray().size() <= maxIds, "ids",
-                     QStringLiteral("a list of at most %1 integers").arg(maxIds));
-        if (!fields.error())
-            r.ids = fields.integerList("ids");
-    }
-    return checked(fields, std::move(r));
+    return readRequest<HistoryRequest>(o, historyFields);
 }
 
 // ---- Broker ----
 
+namespace {
+
+constexpr auto healthFields = std::tuple {
+    required("status", &HealthAnswer::status),
+    required("peers", &HealthAnswer::peers),
+    optional("uptime_ms", &HealthAnswer::uptimeMs),
+    optional("requests_last_minute", &HealthAnswer::requestsLastMinute),
+    optional("pending_messages", &HealthAnswer::pendingMessages),
+    optional("pid", &HealthAnswer::pid),
+    optional("version", &HealthAnswer::version).omitEmpty(),
+    optional("database_id", &HealthAnswer::databaseId).omitEmpty(),
+    optional("capabilities", &HealthAnswer::capabilities),
+};
+
+constexpr auto metricsMessagesFields = std::tuple {
+    required("total", &MetricsAnswer::Messages::total),
+    required("delivered", &MetricsAnswer::Messages::delivered),
+    required("pending", &MetricsAnswer::Messages::pending),
+    required("delivery_rate_pct", &MetricsAnswer::Messages::deliveryRatePct),
+};
+
+constexpr auto metricsFederationFields = std::tuple {
+    required("enabled", &MetricsAnswer::Federation::enabled),
+    required("remote_count", &MetricsAnswer::Federation::remoteCount),
+    required("remote_peer_count", &MetricsAnswer::Federation::remotePeerCount),
+};
+
+constexpr auto metricsPeerFields = std::tuple {
+    required("id", &MetricsAnswer::PeerRow::id),
+    required("name", &MetricsAnswer::PeerRow::name),
+    required("cwd", &MetricsAnswer::PeerRow::cwd),
+    required("channel_push", &MetricsAnswer::PeerRow::channelPush),
+    required("registered_at", &MetricsAnswer::PeerRow::registeredAt),
+    required("last_seen", &MetricsAnswer::PeerRow::lastSeen),
+};
+
+constexpr auto metricsFields = std::tuple {
+    required("uptime_seconds", &MetricsAnswer::uptimeSeconds),
+    required("peer_count", &MetricsAnswer::peerCount),
+    nested("messages", &MetricsAnswer::messages, metricsMessagesFields),
+    required("requests_per_minute", &MetricsAnswer::requestsPerMinute),
+    nested("federation", &MetricsAnswer::federation, metricsFederationFields),
+    nested("peers", &MetricsAnswer::peers, metricsPeerFields), // with ?detailed=true
+};
+
+constexpr auto shutdownAnswerFields = std::tuple {
+    required("ok", &ShutdownAnswer::ok),
+    required("pid", &ShutdownAnswer::pid),
+};
+
+constexpr auto reloadAnswerFields = std::tuple {
+    required("ok", &ReloadAnswer::ok),
+    optional("peers", &ReloadAnswer::peers),
+};
+
+} // namespace
+
 QJsonObject HealthAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("status"), status}, {QStringLiteral("peers"), peers}};
-    insertIfSet(o, "uptime_ms", uptimeMs);
-    insertIfSet(o, "requests_last_minute", requestsLastMinute);
-    insertIfSet(o, "pending_messages", pendingMessages);
-    insertIfSet(o, "pid", pid);
-    insertIfSet(o, "version", version);
-    insertIfSet(o, "database_id", databaseId);
-    if (capabilities)
-        o.insert(QStringLiteral("capabilities"), QJsonArray::fromStringList(*capabilities));
-    return o;
+    return writeFields(*this, healthFields);
 }
 
 Result<HealthAnswer> HealthAnswer::fromJson(const QJsonObject &o)
 {
-    HealthAnswer a;
-    a.status = o.value(QLatin1String("status")).toString();
-    a.peers = o.value(QLatin1String("peers")).toInteger();
-    a.uptimeMs = optionalNumber(o, "uptime_ms");
-    a.requestsLastMinute = optionalNumber(o, "requests_last_minute");
-    a.pendingMessages = optionalNumber(o, "pending_messages");
-    a.pid = optionalNumber(o, "pid");
-    a.version = o.value(QLatin1String("version")).toString();
-    a.databaseId = o.value(QLatin1String("database_id")).toString();
-    if (const QJsonValue caps = o.value(QLatin1String("capabilities")); caps.isArray()) {
-        QStringList names;
-        for (const QJsonValue &name : caps.toArray())
-            names.append(name.toString());
-        a.capabilities = names;
-    }
-    return a;
+    return readAnswer<HealthAnswer>(o, healthFields);
 }
 
 QJsonObject MetricsAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("uptime_seconds"), uptimeSeconds},
-                   {QStringLiteral("peer_count"), peerCount},
-                   {QStringLiteral("messages"),
-                    QJsonObject {{QStringLiteral("total"), messages.total},
-                                 {QStringLiteral("delivered"), messages.delivered},
-                                 {QStringLiteral("pending"), messages.pending},
-                                 {QStringLiteral("delivery_rate_pct"), messages.deliveryRatePct}}},
-                   {QStringLiteral("requests_per_minute"), requestsPerMinute},
-                   {QStringLiteral("federation"),
-                    QJsonObject {{QStringLiteral("enabled"), federation.enabled},
-                                 {QStringLiteral("remote_count"), federation.remoteCount},
-                                 {QStringLiteral("remote_peer_count"), federation.remotePeerCount}}}};
-    if (peers) {
-        QJsonArray list;
-        for (const PeerRow &p : *peers)
-            list.append(QJsonObject {{QStringLiteral("id"), p.id},
-                                     {QStringLiteral("name"), p.name},
-                                     {QStringLiteral("cwd"), p.cwd},
-                                     {QStringLiteral("channel_push"), p.channelPush},
-                                     {QStringLiteral("registered_at"), p.registeredAt},
-                                     {QStringLiteral("last_seen"), p.lastSeen}});
-        o.insert(QStringLiteral("peers"), list);
-    }
-    return o;
+    return writeFields(*this, metricsFields);
 }
 
 Result<MetricsAnswer> MetricsAnswer::fromJson(const QJsonObject &o)
 {
-    MetricsAnswer a;
-    a.uptimeSeconds = o.value(QLatin1String("uptime_seconds")).toInteger();
-    a.peerCount = o.value(QLatin1String("peer_count")).toInteger();
-    const QJsonObject m = o.value(QLatin1String("messages")).toObject();
-    a.messages.total = m.value(QLatin1String("total")).toInteger();
-    a.messages.delivered = m.value(QLatin1String("delivered")).toInteger();
-    a.messages.pending = m.value(QLatin1String("pending")).toInteger();
-    a.messages.deliveryRatePct = m.value(QLatin1String("delivery_rate_pct")).toDouble(100.0);
-    a.requestsPerMinute = o.value(QLatin1String("requests_per_minute")).toInteger();
-    const QJsonObject f = o.value(QLatin1String("federation")).toObject();
-    a.federation.enabled = f.value(QLatin1String("enabled")).toBool();
-    a.federation.remoteCount = f.value(QLatin1String("remote_count")).toInteger();
-    a.federation.remotePeerCount = f.value(QLatin1String("remote_peer_count")).toInteger();
-    if (const QJsonValue peers = o.value(QLatin1String("peers")); peers.isArray()) {
-        QList<PeerRow> rows;
-        for (const QJsonValue &v : peers.toArray()) {
-            const QJsonObject p = v.toObject();
-            rows.append(PeerRow {
-                p.value(QLatin1String("id")).toString(), p.value(QLatin1String("name")).toString(),
-                p.value(QLatin1String("cwd")).toString(), p.value(QLatin1String("channel_push")).toString(),
-                p.value(QLatin1String("registered_at")).toString(),
-                p.value(QLatin1String("last_seen")).toString()});
-        }
-        a.peers = rows;
-    }
-    return a;
+    return readAnswer<MetricsAnswer>(o, metricsFields);
 }
 
 QJsonObject ShutdownAnswer::toJson() const
 {
-    return {{QStringLiteral("ok"), ok}, {QStringLiteral("pid"), pid}};
+    return writeFields(*this, shutdownAnswerFields);
 }
 
 Result<ShutdownAnswer> ShutdownAnswer::fromJson(const QJsonObject &o)
 {
-    return ShutdownAnswer {o.value(QLatin1String("ok")).toBool(), o.value(QLatin1String("pid")).toInteger()};
+    return readAnswer<ShutdownAnswer>(o, shutdownAnswerFields);
 }
 
 QJsonObject ReloadAnswer::toJson() const
 {
-    QJsonObject o {{QStringLiteral("ok"), ok}};
-    insertIfSet(o, "peers", peers);
-    return o;
+    return writeFields(*this, reloadAnswerFields);
 }
 
 Result<ReloadAnswer> ReloadAnswer::fromJson(const QJsonObject &o)
 {
-    return ReloadAnswer {o.value(QLatin1String("ok")).toBool(), optionalNumber(o, "peers")};
+    return readAnswer<ReloadAnswer>(o, reloadAnswerFields);
 }
+
+namespace {
+
+constexpr auto localTokenFields = std::tuple {
+    required("store", &SecretsAnswer::LocalToken::store),
+    required("where", &SecretsAnswer::LocalToken::where),
+    required("token_file", &SecretsAnswer::LocalToken::tokenFile),
+    optional("note", &SecretsAnswer::LocalToken::note).omitEmpty(),
+};
+
+constexpr auto secretsFields = std::tuple {
+    optional("ok", &SecretsAnswer::ok), // set by /rotate-token
+    nested("local_token", &SecretsAnswer::localToken, localTokenFields),
+};
+
+} // namespace
 
 QJsonObject SecretsAnswer::toJson() const
 {
-    QJsonObject token {{QStringLiteral("store"), localToken.store},
-                       {QStringLiteral("where"), localToken.where},
-                       {QStringLiteral("token_file"), localToken.tokenFile}};
-    insertIfSet(token, "note", localToken.note);
-    QJsonObject o {{QStringLiteral("local_token"), token}};
-    if (ok)
-        o.insert(QStringLiteral("ok"), *ok);
-    return o;
+    return writeFields(*this, secretsFields);
 }
 
 Result<SecretsAnswer> SecretsAnswer::fromJson(const QJsonObject &o)
 {
-    const QJsonValue token = o.value(QLatin1String("local_token"));
-    if (!token.isObject())
+    if (!o.value(QLatin1String("local_token")).isObject())
         return std::unexpected(badAnswer(QStringLiteral("the answer has no \"local_token\" object")));
-    const QJsonObject t = token.toObject();
-    SecretsAnswer a;
-    if (const QJsonValue ok = o.value(QLatin1String("ok")); ok.isBool())
-        a.ok = ok.toBool();
-    a.localToken.store = t.value(QLatin1String("store")).toString();
-    a.localToken.where = t.value(QLatin1String("where")).toString();
-    a.localToken.tokenFile = t.value(QLatin1String("token_file")).toString();
-    a.localToken.note = t.value(QLatin1String("note")).toString();
-    return a;
+    return readAnswer<SecretsAnswer>(o, secretsFields);
 }
 
 // ---- Federation ----
@@ -674,7 +621,7 @@ Result<SecretsAnswer> SecretsAnswer::fromJson(const QJsonObject &o)
 QJsonObject FederationAnswer::toJson() const
 {
     if (!ok)
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
+        return refusal(error);
     QJsonObject o = details;
     o.insert(QStringLiteral("ok"), true);
     return o;
@@ -684,79 +631,134 @@ Result<FederationAnswer> FederationAnswer::fromJson(const QJsonObject &o)
 {
     FederationAnswer a;
     a.ok = o.value(QLatin1String("ok")).toBool();
-    a.error = o.value(QLatin1String("error")).toString();
+    a.error = text(o, "error");
     a.details = o;
     a.details.remove(QLatin1String("ok"));
     a.details.remove(QLatin1String("error"));
     return a;
 }
 
+namespace {
+
+constexpr auto federationRemoteFields = std::tuple {
+    required("host", &FederationRemoteRequest::host),
+    required("port", &FederationRemoteRequest::port).atLeast(1),
+};
+
+constexpr auto sendToRemoteFields = std::tuple {
+    required("to_id", &SendToRemoteRequest::toId),
+    required("from_id", &SendToRemoteRequest::fromId),
+    required("text", &SendToRemoteRequest::text),
+    optional("type", &SendToRemoteRequest::type), // absent or null: "text"
+    optional("reply_to", &SendToRemoteRequest::replyTo),
+    // An object, or absent or null; anything else is a rule's refusal (as the reference's),
+    // once the fields are good.
+    Rule<SendToRemoteRequest> {
+        .checkStep =
+            [](JsonFields &fields, SendToRemoteRequest &r) {
+                const QJsonValue metadata = fields.value("metadata");
+                if (metadata.isObject())
+                    r.metadata = metadata.toObject();
+                else if (!metadata.isUndefined() && !metadata.isNull())
+                    fields.reject(
+                        Error {ErrorKind::Rejected, QStringLiteral("metadata must be a JSON object")});
+            },
+        .writeStep =
+            [](QJsonObject &o, const SendToRemoteRequest &r) {
+                if (r.metadata)
+                    o.insert(QStringLiteral("metadata"), *r.metadata);
+            },
+    },
+};
+
+} // namespace
+
 QJsonObject FederationRemoteRequest::toJson() const
 {
-    return {{QStringLiteral("host"), host}, {QStringLiteral("port"), port}};
+    return writeFields(*this, federationRemoteFields);
 }
 
 Result<FederationRemoteRequest> FederationRemoteRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    FederationRemoteRequest r;
-    r.host = fields.string("host");
-    r.port = fields.integer("port", 1);
-    return checked(fields, std::move(r));
+    return readRequest<FederationRemoteRequest>(o, federationRemoteFields);
 }
 
 QJsonObject SendToRemoteRequest::toJson() const
 {
-    QJsonObject o {{QStringLiteral("to_id"), toId},
-                   {QStringLiteral("from_id"), fromId},
-                   {QStringLiteral("text"), text},
-                   {QStringLiteral("type"), type}};
-    if (metadata)
-        o.insert(QStringLiteral("metadata"), *metadata);
-    insertIfSet(o, "reply_to", replyTo);
-    return o;
+    return writeFields(*this, sendToRemoteFields);
 }
 
 Result<SendToRemoteRequest> SendToRemoteRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    SendToRemoteRequest r;
-    r.toId = fields.string("to_id");
-    r.fromId = fields.string("from_id");
-    r.text = fields.string("text");
-    r.type = fields.optionalString("type", QStringLiteral("text"));
-    r.replyTo = fields.optionalInteger("reply_to");
-    if (fields.error())
-        return std::unexpected(*fields.error());
-    const QJsonValue metadata = fields.value("metadata");
-    if (metadata.isObject())
-        r.metadata = metadata.toObject();
-    else if (!metadata.isUndefined() && !metadata.isNull())
-        return fail(ErrorKind::Rejected, QStringLiteral("metadata must be a JSON object"));
-    return r;
+    return readRequest<SendToRemoteRequest>(o, sendToRemoteFields);
 }
 
 namespace {
 
-QString text(const QJsonObject &o, const char *key)
-{
-    return o.value(QLatin1String(key)).toString();
-}
+// Answers of ours that 0.7 did not have: an integer may come as digits.
+constexpr auto federationRemoteStatusFields = std::tuple {
+    required("host", &FederationStatusAnswer::Remote::host),
+    required("port", &FederationStatusAnswer::Remote::port).digitsToo(),
+    required("hostname", &FederationStatusAnswer::Remote::hostname),
+    required("peer_count", &FederationStatusAnswer::Remote::peerCount).digitsToo(),
+    required("connected_at", &FederationStatusAnswer::Remote::connectedAt),
+    required("last_sync", &FederationStatusAnswer::Remote::lastSync),
+    optional("state", &FederationStatusAnswer::Remote::state),
+    optional("fingerprint", &FederationStatusAnswer::Remote::fingerprint),
+    optional("legacy", &FederationStatusAnswer::Remote::legacy),
+};
 
-QStringList strings(const QJsonValue &value)
-{
-    QStringList list;
-    for (const QJsonValue &v : value.toArray()) {
-        if (v.isString())
-            list << v.toString();
-    }
-    return list;
-}
+constexpr auto federationStatusFields = std::tuple {
+    required("enabled", &FederationStatusAnswer::enabled),
+    required("port", &FederationStatusAnswer::port).digitsToo(),
+    required("subnet", &FederationStatusAnswer::subnet),
+    optional("subnets", &FederationStatusAnswer::subnets),
+    Rule<FederationStatusAnswer> {.answerStep =
+                                      [](const QJsonObject &, FederationStatusAnswer &a) {
+                                          if (a.subnets.isEmpty() && !a.subnet.isEmpty())
+                                              a.subnets << a.subnet; // 0.7 has one subnet
+                                      }},
+    nested("remotes", &FederationStatusAnswer::remotes, federationRemoteStatusFields),
+    required("total_remote_peers", &FederationStatusAnswer::totalRemotePeers).digitsToo(),
+    optional("hostname", &FederationStatusAnswer::hostname),
+    optional("fingerprint", &FederationStatusAnswer::fingerprint),
+    optional("psk_source", &FederationStatusAnswer::pskSource),
+    optional("accept_legacy", &FederationStatusAnswer::acceptLegacy),
+    optional("warnings", &FederationStatusAnswer::warnings),
+    optional("pending", &FederationStatusAnswer::pending).digitsToo(),
+};
 
-qint64 number(const QJsonObject &o, const char *key, qint64 fallback = 0)
-{
-    return integerValue(o.value(QLatin1String(key))).value_or(fallback);
-}
+constexpr auto federationTokenAnswerFields = std::tuple {
+    required("ok", &FederationTokenAnswer::ok),
+    required("url", &FederationTokenAnswer::url),
+    optional("host", &FederationTokenAnswer::host).omitEmpty(),
+    required("port", &FederationTokenAnswer::port).digitsToo(),
+    optional("hostname", &FederationTokenAnswer::hostname).omitEmpty(),
+    optional("fingerprint", &FederationTokenAnswer::fingerprint).omitEmpty(),
+};
+
+constexpr auto federationTokenFields = std::tuple {
+    // Read first: a bad "legacy" is the error even when "host" is bad too.
+    Rule<FederationTokenRequest> {
+        .readStep =
+            [](JsonFields &fields, FederationTokenRequest &r) {
+                const QJsonValue legacy = fields.value("legacy");
+                if (!legacy.isUndefined() && !legacy.isNull() && !legacy.isBool())
+                    fields.reject(
+                        Error {ErrorKind::BadRequest, QStringLiteral("Field \"legacy\" must be a boolean")});
+                r.legacy = legacy.toBool();
+            },
+        .writeStep =
+            [](QJsonObject &o, const FederationTokenRequest &r) {
+                if (r.legacy)
+                    o.insert(QStringLiteral("legacy"), true);
+            },
+    },
+    optional("host", &FederationTokenRequest::host).omitEmpty(),
+};
+
+constexpr auto federationJoinFields =
+    std::tuple {required("url", &FederationJoinRequest::url).atMostBytes(4096)};
 
 } // namespace
 
@@ -764,53 +766,20 @@ Result<FederationStatusAnswer> FederationStatusAnswer::fromJson(const QJsonObjec
 {
     if (!o.value(QLatin1String("enabled")).isBool())
         return std::unexpected(badAnswer(QStringLiteral("the answer has no boolean \"enabled\"")));
-    FederationStatusAnswer a;
+    FederationStatusAnswer a = readAnswer<FederationStatusAnswer>(o, federationStatusFields);
     a.raw = o;
-    a.enabled = o.value(QLatin1String("enabled")).toBool();
-    a.port = number(o, "port", 7900);
-    a.subnet = text(o, "subnet");
-    a.subnets = strings(o.value(QLatin1String("subnets")));
-    if (a.subnets.isEmpty() && !a.subnet.isEmpty())
-        a.subnets << a.subnet;
-    for (const QJsonValue &v : o.value(QLatin1String("remotes")).toArray()) {
-        const QJsonObject r = v.toObject();
-        a.remotes.append({text(r, "host"), number(r, "port"), text(r, "hostname"), number(r, "peer_count"),
-                          text(r, "connected_at"), text(r, "last_sync"), text(r, "state"),
-                          text(r, "fingerprint"), r.value(QLatin1String("legacy")).toBool()});
-    }
-    a.totalRemotePeers = number(o, "total_remote_peers");
-    a.hostname = text(o, "hostname");
-    a.fingerprint = text(o, "fingerprint");
-    a.pskSource = text(o, "psk_source");
-    if (const QJsonValue legacy = o.value(QLatin1String("accept_legacy")); legacy.isBool())
-        a.acceptLegacy = legacy.toBool();
-    a.warnings = strings(o.value(QLatin1String("warnings")));
-    a.pending = number(o, "pending");
     return a;
 }
 
 QJsonObject FederationTokenAnswer::toJson() const
 {
-    if (!ok)
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
-    QJsonObject o {
-        {QStringLiteral("ok"), true}, {QStringLiteral("url"), url}, {QStringLiteral("port"), port}};
-    insertIfSet(o, "host", host);
-    insertIfSet(o, "hostname", hostname);
-    insertIfSet(o, "fingerprint", fingerprint);
-    return o;
+    return ok ? writeFields(*this, federationTokenAnswerFields) : refusal(error);
 }
 
 Result<FederationTokenAnswer> FederationTokenAnswer::fromJson(const QJsonObject &o)
 {
-    FederationTokenAnswer a;
-    a.ok = o.value(QLatin1String("ok")).toBool();
+    FederationTokenAnswer a = readAnswer<FederationTokenAnswer>(o, federationTokenAnswerFields);
     a.error = text(o, "error");
-    a.url = text(o, "url");
-    a.host = text(o, "host");
-    a.port = number(o, "port");
-    a.hostname = text(o, "hostname");
-    a.fingerprint = text(o, "fingerprint");
     if (a.ok && !a.url.startsWith(QLatin1String("cpt://")))
         return std::unexpected(badAnswer(QStringLiteral("the answer has no cpt:// \"url\"")));
     return a;
@@ -818,43 +787,31 @@ Result<FederationTokenAnswer> FederationTokenAnswer::fromJson(const QJsonObject 
 
 QJsonObject FederationTokenRequest::toJson() const
 {
-    QJsonObject o;
-    insertIfSet(o, "host", host);
-    if (legacy)
-        o.insert(QStringLiteral("legacy"), true);
-    return o;
+    return writeFields(*this, federationTokenFields);
 }
 
 Result<FederationTokenRequest> FederationTokenRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    FederationTokenRequest r;
-    r.host = fields.optionalString("host");
-    const QJsonValue legacy = fields.value("legacy");
-    if (!legacy.isUndefined() && !legacy.isNull() && !legacy.isBool())
-        return fail(ErrorKind::BadRequest, QStringLiteral("Field \"legacy\" must be a boolean"));
-    r.legacy = legacy.toBool();
-    return checked(fields, std::move(r));
+    return readRequest<FederationTokenRequest>(o, federationTokenFields);
 }
 
 QJsonObject FederationJoinRequest::toJson() const
 {
-    return {{QStringLiteral("url"), url}};
+    return writeFields(*this, federationJoinFields);
 }
 
 Result<FederationJoinRequest> FederationJoinRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    FederationJoinRequest r;
-    r.url = fields.string("url");
-    fields.checkLength("url", r.url, 4096);
-    return checked(fields, std::move(r));
+    return readRequest<FederationJoinRequest>(o, federationJoinFields);
 }
 
+// Written by hand: its errors are returned at once (a bad "subnets" wins over a bad "port",
+// a port above 65535 over a bad "subnets"), an order a table does not say.
 QJsonObject FederationInitRequest::toJson() const
 {
     QJsonObject o;
-    insertIfSet(o, "port", port);
+    if (port)
+        o.insert(QStringLiteral("port"), *port);
     if (!subnets.isEmpty())
         o.insert(QStringLiteral("subnets"), QJsonArray::fromStringList(subnets));
     return o;
@@ -869,91 +826,93 @@ Result<FederationInitRequest> FederationInitRequest::fromJson(const QJsonObject 
         return fail(ErrorKind::BadRequest, QStringLiteral("Field \"port\" must be 1-65535"));
     const QJsonValue subnets = fields.value("subnets");
     if (!subnets.isUndefined() && !subnets.isNull()) {
-        if (!subnets.isArray() || strings(subnets).size() != subnets.toArray().size())
+        r.subnets = onlyStrings(subnets);
+        if (!subnets.isArray() || r.subnets.size() != subnets.toArray().size())
             return fail(ErrorKind::BadRequest,
                         QStringLiteral("Field \"subnets\" must be an array of strings"));
-        r.subnets = strings(subnets);
     }
     return checked(fields, std::move(r));
 }
 
+namespace {
+
+constexpr auto pairingRequestFields = std::tuple {
+    required("id", &FederationPendingAnswer::Request::id),
+    required("host", &FederationPendingAnswer::Request::host),
+    required("port", &FederationPendingAnswer::Request::port).digitsToo(),
+    required("hostname", &FederationPendingAnswer::Request::hostname),
+    required("fingerprint", &FederationPendingAnswer::Request::fingerprint),
+    required("sas", &FederationPendingAnswer::Request::sas),
+    required("received_at", &FederationPendingAnswer::Request::receivedAt),
+    required("state", &FederationPendingAnswer::Request::state),
+    required("origin", &FederationPendingAnswer::Request::origin),
+};
+
+constexpr auto pendingFields = std::tuple {
+    required("ok", &FederationPendingAnswer::ok),
+    nested("requests", &FederationPendingAnswer::requests, pairingRequestFields),
+};
+
+constexpr auto federationPairingFields =
+    std::tuple {required("id", &FederationPairingRequest::id).atMostBytes(128)};
+
+constexpr auto doctorCheckFields = std::tuple {
+    required("name", &FederationDoctorAnswer::Check::name),
+    required("status", &FederationDoctorAnswer::Check::status),
+    required("detail", &FederationDoctorAnswer::Check::detail),
+    optional("fix", &FederationDoctorAnswer::Check::fix).omitEmpty(),
+};
+
+constexpr auto doctorFields = std::tuple {
+    required("ok", &FederationDoctorAnswer::ok),
+    nested("checks", &FederationDoctorAnswer::checks, doctorCheckFields),
+};
+
+// {"ok":true, "<list>":[…]} or a refusal; read: a list is required unless the answer refuses.
+template<typename Answer, typename Table>
+Result<Answer> readListAnswer(const QJsonObject &o, const char *list, const Table &table)
+{
+    if (o.value(QLatin1String("ok")).toBool() && !o.value(QLatin1String(list)).isArray())
+        return std::unexpected(
+            badAnswer(QStringLiteral("the answer has no \"%1\" array").arg(QLatin1String(list))));
+    Answer a = readAnswer<Answer>(o, table);
+    a.error = text(o, "error");
+    return a;
+}
+
+} // namespace
+
 QJsonObject FederationPendingAnswer::toJson() const
 {
-    if (!ok)
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
-    QJsonArray list;
-    for (const Request &r : requests) {
-        list.append(QJsonObject {{QStringLiteral("id"), r.id},
-                                 {QStringLiteral("host"), r.host},
-                                 {QStringLiteral("port"), r.port},
-                                 {QStringLiteral("hostname"), r.hostname},
-                                 {QStringLiteral("fingerprint"), r.fingerprint},
-                                 {QStringLiteral("sas"), r.sas},
-                                 {QStringLiteral("received_at"), r.receivedAt},
-                                 {QStringLiteral("state"), r.state},
-                                 {QStringLiteral("origin"), r.origin}});
-    }
-    return {{QStringLiteral("ok"), true}, {QStringLiteral("requests"), list}};
+    return ok ? writeFields(*this, pendingFields) : refusal(error);
 }
 
 Result<FederationPendingAnswer> FederationPendingAnswer::fromJson(const QJsonObject &o)
 {
-    FederationPendingAnswer a;
-    a.raw = o;
-    a.ok = o.value(QLatin1String("ok")).toBool();
-    a.error = text(o, "error");
-    if (a.ok && !o.value(QLatin1String("requests")).isArray())
-        return std::unexpected(badAnswer(QStringLiteral("the answer has no \"requests\" array")));
-    for (const QJsonValue &v : o.value(QLatin1String("requests")).toArray()) {
-        const QJsonObject r = v.toObject();
-        a.requests.append({text(r, "id"), text(r, "host"), number(r, "port"), text(r, "hostname"),
-                           text(r, "fingerprint"), text(r, "sas"), text(r, "received_at"), text(r, "state"),
-                           text(r, "origin")});
-    }
+    auto a = readListAnswer<FederationPendingAnswer>(o, "requests", pendingFields);
+    if (a)
+        a->raw = o;
     return a;
 }
 
 QJsonObject FederationPairingRequest::toJson() const
 {
-    return {{QStringLiteral("id"), id}};
+    return writeFields(*this, federationPairingFields);
 }
 
 Result<FederationPairingRequest> FederationPairingRequest::fromJson(const QJsonObject &o)
 {
-    JsonFields fields(o);
-    FederationPairingRequest r;
-    r.id = fields.string("id");
-    fields.checkLength("id", r.id, 128);
-    return checked(fields, std::move(r));
+    return readRequest<FederationPairingRequest>(o, federationPairingFields);
 }
 
 QJsonObject FederationDoctorAnswer::toJson() const
 {
-    if (!ok)
-        return {{QStringLiteral("ok"), false}, {QStringLiteral("error"), error}};
-    QJsonArray list;
-    for (const Check &c : checks) {
-        QJsonObject o {{QStringLiteral("name"), c.name},
-                       {QStringLiteral("status"), c.status},
-                       {QStringLiteral("detail"), c.detail}};
-        insertIfSet(o, "fix", c.fix);
-        list.append(o);
-    }
-    return {{QStringLiteral("ok"), true}, {QStringLiteral("checks"), list}};
+    return ok ? writeFields(*this, doctorFields) : refusal(error);
 }
 
 Result<FederationDoctorAnswer> FederationDoctorAnswer::fromJson(const QJsonObject &o)
 {
-    FederationDoctorAnswer a;
-    a.ok = o.value(QLatin1String("ok")).toBool();
-    a.error = text(o, "error");
-    if (a.ok && !o.value(QLatin1String("checks")).isArray())
-        return std::unexpected(badAnswer(QStringLiteral("the answer has no \"checks\" array")));
-    for (const QJsonValue &v : o.value(QLatin1String("checks")).toArray()) {
-        const QJsonObject c = v.toObject();
-        a.checks.append({text(c, "name"), text(c, "status"), text(c, "detail"), text(c, "fix")});
-    }
-    return a;
+    return readListAnswer<FederationDoctorAnswer>(o, "checks", doctorFields);
 }
 
 } // namespace Broker

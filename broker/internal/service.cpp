@@ -153,9 +153,8 @@ Result<bool> Service::touch(const QString &peerId)
     return touched;
 }
 
-Result<void> Service::setSummary(const QString &peerId, const QString &summary)
+Result<void> Service::announceIfChanged(const QString &peerId, const Result<bool> &changed)
 {
-    auto changed = m_store.setSummary(peerId, summary);
     if (!changed)
         return std::unexpected(changed.error());
     if (*changed)
@@ -163,14 +162,14 @@ Result<void> Service::setSummary(const QString &peerId, const QString &summary)
     return {};
 }
 
+Result<void> Service::setSummary(const QString &peerId, const QString &summary)
+{
+    return announceIfChanged(peerId, m_store.setSummary(peerId, summary));
+}
+
 Result<void> Service::setSessionName(const QString &peerId, const QString &name)
 {
-    auto changed = m_store.setSessionName(peerId, name);
-    if (!changed)
-        return std::unexpected(changed.error());
-    if (*changed)
-        Q_EMIT peerUpdated(peerId);
-    return {};
+    return announceIfChanged(peerId, m_store.setSessionName(peerId, name));
 }
 
 Result<void> Service::setChannelPush(const QString &peerId, const QString &state)
@@ -179,12 +178,7 @@ Result<void> Service::setChannelPush(const QString &peerId, const QString &state
                                        QStringLiteral("working")};
     if (!states.contains(state))
         return {}; // reference §3.10: silently ignored
-    auto changed = m_store.setChannelPush(peerId, state);
-    if (!changed)
-        return std::unexpected(changed.error());
-    if (*changed)
-        Q_EMIT peerUpdated(peerId);
-    return {};
+    return announceIfChanged(peerId, m_store.setChannelPush(peerId, state));
 }
 
 Result<void> Service::setAttention(const QString &peerId, Attention state, const QString &message)

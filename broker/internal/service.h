@@ -132,6 +132,8 @@ Q_SIGNALS:
     void messageDelivered(qint64 messageId);
 
 private:
+    // A peer's field was set: peerUpdated when the row changed, the store's error as it is.
+    Result<void> announceIfChanged(const QString &peerId, const Result<bool> &changed);
     void emitStored(qint64 id, const NewMessage &message, const QString &sentAt);
     QString staleReason(const Peer &peer) const; // empty when alive
     // Send targets found registered and alive less than liveTargetCacheMs ago skip the row

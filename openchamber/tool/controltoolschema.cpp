@@ -65,6 +65,11 @@ QJsonObject parameters()
         {QStringLiteral("time"), s("Time for weekly or once, HH:mm")},
         {QStringLiteral("cron"), s("Cron expression")},
         {QStringLiteral("timezone"), s("IANA time zone, e.g. Europe/Berlin")},
+        {QStringLiteral("peer"),
+         s("schedule.create: instead of model, the session name (else id) of a peer on this machine; at the "
+           "task's time the prompt goes to it as a message from the operator; no projectId or directory")},
+        {QStringLiteral("peers"),
+         b("schedule.list: list the tasks that message peers instead of a project's")},
         {QStringLiteral("disabled"),
          b("schedule.toggle: true disables, false enables; schedule.create: create "
            "disabled")},

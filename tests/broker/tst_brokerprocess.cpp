@@ -2,6 +2,7 @@
 // reload, SIGTERM clean exit), POST /shutdown, the lock beside the database, a damaged or
 // locked database (refused, never replaced), and a 300 MB declared body that must not grow the
 // process.
+#include "brokeranswers.h"
 #include "testsupport.h"
 
 #include <QCoreApplication>
@@ -162,13 +163,7 @@ private Q_SLOTS:
             home.port(), QStringLiteral("/wait-messages"),
             {{QStringLiteral("id"), QStringLiteral("478e3862")}, {QStringLiteral("timeout_ms"), 1000}},
             secretB);
-        QCOMPARE(waited.object()
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("text"))
-                     .toString(),
+        QCOMPARE(firstMessageIn(waited.object()).value(QStringLiteral("text")).toString(),
                  QStringLiteral("hello"));
         sessionA.kill();
         sessionB.kill();

@@ -1,5 +1,6 @@
 // POST /wait-messages, the push long-poll (docs/protocol.md): immediate answers, wake-up on
 // commit, supersede, timeouts, closed clients, broadcast fan-out, stop().
+#include "brokeranswers.h"
 #include "brokerharness.h"
 
 #include <QElapsedTimer>
@@ -8,7 +9,9 @@
 #include <QSignalSpy>
 #include <QTest>
 
+using TestSupport::firstMessageIn;
 using TestSupport::HttpResult;
+using TestSupport::messagesIn;
 
 namespace {
 
@@ -22,7 +25,12 @@ QJsonObject waitBody(const QString &id, int timeoutMs, const QJsonArray &ack = {
 
 QJsonArray messagesOf(QNetworkReply *reply)
 {
-    return BrokerHarness::replyObject(reply).value(QStringLiteral("messages")).toArray();
+    return messagesIn(BrokerHarness::replyObject(reply));
+}
+
+QJsonObject firstMessageOf(QNetworkReply *reply)
+{
+    return firstMessageIn(BrokerHarness::replyObject(reply));
 }
 
 } // namespace
@@ -40,7 +48,7 @@ private Q_SLOTS:
         const qint64 id = h.send(a.id, b.id, QStringLiteral("early"));
         const HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 20000));
         QCOMPARE(r.status, 200);
-        const QJsonArray messages = r.object().value(QStringLiteral("messages")).toArray();
+        const QJsonArray messages = messagesIn(r.object());
         QCOMPARE(messages.size(), 1);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), id);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("delivered")).toInt(-1), 0);
@@ -81,18 +89,18 @@ private Q_SLOTS:
         QTRY_COMPARE(h.server().waitingPeerCount(), 1);
         const qint64 first = h.send(a.id, b.id, QStringLiteral("one"));
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
-        QCOMPARE(messagesOf(wait).at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
+        QCOMPARE(firstMessageOf(wait).value(QStringLiteral("id")).toInteger(), first);
         QJsonObject holding = waitBody(b.id, 30000);
         holding.insert(QStringLiteral("after_id"), first);
         wait = h.postAsync(QStringLiteral("/wait-messages"), holding, b.secret);
         QTRY_COMPARE(h.server().waitingPeerCount(), 1); // parked: nothing above `first`
         const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
-        QCOMPARE(messagesOf(wait).at(0).toObject().value(QStringLiteral("id")).toInteger(), second);
+        QCOMPARE(firstMessageOf(wait).value(QStringLiteral("id")).toInteger(), second);
         // Acknowledges the second only: the first is still pending and comes at once.
         const HttpResult r =
             h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {second}), b.secret);
-        const QJsonArray messages = r.object().value(QStringLiteral("messages")).toArray();
+        const QJsonArray messages = messagesIn(r.object());
         QCOMPARE(messages.size(), 1);
         QCOMPARE(messages.at(0).toObject().value(QStringLiteral("id")).toInteger(), first);
     }
@@ -171,7 +179,7 @@ private Q_SLOTS:
 
         // unacknowledged messages come again
         const HttpResult again = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0));
-        QCOMPARE(again.object().value(QStringLiteral("messages")).toArray().size(), 1);
+        QCOMPARE(messagesIn(again.object()).size(), 1);
     }
 
     void newerWaitSupersedesTheOlder()
@@ -243,7 +251,7 @@ private Q_SLOTS:
         // the message stays pending for the next wait instead of vanishing into a dead socket
         h.send(a.id, b.id, QStringLiteral("after the close"));
         const HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 1000));
-        QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 1);
+        QCOMPARE(messagesIn(r.object()).size(), 1);
     }
 
     void broadcastWakesEveryRecipient()
@@ -263,8 +271,7 @@ private Q_SLOTS:
                                      {QStringLiteral("cwd"), QStringLiteral("/")}});
         QCOMPARE(r.object().value(QStringLiteral("recipients")).toInt(), 2);
         QTRY_VERIFY_WITH_TIMEOUT(wb->isFinished() && wc->isFinished(), TestSupport::scaled(5000));
-        QCOMPARE(messagesOf(wb).at(0).toObject().value(QStringLiteral("type")).toString(),
-                 QStringLiteral("broadcast"));
+        QCOMPARE(firstMessageOf(wb).value(QStringLiteral("type")).toString(), QStringLiteral("broadcast"));
         QCOMPARE(messagesOf(wc).size(), 1);
     }
 
@@ -318,15 +325,9 @@ private Q_SLOTS:
         const QByteArray polled =
             h.post(QStringLiteral("/poll-messages"), {{QStringLiteral("id"), b.id}}).body;
         QCOMPARE(pushed, polled); // byte for byte
-        QCOMPARE(QJsonDocument::fromJson(pushed)
-                     .object()
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("id"))
-                     .toInteger(),
-                 id);
+        QCOMPARE(
+            firstMessageIn(QJsonDocument::fromJson(pushed).object()).value(QStringLiteral("id")).toInteger(),
+            id);
     }
 
     // The hub parks a wait without reading the store only when the wait acknowledged all it
@@ -344,39 +345,18 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
         // Not acknowledged: the same message again, at once.
         HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000), b.secret);
-        QCOMPARE(r.object()
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("id"))
-                     .toInteger(),
-                 first);
+        QCOMPARE(firstMessageIn(r.object()).value(QStringLiteral("id")).toInteger(), first);
         // Stored while no wait is held, then a wait that acknowledges the first: answered at once.
         const qint64 second = h.send(a.id, b.id, QStringLiteral("two"));
         r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {first}), b.secret);
-        QCOMPARE(r.object()
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("id"))
-                     .toInteger(),
-                 second);
+        QCOMPARE(firstMessageIn(r.object()).value(QStringLiteral("id")).toInteger(), second);
         // Everything acknowledged: the wait parks, and the next message still arrives.
         wait = h.postAsync(QStringLiteral("/wait-messages"), waitBody(b.id, 30000, QJsonArray {second}),
                            b.secret);
         QTRY_COMPARE(h.server().waitingPeerCount(), 1);
         const qint64 third = h.send(a.id, b.id, QStringLiteral("three"));
         QTRY_VERIFY_WITH_TIMEOUT(wait->isFinished(), TestSupport::scaled(5000));
-        QCOMPARE(BrokerHarness::replyObject(wait)
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("id"))
-                     .toInteger(),
-                 third);
+        QCOMPARE(firstMessageOf(wait).value(QStringLiteral("id")).toInteger(), third);
     }
 
     void answersAtMostTwoHundredPerBatch()
@@ -388,21 +368,14 @@ private Q_SLOTS:
         for (int i = 0; i < 205; ++i)
             h.send(a.id, b.id, QString::number(i));
         HttpResult r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0));
-        const QJsonArray first = r.object().value(QStringLiteral("messages")).toArray();
+        const QJsonArray first = messagesIn(r.object());
         QCOMPARE(first.size(), 200);
         QJsonArray ack;
         for (const QJsonValue &m : first)
             ack.append(m.toObject().value(QStringLiteral("id")));
         r = h.post(QStringLiteral("/wait-messages"), waitBody(b.id, 0, ack));
-        QCOMPARE(r.object().value(QStringLiteral("messages")).toArray().size(), 5);
-        QCOMPARE(r.object()
-                     .value(QStringLiteral("messages"))
-                     .toArray()
-                     .at(0)
-                     .toObject()
-                     .value(QStringLiteral("text"))
-                     .toString(),
-                 QStringLiteral("200"));
+        QCOMPARE(messagesIn(r.object()).size(), 5);
+        QCOMPARE(firstMessageIn(r.object()).value(QStringLiteral("text")).toString(), QStringLiteral("200"));
     }
 };
 

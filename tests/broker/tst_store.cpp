@@ -157,6 +157,23 @@ QList<qint64> idsOf(const QList<Message> &messages)
     return ids;
 }
 
+// A row of historyFilters(): the filter (an empty string is not set) and the ids it finds.
+struct HistoryFilterRow
+{
+    const char *from = "";
+    const char *to = "";
+    const char *since = "";
+    const char *search = "";
+    int limit = 20;
+};
+
+void historyRow(const char *name, const HistoryFilterRow &filter, const QList<qint64> &expected)
+{
+    QTest::newRow(name) << QString::fromUtf8(filter.from) << QString::fromUtf8(filter.to)
+                        << QString::fromUtf8(filter.since) << QString::fromUtf8(filter.search) << filter.limit
+                        << expected;
+}
+
 QStringList idsOf(const QList<Peer> &peers)
 {
     QStringList ids;
@@ -959,74 +976,23 @@ void tst_Store::historyFilters_data()
     QTest::addColumn<QList<qint64>>("expected");
 
     // Rows (id: from → to, text, sent_at offset): see historyFilters().
-    QTest::newRow("everything, newest first") << ""
-                                              << ""
-                                              << ""
-                                              << "" << 20 << QList<qint64>({6, 5, 4, 3, 2, 1});
-    QTest::newRow("limit") << ""
-                           << ""
-                           << ""
-                           << "" << 2 << QList<qint64>({6, 5});
-    QTest::newRow("from substring") << "alpha"
-                                    << ""
-                                    << ""
-                                    << "" << 20 << QList<qint64>({3, 1});
-    QTest::newRow("to substring") << ""
-                                  << "beta"
-                                  << ""
-                                  << "" << 20 << QList<qint64>({4, 1});
-    QTest::newRow("from and to") << "alpha"
-                                 << "beta"
-                                 << ""
-                                 << "" << 20 << QList<qint64>({1});
-    QTest::newRow("search substring") << ""
-                                      << ""
-                                      << ""
-                                      << "deploy" << 20 << QList<qint64>({2, 1});
-    QTest::newRow("search is case-insensitive (ASCII)") << ""
-                                                        << ""
-                                                        << ""
-                                                        << "DEPLOY" << 20 << QList<qint64>({2, 1});
-    QTest::newRow("percent is literal") << ""
-                                        << ""
-                                        << ""
-                                        << "50%" << 20 << QList<qint64>({3});
-    QTest::newRow("underscore is literal") << ""
-                                           << ""
-                                           << ""
-                                           << "a_b" << 20 << QList<qint64>({4});
-    QTest::newRow("backslash is literal") << ""
-                                          << ""
-                                          << ""
-                                          << "C:\\" << 20 << QList<qint64>({5});
-    QTest::newRow("percent alone matches only percent") << ""
-                                                        << ""
-                                                        << ""
-                                                        << "%" << 20 << QList<qint64>({3});
-    QTest::newRow("since is inclusive") << ""
-                                        << ""
-                                        << "2026-03-27T11:04:00.000Z"
-                                        << "" << 20 << QList<qint64>({6, 5});
-    QTest::newRow("since without ms") << ""
-                                      << ""
-                                      << "2026-03-27T11:04:00Z"
-                                      << "" << 20 << QList<qint64>({6, 5});
-    QTest::newRow("since with offset") << ""
-                                       << ""
-                                       << "2026-03-27T13:04:00+02:00"
-                                       << "" << 20 << QList<qint64>({6, 5});
-    QTest::newRow("since a date") << ""
-                                  << ""
-                                  << "2026-03-27"
-                                  << "" << 20 << QList<qint64>({6, 5, 4, 3, 2});
-    QTest::newRow("remote sender") << "macbook:"
-                                   << ""
-                                   << ""
-                                   << "" << 20 << QList<qint64>({6});
-    QTest::newRow("nothing matches") << "zzz"
-                                     << ""
-                                     << ""
-                                     << "" << 20 << QList<qint64>();
+    historyRow("everything, newest first", {}, {6, 5, 4, 3, 2, 1});
+    historyRow("limit", {.limit = 2}, {6, 5});
+    historyRow("from substring", {.from = "alpha"}, {3, 1});
+    historyRow("to substring", {.to = "beta"}, {4, 1});
+    historyRow("from and to", {.from = "alpha", .to = "beta"}, {1});
+    historyRow("search substring", {.search = "deploy"}, {2, 1});
+    historyRow("search is case-insensitive (ASCII)", {.search = "DEPLOY"}, {2, 1});
+    historyRow("percent is literal", {.search = "50%"}, {3});
+    historyRow("underscore is literal", {.search = "a_b"}, {4});
+    historyRow("backslash is literal", {.search = "C:\\"}, {5});
+    historyRow("percent alone matches only percent", {.search = "%"}, {3});
+    historyRow("since is inclusive", {.since = "2026-03-27T11:04:00.000Z"}, {6, 5});
+    historyRow("since without ms", {.since = "2026-03-27T11:04:00Z"}, {6, 5});
+    historyRow("since with offset", {.since = "2026-03-27T13:04:00+02:00"}, {6, 5});
+    historyRow("since a date", {.since = "2026-03-27"}, {6, 5, 4, 3, 2});
+    historyRow("remote sender", {.from = "macbook:"}, {6});
+    historyRow("nothing matches", {.from = "zzz"}, {});
 }
 
 void tst_Store::historyFilters()

@@ -271,6 +271,17 @@ private Q_SLOTS:
             << QStringList {u"auto-summary"_s} << u"Usage: claude-peers auto-summary <peer-id>"_s;
         QTest::newRow("flag with value")
             << QStringList {u"metrics"_s, u"--detailed=yes"_s} << u"takes no value"_s;
+        QTest::newRow("reply-to text")
+            << QStringList {u"send"_s, u"--reply-to"_s, u"last"_s, u"abc"_s, u"x"_s}
+            << u"--reply-to takes a message id"_s;
+        QTest::newRow("reply-to zero") << QStringList {u"send"_s, u"--reply-to=0"_s, u"abc"_s, u"x"_s}
+                                       << u"--reply-to takes a message id"_s;
+        QTest::newRow("reply-to missing") << QStringList {u"send"_s, u"--reply-to"_s} << u"needs a value"_s;
+        QTest::newRow("as-operator with value")
+            << QStringList {u"send"_s, u"--as-operator=yes"_s, u"abc"_s, u"x"_s} << u"takes no value"_s;
+        QTest::newRow("broadcast unknown option")
+            << QStringList {u"broadcast"_s, u"--reply-to"_s, u"1"_s, u"machine"_s, u"x"_s}
+            << u"Unknown option"_s;
         QTest::newRow("kill-broker extra")
             << QStringList {u"kill-broker"_s, u"now"_s} << u"Unexpected argument"_s;
     }
@@ -566,6 +577,98 @@ private Q_SLOTS:
         // From the peer's own directory the directory scope reaches it.
         const CliRun here = runCli(env(), {u"broadcast"_s, u"directory"_s, u"x"_s}, peerCwd());
         QCOMPARE(here.out, u"Broadcast sent to 1 peer(s)\n"_s);
+    }
+
+    // The Messages page's sender from the command line: --as-operator sends as the tray's operator
+    // peer (refused while none is registered), --reply-to makes it a response, --json prints the
+    // broker's answer; without them send and broadcast stay 0.7's (sendThenHistory, broadcastScopes).
+    void sendAndBroadcastAsOperator()
+    {
+        // No operator peer yet: refused in plain words, nothing sent.
+        const CliRun refused = runCli(env(), {u"send"_s, u"--as-operator"_s, m_peer, u"hi"_s});
+        QCOMPARE(refused.code, 2);
+        QVERIFY(refused.out.isEmpty());
+        QVERIFY2(refused.err.contains(u"operator peer is not registered"_s), qPrintable(describe(refused)));
+        QVERIFY2(refused.err.contains(u"claude-peers-tray"_s), qPrintable(describe(refused)));
+        const CliRun refusedBroadcast =
+            runCli(env(), {u"broadcast"_s, u"--as-operator"_s, u"machine"_s, u"x"_s});
+        QCOMPARE(refusedBroadcast.code, 2);
+
+        // The tray's operator peer (as OperatorPeer registers it).
+        LivePid live;
+        const auto reg = TestSupport::httpPostJson(m_home->port(), u"/register"_s,
+                                                   QJsonObject {{u"pid"_s, live.pid()},
+                                                                {u"cwd"_s, u"/tmp"_s},
+                                                                {u"git_root"_s, QJsonValue(QJsonValue::Null)},
+                                                                {u"tty"_s, QJsonValue(QJsonValue::Null)},
+                                                                {u"session_name"_s, u"operator"_s},
+                                                                {u"summary"_s, QString()},
+                                                                {u"requested_id"_s, u"operator"_s}},
+                                                   m_home->token());
+        QCOMPARE(reg.object().value(u"id"_s).toString(), u"operator"_s);
+
+        const CliRun sent =
+            runCli(env(), {u"send"_s, u"--as-operator"_s, u"--json"_s, m_peer, u"--please"_s, u"review"_s});
+        QVERIFY2(sent.code == 0, qPrintable(describe(sent)));
+        const QJsonObject answer = QJsonDocument::fromJson(sent.out.toUtf8()).object();
+        QCOMPARE(answer.value(u"ok"_s).toBool(), true);
+        QCOMPARE(answer.value(u"from_id"_s).toString(), u"operator"_s);
+        QCOMPARE(answer.value(u"to_id"_s).toString(), m_peer);
+        const qint64 id = answer.value(u"message_id"_s).toInteger();
+        QVERIFY(id > 0);
+        const CliRun stored = runCli(env(), {u"messages"_s, u"--json"_s, u"--from"_s, u"operator"_s});
+        const QJsonArray list = QJsonDocument::fromJson(stored.out.toUtf8()).array();
+        QCOMPARE(list.size(), 1);
+        QCOMPARE(list.first().toObject().value(u"id"_s).toInteger(), id);
+        QCOMPARE(list.first().toObject().value(u"text"_s).toString(),
+                 u"--please review"_s); // options first only
+        QCOMPARE(list.first().toObject().value(u"type"_s).toString(), u"text"_s);
+
+        // A reply in the thread, in text.
+        const CliRun reply = runCli(env(),
+                                    {u"send"_s, u"--as-operator"_s, u"--reply-to"_s, QString::number(id),
+                                     m_peer, u"and"_s, u"this"_s});
+        QVERIFY2(reply.code == 0, qPrintable(describe(reply)));
+        static const QRegularExpression line(
+            u"^Message sent to (\\w+) as operator \\(msg#(\\d+), type: response\\)\n$"_s);
+        const auto match = line.match(reply.out);
+        QVERIFY2(match.hasMatch(), qPrintable(reply.out));
+        const CliRun replies = runCli(env(), {u"messages"_s, u"--json"_s, u"--search"_s, u"and this"_s});
+        const QJsonObject stored2 = QJsonDocument::fromJson(replies.out.toUtf8()).array().first().toObject();
+        QCOMPARE(stored2.value(u"reply_to"_s).toInteger(), id);
+        QCOMPARE(stored2.value(u"type"_s).toString(), u"response"_s);
+        QCOMPARE(stored2.value(u"from_id"_s).toString(), u"operator"_s);
+
+        // --json without --as-operator: 0.7's sender, the answer as JSON; a refusal too (exit 2).
+        const CliRun cliJson = runCli(env(), {u"send"_s, u"--json"_s, m_peer, u"x"_s});
+        QCOMPARE(cliJson.code, 0);
+        QCOMPARE(QJsonDocument::fromJson(cliJson.out.toUtf8()).object().value(u"from_id"_s).toString(),
+                 u"cli"_s);
+        const CliRun unknown =
+            runCli(env(), {u"send"_s, u"--as-operator"_s, u"--json"_s, u"zzzzzzzz"_s, u"x"_s});
+        QCOMPARE(unknown.code, 2);
+        const QJsonObject refusal = QJsonDocument::fromJson(unknown.out.toUtf8()).object();
+        QCOMPARE(refusal.value(u"ok"_s).toBool(), false);
+        QVERIFY(refusal.value(u"error"_s).toString().contains(u"not found"_s));
+        // A reply to a message that does not exist: the broker's refusal.
+        const CliRun badReply =
+            runCli(env(), {u"send"_s, u"--as-operator"_s, u"--reply-to"_s, u"999999"_s, m_peer, u"x"_s});
+        QCOMPARE(badReply.code, 2);
+        QVERIFY2(badReply.err.startsWith(u"Failed: "_s), qPrintable(describe(badReply)));
+
+        // Broadcast as the operator: the answer's recipients and ids.
+        const CliRun all =
+            runCli(env(), {u"broadcast"_s, u"--as-operator"_s, u"--json"_s, u"machine"_s, u"hello"_s});
+        QVERIFY2(all.code == 0, qPrintable(describe(all)));
+        const QJsonObject b = QJsonDocument::fromJson(all.out.toUtf8()).object();
+        QCOMPARE(b.value(u"ok"_s).toBool(), true);
+        QCOMPARE(b.value(u"from_id"_s).toString(), u"operator"_s);
+        QCOMPARE(b.value(u"recipients"_s).toInteger(), 1); // the peer, not the operator itself
+        QCOMPARE(b.value(u"message_ids"_s).toArray().size(), 1);
+        const CliRun allText = runCli(env(), {u"broadcast"_s, u"--as-operator"_s, u"machine"_s, u"hello"_s});
+        QCOMPARE(allText.out, u"Broadcast sent to 1 peer(s)\n"_s);
+        TestSupport::httpPostJson(m_home->port(), u"/unregister"_s, QJsonObject {{u"id"_s, u"operator"_s}},
+                                  m_home->token());
     }
 
     void setNameShowsInPeers()

@@ -47,7 +47,10 @@ private:
     void startBroker();
     void advanceTo(const QDateTime &at);
     QJsonObject create(QJsonObject input, const QString &project = QStringLiteral("p1"));
+    // A daily task at `time` UTC; its id ("" when it could not be created).
+    QString createDailyUtc(const QString &time, const QString &project = QStringLiteral("p1"));
     QJsonObject task(const QString &id, const QString &project = QStringLiteral("p1"));
+    QJsonObject stateOf(const QString &id) { return task(id)[QStringLiteral("state")].toObject(); }
 
     std::unique_ptr<BrokerHarness> m_broker;
     std::shared_ptr<ScheduleTestModule> m_module;
@@ -103,6 +106,14 @@ QJsonObject tst_Scheduler::create(QJsonObject input, const QString &project)
         return {};
     }
     return created->value(QStringLiteral("task")).toObject();
+}
+
+QString tst_Scheduler::createDailyUtc(const QString &time, const QString &project)
+{
+    return create({{QStringLiteral("daily"), time}, {QStringLiteral("timezone"), QStringLiteral("UTC")}},
+                  project)
+        .value(QStringLiteral("id"))
+        .toString();
 }
 
 QJsonObject tst_Scheduler::task(const QString &id, const QString &project)
@@ -162,8 +173,7 @@ void tst_Scheduler::restartMidRunDoesNotRunTwice()
                            .toString();
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
-    QCOMPARE(task(id)[QStringLiteral("state")][QStringLiteral("lastStatus")].toString(),
-             QStringLiteral("running"));
+    QCOMPARE(stateOf(id)[QStringLiteral("lastStatus")].toString(), QStringLiteral("running"));
     const OpenChamber::CancelToken cancel = m_module->fake.calls.first().cancel;
 
     // The broker stops in the middle of the run and starts again on the same database file.
@@ -187,9 +197,7 @@ void tst_Scheduler::restartMidRunDoesNotRunTwice()
 void tst_Scheduler::restartMidRunOfDailyTaskKeepsTheNextDay()
 {
     m_module->fake.answerAtOnce = false;
-    const QString id = create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
-                           .toString();
+    const QString id = createDailyUtc(QStringLiteral("08:10"));
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
     m_broker->server().stop();
@@ -207,9 +215,7 @@ void tst_Scheduler::restartMidRunOfDailyTaskKeepsTheNextDay()
 
 void tst_Scheduler::occurrenceMissedWhileStoppedRunsOnce()
 {
-    const QString id = create({{QStringLiteral("daily"), QStringLiteral("09:00")},
-                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
-                           .toString();
+    const QString id = createDailyUtc(QStringLiteral("09:00"));
     m_broker->server().stop();
     m_broker->clock().advance(3 * 24 * 3600 * 1000LL); // three occurrences pass while stopped
     startBroker();
@@ -217,7 +223,7 @@ void tst_Scheduler::occurrenceMissedWhileStoppedRunsOnce()
     m_broker->clock().advance(1000);
     m_broker->server().runDueJobs();
     QCOMPARE(m_module->fake.calls.size(), 1);
-    const QJsonObject state = task(id)[QStringLiteral("state")].toObject();
+    const QJsonObject state = stateOf(id);
     QCOMPARE(state[QStringLiteral("lastScheduledFor")].toDouble(), double(ms(june1.addSecs(3600))));
     QCOMPARE(state[QStringLiteral("nextRunAt")].toDouble(), double(ms(june1.addDays(3).addSecs(3600))));
     advanceTo(june1.addDays(3).addSecs(1800));
@@ -234,15 +240,9 @@ void tst_Scheduler::concurrencyLimits()
     startBroker();
     m_module->fake.answerAtOnce = false;
     for (int i = 0; i < 3; ++i)
-        QVERIFY(!create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                         {QStringLiteral("timezone"), QStringLiteral("UTC")}},
-                        QStringLiteral("p1"))
-                     .isEmpty());
+        QVERIFY(!createDailyUtc(QStringLiteral("08:10"), QStringLiteral("p1")).isEmpty());
     for (int i = 0; i < 2; ++i)
-        QVERIFY(!create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                         {QStringLiteral("timezone"), QStringLiteral("UTC")}},
-                        QStringLiteral("p2"))
-                     .isEmpty());
+        QVERIFY(!createDailyUtc(QStringLiteral("08:10"), QStringLiteral("p2")).isEmpty());
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 3);
     QMap<QString, int> perProject;
@@ -287,12 +287,10 @@ void tst_Scheduler::disabledTaskIsSkippedUntilEnabled()
 void tst_Scheduler::failedRunRecordsTheError()
 {
     m_module->fake.failWith = ControlError {500, QStringLiteral("prompt_async failed (500): boom"), {}};
-    const QString id = create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
-                           .toString();
+    const QString id = createDailyUtc(QStringLiteral("08:10"));
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
-    const QJsonObject state = task(id)[QStringLiteral("state")].toObject();
+    const QJsonObject state = stateOf(id);
     QCOMPARE(state[QStringLiteral("lastStatus")].toString(), QStringLiteral("error"));
     QCOMPARE(state[QStringLiteral("lastError")].toString(),
              QStringLiteral("prompt_async failed (500): boom"));
@@ -302,9 +300,7 @@ void tst_Scheduler::failedRunRecordsTheError()
 void tst_Scheduler::disablingDuringARunIsKept()
 {
     m_module->fake.answerAtOnce = false;
-    const QString id = create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
-                           .toString();
+    const QString id = createDailyUtc(QStringLiteral("08:10"));
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
     QVERIFY(m_module->call(QStringLiteral("schedule.toggle"),
@@ -343,9 +339,7 @@ void tst_Scheduler::taskOfARemovedProjectFailsWithoutRetrying()
 void tst_Scheduler::runPastMaximumDurationTimesOut()
 {
     m_module->fake.answerAtOnce = false;
-    const QString id = create({{QStringLiteral("daily"), QStringLiteral("08:10")},
-                               {QStringLiteral("timezone"), QStringLiteral("UTC")}})[QStringLiteral("id")]
-                           .toString();
+    const QString id = createDailyUtc(QStringLiteral("08:10"));
     advanceTo(june1.addSecs(600));
     QCOMPARE(m_module->fake.calls.size(), 1);
     advanceTo(june1.addSecs(600 + 29 * 60));
@@ -353,11 +347,10 @@ void tst_Scheduler::runPastMaximumDurationTimesOut()
     advanceTo(june1.addSecs(600 + 30 * 60));
     QCOMPARE(m_module->scheduler->runningCount(), 0);
     QVERIFY(m_module->fake.calls.first().cancel.isCancelled());
-    QCOMPARE(task(id)[QStringLiteral("state")][QStringLiteral("lastError")].toString(),
+    QCOMPARE(stateOf(id)[QStringLiteral("lastError")].toString(),
              QStringLiteral("scheduled task run timed out"));
     m_module->fake.answerHeld(); // a late answer changes nothing
-    QCOMPARE(task(id)[QStringLiteral("state")][QStringLiteral("lastStatus")].toString(),
-             QStringLiteral("error"));
+    QCOMPARE(stateOf(id)[QStringLiteral("lastStatus")].toString(), QStringLiteral("error"));
 }
 
 void tst_Scheduler::manualRunAndConflicts()
@@ -396,8 +389,7 @@ void tst_Scheduler::manualRunAndConflicts()
     QVERIFY(cancelled && !*cancelled);
     QCOMPARE(cancelled->error().status, 499);
     m_module->fake.answerHeld();
-    QCOMPARE(task(id)[QStringLiteral("state")][QStringLiteral("lastSessionId")].toString(),
-             QStringLiteral("ses_2"));
+    QCOMPARE(stateOf(id)[QStringLiteral("lastSessionId")].toString(), QStringLiteral("ses_2"));
 }
 
 void tst_Scheduler::nextRunsInTimeZones_data()

@@ -250,6 +250,45 @@ private Q_SLOTS:
 
     // Restart of the broker (a hand-over looks the same to a client): the operator registers
     // again under its id; and while the tray runs it is not evicted for silence.
+    // The Schedules page's "Open the message" (a peer task's last run): the operator's thread
+    // with that message selected, also when the log holds it only after the page is shown.
+    void openMessageSelectsItOnceTheLogHoldsIt()
+    {
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        auto helper = startChannelHelper(home);
+        QVERIFY(helper);
+        const QString helperId = peerIdOfTty(HelperTty);
+        App::OperatorPeer op(locationOf(home));
+        op.start();
+        QTRY_VERIFY_WITH_TIMEOUT(op.isOnline(), scaled(10000));
+        // As a scheduled task sends it: from operator, to the peer.
+        qint64 scheduled = 0;
+        for (const QString &text :
+             {QStringLiteral("scheduled: review the diff"), QStringLiteral("a later one")}) {
+            const HttpResult sent = httpPostJson(home.port(), QStringLiteral("/send-message"),
+                                                 {{QStringLiteral("from_id"), QStringLiteral("operator")},
+                                                  {QStringLiteral("to_id"), helperId},
+                                                  {QStringLiteral("text"), text}},
+                                                 home.token());
+            QCOMPARE(sent.status, 200);
+            if (!scheduled)
+                scheduled = sent.object().value(QStringLiteral("message_id")).toInteger();
+        }
+        QVERIFY(scheduled > 0);
+
+        Broker::BrokerClient client(locationOf(home));
+        App::MessagesPage page(client, &op);
+        page.resize(900, 600);
+        page.openMessage(helperId, scheduled); // before the log is loaded
+        page.show();
+        QTRY_COMPARE_WITH_TIMEOUT(
+            page.messagesView()->currentIndex().data(App::MessageLogModel::IdRole).toLongLong(), scheduled,
+            scaled(10000));
+        QCOMPARE(page.targetCombo()->currentData().toString(), QString(QStringLiteral("peer:") + helperId));
+    }
+
     void operatorSurvivesARestartAndIsNotEvicted()
     {
         TestHome home;

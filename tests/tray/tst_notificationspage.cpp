@@ -52,10 +52,10 @@ private Q_SLOTS:
         QVERIFY(!alpha.data(Qt::FontRole).value<QFont>().bold());
         QCOMPARE(notifier.list()->unreadCount(), 1);
         QVERIFY(page.muteButton()->isEnabled());
-        QSignalSpy opened(&notifier, &Notifier::openPeerRequested);
+        QSignalSpy opened(&notifier, &Notifier::openRequested);
         Q_EMIT view->activated(alpha);
         QCOMPARE(opened.count(), 1);
-        QCOMPARE(opened.at(0).at(0).toString(), u"p1"_s);
+        QCOMPARE(opened.at(0).at(0).value<App::NotificationEvent>().peerId, u"p1"_s);
         page.muteButton()->click();
         QVERIFY(App::NotificationPreferences::load(config)->isMuted(u"p1"_s));
         QVERIFY(!page.muteButton()->isEnabled()); // already muted

@@ -205,7 +205,7 @@ private Q_SLOTS:
         QVERIFY(r.at(2).id != r.at(0).id);
 
         // Closed by the user: the next one for p1 is new, not a replacement of a gone bubble.
-        QSignalSpy opened(c.notifier.get(), &Notifier::openPeerRequested);
+        QSignalSpy opened(c.notifier.get(), &Notifier::openRequested);
         Q_EMIT server.object->NotificationClosed(r.at(0).id, 2);
         Q_EMIT server.object->ActionInvoked(r.at(2).id, u"default"_s); // a later signal to wait for
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, scaled(5000));
@@ -221,7 +221,7 @@ private Q_SLOTS:
         Server server = startServer(kFullCapabilities);
         Client c = startClient(config);
         QTRY_VERIFY_WITH_TIMEOUT(settled(*c.desktop), scaled(5000));
-        QSignalSpy opened(c.notifier.get(), &Notifier::openPeerRequested);
+        QSignalSpy opened(c.notifier.get(), &Notifier::openRequested);
         QSignalSpy replied(c.notifier.get(), &Notifier::replyRequested);
         const quint64 e1 = c.notifier->notify(needsYou(u"p1"_s));
         const quint64 e2 = c.notifier->notify(needsYou(u"p2"_s));
@@ -239,7 +239,7 @@ private Q_SLOTS:
         Q_EMIT server.object->NotificationReplied(4243, u"not for us"_s);
         Q_EMIT server.object->ActionInvoked(id1, u"open"_s);
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, scaled(5000));
-        QCOMPARE(opened.at(0).at(0).toString(), u"p1"_s);
+        QCOMPARE(opened.at(0).at(0).value<App::NotificationEvent>().peerId, u"p1"_s);
         QCOMPARE(replied.count(), 0);
         QCOMPARE(list->entry(e1)->action, NotificationListModel::Action::Opened);
         QVERIFY(list->entry(e1)->read);
@@ -272,14 +272,14 @@ private Q_SLOTS:
         Server server = startServer({u"actions"_s, u"body"_s});
         Client c = startClient();
         QTRY_VERIFY_WITH_TIMEOUT(settled(*c.desktop), scaled(5000));
-        QSignalSpy opened(c.notifier.get(), &Notifier::openPeerRequested);
+        QSignalSpy opened(c.notifier.get(), &Notifier::openRequested);
         QSignalSpy replied(c.notifier.get(), &Notifier::replyRequested);
         c.notifier->notify(needsYou(u"p1"_s));
         QTRY_COMPARE_WITH_TIMEOUT(server.object->received.size(), 1, scaled(5000));
         QVERIFY(server.object->received.at(0).actions.contains(u"reply"_s));
         Q_EMIT server.object->ActionInvoked(server.object->received.at(0).id, u"reply"_s);
         QTRY_COMPARE_WITH_TIMEOUT(opened.count(), 1, scaled(5000));
-        QCOMPARE(opened.at(0).at(0).toString(), u"p1"_s);
+        QCOMPARE(opened.at(0).at(0).value<App::NotificationEvent>().peerId, u"p1"_s);
         QCOMPARE(replied.count(), 0);
     }
 
@@ -353,10 +353,10 @@ private Q_SLOTS:
         QCOMPARE(tray.count(), 1);
         QCOMPARE(tray.at(0).at(0).toString(), u"p2-name needs you"_s);
         // A click on the tray's message opens what it said.
-        QSignalSpy opened(c.notifier.get(), &Notifier::openPeerRequested);
+        QSignalSpy opened(c.notifier.get(), &Notifier::openRequested);
         c.notifier->trayMessageClicked();
         QCOMPARE(opened.count(), 1);
-        QCOMPARE(opened.at(0).at(0).toString(), u"p2"_s);
+        QCOMPARE(opened.at(0).at(0).value<App::NotificationEvent>().peerId, u"p2"_s);
         QCOMPARE(list->entry(e)->action, NotificationListModel::Action::Opened);
 
         // No bus at all: the same.

@@ -269,6 +269,49 @@ private Q_SLOTS:
         QCOMPARE(once.value(QStringLiteral("time")).toString(), r.time);
     }
 
+    // A task that messages a peer: the peer instead of the project, and nothing a session needs.
+    void scheduleInputsForAPeer()
+    {
+        SchedulesPresenter::ScheduleRequest r;
+        r.peer = QStringLiteral(" reviewer ");
+        r.projectId = QStringLiteral("app");
+        r.name = QStringLiteral("Morning review");
+        r.prompt = QStringLiteral("review the diff");
+        r.model = QStringLiteral("openai/gpt-5.5");
+        r.agent = QStringLiteral("build");
+        r.variant = QStringLiteral("high");
+        r.time = QStringLiteral("09:00");
+        QCOMPARE(SchedulesPresenter::createInput(r),
+                 (QJsonObject {{u"peer"_s, u"reviewer"_s},
+                               {u"name"_s, u"Morning review"_s},
+                               {u"prompt"_s, u"review the diff"_s},
+                               {u"daily"_s, u"09:00"_s}}));
+    }
+
+    void schedulesModelShowsAPeerTasksTargetAndMessage()
+    {
+        SchedulesModel model;
+        QAbstractItemModelTester tester(&model, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        QJsonObject sent = task(QStringLiteral("t1"), QStringLiteral("Morning review"), true,
+                                {{QStringLiteral("lastStatus"), QStringLiteral("success")},
+                                 {QStringLiteral("lastMessageId"), 42},
+                                 {QStringLiteral("lastPeerId"), QStringLiteral("a1b2c3d4")}});
+        sent.insert(QStringLiteral("execution"),
+                    QJsonObject {{u"prompt"_s, u"review"_s}, {u"peer"_s, u"reviewer"_s}});
+        model.setProjectTasks({}, {}, {}, {sent});
+        QCOMPARE(model.rowCount(), 1);
+        QCOMPARE(model.index(0, SchedulesModel::ProjectColumn).data().toString(), u"peer reviewer"_s);
+        QCOMPARE(model.index(0, 0).data(SchedulesModel::PeerRole).toString(), u"reviewer"_s);
+        QCOMPARE(model.index(0, 0).data(SchedulesModel::LastMessageRole).toLongLong(), 42);
+        QCOMPARE(model.index(0, 0).data(SchedulesModel::LastPeerIdRole).toString(), u"a1b2c3d4"_s);
+        QCOMPARE(model.index(0, SchedulesModel::LastStatusColumn).data().toString(), u"sent message #42"_s);
+        QCOMPARE(model.index(0, SchedulesModel::LastStatusColumn).data(Qt::ToolTipRole).toString(),
+                 u"Message #42 to a1b2c3d4"_s);
+        // A project refresh keeps the peer tasks (their project id is empty).
+        model.retainProjects({QStringLiteral("app"), QString()});
+        QCOMPARE(model.rowCount(), 1);
+    }
+
     void schedulesModelShowsStateAndSessions()
     {
         SchedulesModel model;

@@ -343,6 +343,96 @@ private Q_SLOTS:
                     .isEmpty());
         Q_UNUSED(taskId);
     }
+
+    // A task that messages a peer (docs/divergences.md "Scheduled tasks that message a peer"):
+    // picked from the live peers, listed with its target, run now, its message opened; its error
+    // shown when the peer is gone.
+    void schedulesPageTargetsAPeer()
+    {
+        OpenCodeBrokerFixture f(false);
+        QVERIFY(f.start());
+        const RegisteredPeer reviewer = f.harness.registerPeer(u"/work/review"_s, {}, {}, u"reviewer"_s);
+        SchedulesPresenter *presenter = new SchedulesPresenter(f.client.get());
+        SchedulesPage page(presenter);
+        page.resize(1000, 700);
+        page.show();
+        QTRY_COMPARE_WITH_TIMEOUT(page.peerBox()->count(), 1, scaled(10000));
+        QCOMPARE(page.peerBox()->itemText(0), u"reviewer"_s);
+        QVERIFY(!page.peerBox()->isEnabled());
+        page.targetBox()->setCurrentIndex(1);
+        QVERIFY(page.peerBox()->isEnabled());
+        QVERIFY(!page.projectBox()->isEnabled());
+        QVERIFY(!page.modelBox()->isEnabled());
+        QVERIFY(!page.agentEdit()->isEnabled());
+
+        page.nameEdit()->setText(u"Morning review"_s);
+        page.promptEdit()->setPlainText(u"review yesterday's commits"_s);
+        page.timeEdit()->setTime(QTime(9, 0));
+        page.timeZoneBox()->setCurrentText(u"Europe/Berlin"_s);
+        page.peerBox()->setCurrentText(QString());
+        page.createButton()->click();
+        QVERIFY(page.createErrorLabel()->text().contains(u"Choose the peer"_s));
+
+        page.peerBox()->setCurrentText(page.peerBox()->itemText(0)); // picked from the list
+        QSignalSpy created(presenter, &SchedulesPresenter::created);
+        page.createButton()->click();
+        QTRY_VERIFY2_WITH_TIMEOUT(created.size() == 1, qPrintable(page.createErrorLabel()->text()),
+                                  scaled(10000));
+        QVERIFY2(page.createErrorLabel()->text().isEmpty(), qPrintable(page.createErrorLabel()->text()));
+        QCOMPARE(created.first().at(0).toString(), QString()); // outside the projects
+        QCOMPARE(presenter->model()->rowCount(), 1);
+        QCOMPARE(presenter->model()->index(0, SchedulesModel::ProjectColumn).data().toString(),
+                 u"peer reviewer"_s);
+        QCOMPARE(presenter->model()->headerData(SchedulesModel::ProjectColumn, Qt::Horizontal).toString(),
+                 u"Target"_s);
+        QCOMPARE(presenter->model()->index(0, 0).data(SchedulesModel::PeerRole).toString(), u"reviewer"_s);
+        QCOMPARE(page.openSessionButton()->text(), u"Open the message"_s);
+        QVERIFY(!page.openSessionButton()->isEnabled());
+
+        QSignalSpy sent(presenter, &SchedulesPresenter::messageSent);
+        page.runButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(sent.size(), 1, scaled(10000));
+        QCOMPARE(sent.first().at(1).toString(), reviewer.id);
+        const qint64 messageId = sent.first().at(2).toLongLong();
+        const QJsonArray received = f.harness.poll(reviewer.id);
+        QCOMPARE(received.size(), 1);
+        QCOMPARE(received.first()[u"id"_s].toInteger(), messageId);
+        QCOMPARE(received.first()[u"from_id"_s].toString(), u"operator"_s);
+        QCOMPARE(received.first()[u"text"_s].toString(), u"review yesterday's commits"_s);
+        QCOMPARE(presenter->model()->index(0, SchedulesModel::LastStatusColumn).data().toString(),
+                 u"sent message #%1"_s.arg(messageId));
+        QVERIFY(page.statusLabel()->text().contains(u"#%1"_s.arg(messageId)));
+
+        QSignalSpy open(&page, &SchedulesPage::openMessageRequested);
+        QVERIFY(page.openSessionButton()->isEnabled());
+        page.openSessionButton()->click();
+        QCOMPARE(open.size(), 1);
+        QCOMPARE(open.first(), (QVariantList {reviewer.id, messageId}));
+
+        // The peer is gone: the run fails with the service's words, and the list shows them.
+        f.harness.endSession(reviewer.pid);
+        QSignalSpy failed(presenter, &SchedulesPresenter::actionFailed);
+        page.runButton()->click();
+        QTRY_COMPARE_WITH_TIMEOUT(failed.size(), 1, scaled(10000));
+        QVERIFY2(page.statusLabel()->text().contains(u"no peer named reviewer is connected"_s),
+                 qPrintable(page.statusLabel()->text()));
+        QSignalSpy refreshed(presenter, &SchedulesPresenter::refreshed);
+        presenter->refresh();
+        QTRY_VERIFY_WITH_TIMEOUT(!refreshed.isEmpty(), scaled(10000));
+        QCOMPARE(presenter->model()->index(0, SchedulesModel::LastStatusColumn).data().toString(),
+                 u"failed: no peer named reviewer is connected"_s);
+        QVERIFY(!page.openSessionButton()->isEnabled());
+
+        QStringList asked;
+        page.setConfirm([&](const QString &question) {
+            asked << question;
+            return true;
+        });
+        page.deleteButton()->click();
+        QCOMPARE(asked.size(), 1);
+        QVERIFY2(asked.first().contains(u"The messages it sent stay"_s), qPrintable(asked.first()));
+        QTRY_COMPARE_WITH_TIMEOUT(presenter->model()->rowCount(), 0, scaled(10000));
+    }
 };
 
 QTEST_MAIN(tst_OpenCodePages)

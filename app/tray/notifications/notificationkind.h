@@ -31,15 +31,25 @@ bool notificationKindOnByDefault(NotificationKind kind);
 // these through): a session needs you, or a pairing request waits for a decision.
 bool notificationKindWaitsForYou(NotificationKind kind);
 
+// What a notification is about: what its Open shows and which other actions it offers.
+enum class NotificationSubject {
+    Peer, // a broker peer (or nothing, peerId empty): Open, Reply as the operator, Mute peer
+    OpenCodeSession, // peerId = session id, scope = its directory: Open on Sessions, Mute
+    PairingRequest, // peerId = request id: Open shows its card (never accepts), nothing else
+    Schedule, // peerId = task id, scope = its project id: Open on Schedules, Mute
+};
+
 // One thing to tell the user, as the presenter (or a page) words it; the notifier decides
 // whether and how it is shown.
 struct NotificationEvent
 {
     NotificationKind kind = NotificationKind::BrokerProblem;
-    QString peerId; // empty when not about a peer
+    QString peerId; // empty when not about a peer; else the subject's id (muted by it)
     QString peerName; // what to call it (session name, else id)
     QString title;
     QString body; // plain text
+    NotificationSubject subject = NotificationSubject::Peer;
+    QString scope = {}; // where the subject lives (see NotificationSubject)
 
     bool operator==(const NotificationEvent &) const = default;
 };

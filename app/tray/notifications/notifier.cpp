@@ -163,9 +163,11 @@ void Notifier::flushWaiting()
 
 QString Notifier::peerKey(const NotificationEvent &event) const
 {
-    // One notification per peer; events about no peer replace their own kind's last one.
-    return event.peerId.isEmpty() ? QStringLiteral("kind:") + notificationKindKey(event.kind)
-                                  : QStringLiteral("peer:") + event.peerId;
+    // One notification per peer (session, schedule, request); events about no peer replace
+    // their own kind's last one.
+    if (event.peerId.isEmpty())
+        return QStringLiteral("kind:") + notificationKindKey(event.kind);
+    return QString::number(int(event.subject)) + QLatin1Char(':') + event.peerId;
 }
 
 void Notifier::sendToDesktop(quint64 entryId, const NotificationEvent &event)
@@ -186,11 +188,23 @@ void Notifier::sendToDesktop(quint64 entryId, const NotificationEvent &event)
         m.actions << kDefaultAction << tr("Open");
         if (!event.peerId.isEmpty()) {
             m.actions << QLatin1String(OpenAction) << tr("Open");
-            if (m_canSendReplies && m_desktop->hasCapability(QStringLiteral("inline-reply")))
-                m.actions << kInlineReplyAction << tr("Reply");
-            else
-                m.actions << QLatin1String(ReplyAction) << tr("Reply…");
-            m.actions << QLatin1String(MuteAction) << tr("Mute peer");
+            switch (event.subject) {
+            case NotificationSubject::Peer:
+                if (m_canSendReplies && m_desktop->hasCapability(QStringLiteral("inline-reply")))
+                    m.actions << kInlineReplyAction << tr("Reply");
+                else
+                    m.actions << QLatin1String(ReplyAction) << tr("Reply…");
+                m.actions << QLatin1String(MuteAction) << tr("Mute peer");
+                break;
+            case NotificationSubject::OpenCodeSession:
+                m.actions << QLatin1String(MuteAction) << tr("Mute session");
+                break;
+            case NotificationSubject::Schedule:
+                m.actions << QLatin1String(MuteAction) << tr("Mute schedule");
+                break;
+            case NotificationSubject::PairingRequest:
+                break; // a security decision is made on its card, not in a bubble
+            }
         }
     }
     m.hints.insert(QStringLiteral("desktop-entry"), m_options.desktopEntry);
@@ -208,7 +222,7 @@ void Notifier::sendToDesktop(quint64 entryId, const NotificationEvent &event)
         if (const uint old = m_serverIdByPeer.value(key, 0); old != 0 && old != *id)
             m_byServerId.remove(old);
         m_serverIdByPeer.insert(key, *id);
-        m_byServerId.insert(*id, {entryId, event.peerId});
+        m_byServerId.insert(*id, {entryId, event.peerId, event.subject == NotificationSubject::Peer});
         m_list->setDelivery(entryId, Delivery::Desktop);
     });
 }
@@ -233,15 +247,16 @@ void Notifier::open(quint64 entryId)
     const NotificationListModel::Entry *entry = m_list->entry(entryId);
     if (!entry)
         return;
-    const QString peerId = entry->event.peerId;
+    const NotificationEvent event = entry->event;
     m_list->setAction(entryId, Action::Opened);
-    Q_EMIT openPeerRequested(peerId);
+    Q_EMIT openRequested(event);
 }
 
 void Notifier::mutePeer(quint64 entryId)
 {
     const NotificationListModel::Entry *entry = m_list->entry(entryId);
-    if (!entry || entry->event.peerId.isEmpty())
+    if (!entry || entry->event.peerId.isEmpty() ||
+        entry->event.subject == NotificationSubject::PairingRequest)
         return;
     NotificationPreferences p = preferences();
     p.mute(entry->event.peerId);
@@ -287,7 +302,7 @@ void Notifier::onAction(uint serverId, const QString &actionKey)
 void Notifier::onReplied(uint serverId, const QString &text)
 {
     const auto it = m_byServerId.constFind(serverId);
-    if (it == m_byServerId.cend() || it->peerId.isEmpty())
+    if (it == m_byServerId.cend() || it->peerId.isEmpty() || !it->canReply)
         return;
     m_list->setAction(it->entryId, Action::Replied);
     Q_EMIT replyRequested(it->peerId, text);

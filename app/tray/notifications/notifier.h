@@ -75,8 +75,9 @@ public:
 Q_SIGNALS:
     // Fallback: the tray shows it with QSystemTrayIcon::showMessage.
     void trayMessageRequested(const QString &title, const QString &body, App::NotificationKind kind);
-    // Open: show the window on this peer (an empty id: the window itself).
-    void openPeerRequested(const QString &peerId);
+    // Open: show the window on what the event is about (its subject and peerId; an empty id:
+    // the window itself).
+    void openRequested(const App::NotificationEvent &event);
     // An inline reply typed in the notification: send it to the peer as the operator.
     void replyRequested(const QString &peerId, const QString &text);
     // Preferences changed (here or on disk): pause state, mutes, …
@@ -89,6 +90,7 @@ private:
     {
         quint64 entryId = 0;
         QString peerId;
+        bool canReply = false;
     };
 
     void sendToDesktop(quint64 entryId, const NotificationEvent &event);

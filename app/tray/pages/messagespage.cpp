@@ -152,6 +152,7 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
     connect(m_filter, &QAbstractItemModel::rowsInserted, this, [this] {
         if (m_followTail && isVisible())
             m_messagesView->scrollToBottom();
+        selectPendingMessage();
     });
     if (m_operator) {
         connect(m_operator, &OperatorPeer::stateChanged, this, &MessagesPage::updateOperatorLabel);
@@ -287,6 +288,27 @@ void MessagesPage::openPeer(const QString &peerId)
         m_target->setCurrentIndex(0);
     }
     m_text->setFocus();
+}
+
+void MessagesPage::openMessage(const QString &peerId, qint64 messageId)
+{
+    openPeer(peerId);
+    m_pendingMessage = messageId;
+    selectPendingMessage();
+}
+
+void MessagesPage::selectPendingMessage()
+{
+    if (m_pendingMessage <= 0)
+        return;
+    const int row = m_log->rowOfId(m_pendingMessage);
+    const QModelIndex index = row < 0 ? QModelIndex() : m_filter->mapFromSource(m_log->index(row, 0));
+    if (!index.isValid())
+        return;
+    m_pendingMessage = 0;
+    m_followTail = false;
+    m_messagesView->setCurrentIndex(index);
+    m_messagesView->scrollTo(index);
 }
 
 std::optional<Broker::Message> MessagesPage::selectedMessage() const

@@ -36,6 +36,8 @@ public:
     // Shows the thread between the operator and peerId (a notification's "Open"), with the send
     // box aimed at that peer.
     void openPeer(const QString &peerId);
+    // openPeer, then selects that message once the log holds it (a scheduled task's last run).
+    void openMessage(const QString &peerId, qint64 messageId);
 
     MessageLogModel *logModel() const { return m_log; }
     MessageThreadsModel *threadsModel() const { return m_threads; }
@@ -65,6 +67,7 @@ private:
     void setStatus(const QString &text, bool error = false);
     void updateOperatorLabel();
     std::optional<Broker::Message> selectedMessage() const;
+    void selectPendingMessage();
 
     OperatorPeer *m_operator;
     PeerDirectory m_peers;
@@ -88,6 +91,7 @@ private:
     QTimer *m_searchDelay;
     bool m_followTail = true;
     bool m_targetChosen = false; // the user (or openPeer) picked the send box's target
+    qint64 m_pendingMessage = 0; // openMessage's, until the log holds it
 };
 
 } // namespace App

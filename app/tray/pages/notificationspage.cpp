@@ -130,7 +130,9 @@ void NotificationsPage::updateButtons()
     const QModelIndex current = m_view->currentIndex();
     const QString peer =
         current.isValid() ? current.data(NotificationListModel::PeerIdRole).toString() : QString();
-    m_mute->setEnabled(!peer.isEmpty() && !m_notifier->preferences().isMuted(peer));
+    const NotificationListModel::Entry *entry = m_notifier->list()->entry(selectedEntry());
+    const bool canMute = entry && entry->event.subject != NotificationSubject::PairingRequest;
+    m_mute->setEnabled(canMute && !peer.isEmpty() && !m_notifier->preferences().isMuted(peer));
     m_markAllRead->setEnabled(m_notifier->list()->unreadCount() > 0);
     m_clear->setEnabled(m_notifier->list()->rowCount() > 0);
 }

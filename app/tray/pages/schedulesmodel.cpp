@@ -63,6 +63,8 @@ QString SchedulesModel::statusText(const QJsonObject &state)
     const QString status = str(state, "lastStatus");
     if (status == QLatin1String("running"))
         return tr("running");
+    if (status == QLatin1String("success") && state.contains(QLatin1String("lastMessageId")))
+        return tr("sent message #%1").arg(state.value(QLatin1String("lastMessageId")).toInteger());
     if (status == QLatin1String("success"))
         return tr("succeeded");
     if (status == QLatin1String("error"))
@@ -100,6 +102,12 @@ QVariant SchedulesModel::data(const QModelIndex &index, int role) const
         return str(state, "lastSessionId");
     case LastErrorRole:
         return str(state, "lastError");
+    case PeerRole:
+        return str(object(row.task, "execution"), "peer");
+    case LastMessageRole:
+        return state.value(QLatin1String("lastMessageId")).toInteger();
+    case LastPeerIdRole:
+        return str(state, "lastPeerId");
     case TaskRole:
         return row.task;
     case SortRole:
@@ -114,13 +122,21 @@ QVariant SchedulesModel::data(const QModelIndex &index, int role) const
     case Qt::ToolTipRole:
         if (index.column() == LastStatusColumn && !str(state, "lastSessionId").isEmpty())
             return tr("Session %1").arg(str(state, "lastSessionId"));
+        if (index.column() == LastStatusColumn && state.contains(QLatin1String("lastMessageId")))
+            return tr("Message #%1 to %2")
+                .arg(state.value(QLatin1String("lastMessageId")).toInteger())
+                .arg(str(state, "lastPeerId"));
         return str(object(row.task, "execution"), "prompt").left(500);
     case Qt::DisplayRole:
         switch (index.column()) {
         case NameColumn:
             return str(row.task, "name");
-        case ProjectColumn:
+        case ProjectColumn: {
+            const QString peer = str(object(row.task, "execution"), "peer");
+            if (!peer.isEmpty())
+                return tr("peer %1").arg(peer);
             return row.projectLabel.isEmpty() ? row.projectId : row.projectLabel;
+        }
         case ScheduleColumn:
             return scheduleText(object(row.task, "schedule"));
         case EnabledColumn:
@@ -147,7 +163,7 @@ QVariant SchedulesModel::headerData(int section, Qt::Orientation orientation, in
     case NameColumn:
         return tr("Task");
     case ProjectColumn:
-        return tr("Project");
+        return tr("Target");
     case ScheduleColumn:
         return tr("Schedule");
     case EnabledColumn:

@@ -7,15 +7,16 @@
 
 namespace App {
 
-// The Schedules page's table: the scheduled tasks of every configured project with their state
-// (§9.1: next run, last run, last status, the session of the last run or its error). GUI-free.
+// The Schedules page's table: the scheduled tasks of every configured project, and those that
+// message a peer (project id empty), with their state (§9.1: next run, last run, last status, the
+// session or message of the last run, or its error). GUI-free.
 class SchedulesModel : public QAbstractTableModel
 {
     Q_OBJECT
 public:
     enum Column {
         NameColumn,
-        ProjectColumn,
+        ProjectColumn, // the target: the project's label, or the peer the task messages
         ScheduleColumn,
         EnabledColumn,
         NextRunColumn,
@@ -33,6 +34,9 @@ public:
         LastErrorRole,
         TaskRole, // the task's JSON object
         SortRole,
+        PeerRole, // the peer a task messages (its session name or id); empty for a session task
+        LastMessageRole, // qint64: the message of a peer task's last run; 0 when none
+        LastPeerIdRole, // the peer that message went to
     };
 
     struct Row

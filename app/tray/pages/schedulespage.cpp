@@ -40,6 +40,8 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
       m_run(new QPushButton(tr("Run now"), this)),
       m_delete(new QPushButton(tr("Delete…"), this)),
       m_openSession(new QPushButton(tr("Open the session"), this)),
+      m_target(new QComboBox(this)),
+      m_peer(new QComboBox(this)),
       m_project(new QComboBox(this)),
       m_name(new QLineEdit(this)),
       m_prompt(new QPlainTextEdit(this)),
@@ -74,6 +76,15 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
     m_delete->setObjectName(QStringLiteral("delete"));
     m_openSession->setObjectName(QStringLiteral("openSession"));
 
+    m_target->setObjectName(QStringLiteral("target"));
+    m_target->addItem(tr("A new OpenCode session in a project"));
+    m_target->addItem(tr("A message to a peer"));
+    m_peer->setObjectName(QStringLiteral("peer"));
+    m_peer->setEditable(true);
+    m_peer->setInsertPolicy(QComboBox::NoInsert);
+    m_peer->lineEdit()->setPlaceholderText(tr("the peer's session name (or id)"));
+    m_peer->setToolTip(tr("At the task's time the prompt goes to the connected peer of this session name "
+                          "(else id) as a message from you. It need not be connected now."));
     m_project->setObjectName(QStringLiteral("project"));
     m_name->setObjectName(QStringLiteral("name"));
     m_name->setMaxLength(80);
@@ -130,6 +141,10 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
     actions->addStretch(1);
 
     auto *form = new QFormLayout;
+    auto *target = new QHBoxLayout;
+    target->addWidget(m_target);
+    target->addWidget(m_peer, 1);
+    form->addRow(tr("Target:"), target);
     form->addRow(tr("Project:"), m_project);
     form->addRow(tr("Name:"), m_name);
     form->addRow(tr("Prompt:"), m_prompt);
@@ -171,6 +186,8 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
 
     connect(m_refresh, &QPushButton::clicked, presenter, &SchedulesPresenter::refresh);
     connect(m_kind, &QComboBox::currentIndexChanged, this, &SchedulesPage::kindChanged);
+    connect(m_target, &QComboBox::currentIndexChanged, this, &SchedulesPage::targetChanged);
+    connect(presenter, &SchedulesPresenter::livePeersChanged, this, &SchedulesPage::fillPeers);
     connect(m_create, &QPushButton::clicked, this, &SchedulesPage::create);
     connect(m_toggle, &QPushButton::clicked, this, [this] {
         const int row = selectedRow();
@@ -191,7 +208,11 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
             return;
         const SchedulesModel::Row r = m_presenter->model()->rowAt(row);
         const QString name = r.task.value(QLatin1String("name")).toString();
-        if (m_confirm(tr("Delete the scheduled task “%1”? Its runs' sessions stay in OpenCode.").arg(name)))
+        const bool toPeer = r.projectId.isEmpty();
+        if (m_confirm(
+                toPeer
+                    ? tr("Delete the scheduled task “%1”? The messages it sent stay.").arg(name)
+                    : tr("Delete the scheduled task “%1”? Its runs' sessions stay in OpenCode.").arg(name)))
             m_presenter->remove(r.projectId, r.id());
     });
     connect(m_openSession, &QPushButton::clicked, this, [this] {
@@ -199,6 +220,10 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
         if (row < 0)
             return;
         const QModelIndex index = m_presenter->model()->index(row, 0);
+        if (const qint64 message = index.data(SchedulesModel::LastMessageRole).toLongLong(); message > 0) {
+            Q_EMIT openMessageRequested(index.data(SchedulesModel::LastPeerIdRole).toString(), message);
+            return;
+        }
         const QString session = index.data(SchedulesModel::LastSessionRole).toString();
         if (!session.isEmpty())
             Q_EMIT openSessionRequested(index.data(SchedulesModel::ProjectPathRole).toString(), session);
@@ -215,7 +240,7 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
             m_status->setText(tr("Could not list the scheduled tasks: %1").arg(error));
         else
             m_status->setText(
-                m_presenter->projects().isEmpty()
+                m_presenter->projects().isEmpty() && m_presenter->model()->rowCount() == 0
                     ? tr("No projects configured: add them under \"openchamber\" → \"projects\" in "
                          "~/.claude-peers-config.json.")
                     : tr("%n scheduled task(s)", nullptr, m_presenter->model()->rowCount()));
@@ -232,6 +257,10 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
             [this](const QString &, const QString &, const QString &session) {
                 m_status->setText(tr("The task ran: session %1.").arg(session));
             });
+    connect(presenter, &SchedulesPresenter::messageSent, this,
+            [this](const QString &, const QString &peerId, qint64 messageId) {
+                m_status->setText(tr("The task ran: message #%1 to %2.").arg(messageId).arg(peerId));
+            });
     connect(presenter, &SchedulesPresenter::actionFailed, this,
             [this](const QString &action, int status, const QString &message) {
                 if (action == QLatin1String("schedule.create") && (status == 400 || status == 404))
@@ -241,6 +270,8 @@ SchedulesPage::SchedulesPage(SchedulesPresenter *presenter, QWidget *parent)
     kindChanged();
     fillProjects();
     fillModels();
+    fillPeers();
+    targetChanged();
     updateActions();
 }
 
@@ -270,7 +301,11 @@ void SchedulesPage::updateActions()
     const QModelIndex index = selected ? m_presenter->model()->index(row, 0) : QModelIndex();
     m_toggle->setText(selected && !index.data(SchedulesModel::EnabledRole).toBool() ? tr("Enable")
                                                                                     : tr("Disable"));
-    m_openSession->setEnabled(selected && !index.data(SchedulesModel::LastSessionRole).toString().isEmpty());
+    const bool peerTask = selected && !index.data(SchedulesModel::PeerRole).toString().isEmpty();
+    m_openSession->setText(peerTask ? tr("Open the message") : tr("Open the session"));
+    m_openSession->setEnabled(peerTask ? index.data(SchedulesModel::LastMessageRole).toLongLong() > 0
+                                       : selected &&
+                                      !index.data(SchedulesModel::LastSessionRole).toString().isEmpty());
 }
 
 void SchedulesPage::fillProjects()
@@ -282,7 +317,38 @@ void SchedulesPage::fillProjects()
     const int index = m_project->findData(current);
     if (index >= 0)
         m_project->setCurrentIndex(index);
-    m_create->setEnabled(m_project->count() > 0);
+    targetChanged();
+}
+
+bool SchedulesPage::targetsPeer() const
+{
+    return m_target->currentIndex() == 1;
+}
+
+void SchedulesPage::targetChanged()
+{
+    const bool toPeer = targetsPeer();
+    m_peer->setEnabled(toPeer);
+    m_project->setEnabled(!toPeer);
+    for (QWidget *w : {static_cast<QWidget *>(m_model), static_cast<QWidget *>(m_agent),
+                       static_cast<QWidget *>(m_variant)})
+        w->setEnabled(!toPeer);
+    m_create->setEnabled(toPeer || m_project->count() > 0);
+}
+
+void SchedulesPage::fillPeers()
+{
+    const QString typed = m_peer->currentText();
+    m_peer->clear();
+    for (const Broker::Peer &peer : m_presenter->livePeers()) {
+        if (peer.id == QLatin1String("operator"))
+            continue; // the tasks' messages come from the operator: not a target
+        m_peer->addItem(peer.displayName());
+        m_peer->setItemData(m_peer->count() - 1,
+                            tr("%1 (id %2) in %3").arg(peer.displayName(), peer.id, peer.cwd),
+                            Qt::ToolTipRole);
+    }
+    m_peer->setCurrentText(typed);
 }
 
 void SchedulesPage::fillModels()
@@ -305,6 +371,13 @@ void SchedulesPage::kindChanged()
 void SchedulesPage::create()
 {
     SchedulesPresenter::ScheduleRequest r;
+    if (targetsPeer()) {
+        r.peer = m_peer->currentText().trimmed();
+        if (r.peer.isEmpty()) {
+            m_createError->setText(tr("Choose the peer to message, or type its session name."));
+            return;
+        }
+    }
     r.projectId = m_project->currentData().toString();
     r.name = m_name->text();
     r.prompt = m_prompt->toPlainText();

@@ -21,10 +21,12 @@ namespace App {
 
 class SchedulesPresenter;
 
-// The Schedules page: every project's scheduled prompts with next run, last run and last status;
-// enable/disable, run now, delete (after a confirmation), open the last run's session; and a
-// form to create a task (daily / weekly / once / cron, with a time zone), whose refusals by the
-// service are shown under it. A thin adapter over SchedulesPresenter.
+// The Schedules page: every project's scheduled prompts, and the tasks that message a peer, with
+// their target, next run, last run and last status; enable/disable, run now, delete (after a
+// confirmation), open the last run's session (or its message on the Messages page); and a form to
+// create a task — for a new OpenCode session in a project, or a message to a peer picked from the
+// live ones (or typed: it need not be connected yet) — daily / weekly / once / cron, with a time
+// zone, whose refusals by the service are shown under it. A thin adapter over SchedulesPresenter.
 class SchedulesPage : public QWidget
 {
     Q_OBJECT
@@ -43,7 +45,9 @@ public:
     QPushButton *toggleButton() const { return m_toggle; }
     QPushButton *runButton() const { return m_run; }
     QPushButton *deleteButton() const { return m_delete; }
-    QPushButton *openSessionButton() const { return m_openSession; }
+    QPushButton *openSessionButton() const { return m_openSession; } // or "Open the message"
+    QComboBox *targetBox() const { return m_target; } // a new OpenCode session (0) or a peer (1)
+    QComboBox *peerBox() const { return m_peer; }
     QComboBox *projectBox() const { return m_project; }
     QLineEdit *nameEdit() const { return m_name; }
     QPlainTextEdit *promptEdit() const { return m_prompt; }
@@ -67,12 +71,17 @@ public:
 Q_SIGNALS:
     // "Open the session" of the selected task's last run.
     void openSessionRequested(const QString &directory, const QString &sessionId);
+    // "Open the message" a peer task's last run sent.
+    void openMessageRequested(const QString &peerId, qint64 messageId);
 
 private:
     int selectedRow() const; // in the model; -1 when none
     void updateActions();
     void fillProjects();
     void fillModels();
+    void fillPeers();
+    void targetChanged();
+    bool targetsPeer() const;
     void create();
     void kindChanged();
 
@@ -88,6 +97,8 @@ private:
     QPushButton *m_run;
     QPushButton *m_delete;
     QPushButton *m_openSession;
+    QComboBox *m_target;
+    QComboBox *m_peer;
     QComboBox *m_project;
     QLineEdit *m_name;
     QPlainTextEdit *m_prompt;

@@ -1,6 +1,9 @@
 #include "schedulespresenter.h"
 
+#include "brokerapi.h"
+
 #include <QJsonArray>
+#include <QPointer>
 
 namespace App {
 
@@ -14,7 +17,10 @@ QString str(const QJsonObject &o, const char *key)
 } // namespace
 
 SchedulesPresenter::SchedulesPresenter(Broker::BrokerClient *client, QObject *parent)
-    : QObject(parent), m_calls(new ControlCalls(client, this)), m_model(new SchedulesModel(this))
+    : QObject(parent),
+      m_client(client),
+      m_calls(new ControlCalls(client, this)),
+      m_model(new SchedulesModel(this))
 {
 }
 
@@ -25,12 +31,18 @@ QJsonObject SchedulesPresenter::createInput(const ScheduleRequest &r)
         if (!value.trimmed().isEmpty())
             input.insert(QLatin1String(key), value.trimmed());
     };
-    text("projectId", r.projectId);
+    if (r.peer.trimmed().isEmpty()) {
+        text("projectId", r.projectId);
+    } else {
+        text("peer", r.peer);
+    }
     text("name", r.name);
     text("prompt", r.prompt);
-    text("model", r.model);
-    text("agent", r.agent);
-    text("variant", r.variant);
+    if (r.peer.trimmed().isEmpty()) {
+        text("model", r.model);
+        text("agent", r.agent);
+        text("variant", r.variant);
+    }
     switch (r.kind) {
     case Kind::Daily:
         text("daily", r.time);
@@ -74,6 +86,7 @@ void SchedulesPresenter::refresh()
     m_again = false;
     m_firstError.clear();
     m_pending = 1;
+    listPeers();
     m_calls->run(QStringLiteral("models.list"), {}, [this](ControlOutcome outcome) {
         if (!outcome)
             return;
@@ -98,6 +111,7 @@ void SchedulesPresenter::refresh()
             projects.append({str(p, "id"), str(p, "path"), str(p, "label")});
             ids << str(p, "id");
         }
+        ids << QString(); // the tasks that target peers
         m_model->retainProjects(ids);
         if (projects != m_projects) {
             m_projects = projects;
@@ -107,9 +121,26 @@ void SchedulesPresenter::refresh()
     });
 }
 
+void SchedulesPresenter::listPeers()
+{
+    if (!m_client)
+        return;
+    Broker::ListPeersRequest request;
+    request.scope = QStringLiteral("machine");
+    Broker::BrokerApi(*m_client).call(
+        request, [self = QPointer(this)](Broker::Result<Broker::ListPeersAnswer> answer) {
+            if (!self || !answer)
+                return; // the task lists say what is wrong
+            if (answer->peers != self->m_livePeers) {
+                self->m_livePeers = answer->peers;
+                Q_EMIT self->livePeersChanged();
+            }
+        });
+}
+
 void SchedulesPresenter::listTasks()
 {
-    m_pending = int(m_projects.size());
+    m_pending = int(m_projects.size()) + 1;
     const auto done = [this] {
         if (--m_pending > 0)
             return;
@@ -120,11 +151,15 @@ void SchedulesPresenter::listTasks()
         if (m_again)
             refresh();
     };
-    if (m_projects.isEmpty()) {
-        m_pending = 1;
-        done();
-        return;
-    }
+    m_calls->run(QStringLiteral("schedule.list"), {{QStringLiteral("peers"), true}},
+                 [this, done](ControlOutcome outcome) {
+                     if (outcome)
+                         m_model->setProjectTasks({}, {}, {},
+                                                  outcome->value(QLatin1String("tasks")).toArray());
+                     else if (m_firstError.isEmpty())
+                         m_firstError = ControlCalls::describe(outcome.error());
+                     done();
+                 });
     for (const Project &p : std::as_const(m_projects)) {
         m_calls->run(QStringLiteral("schedule.list"), {{QStringLiteral("projectId"), p.id}},
                      [this, p, done](ControlOutcome outcome) {
@@ -158,7 +193,7 @@ void SchedulesPresenter::act(const QString &action, const QJsonObject &input,
 
 void SchedulesPresenter::create(const ScheduleRequest &request)
 {
-    const QString projectId = request.projectId;
+    const QString projectId = request.peer.trimmed().isEmpty() ? request.projectId : QString();
     act(QStringLiteral("schedule.create"), createInput(request), [this, projectId](const QJsonObject &r) {
         const QJsonObject task = r.value(QLatin1String("task")).toObject();
         const Project p = project(projectId);
@@ -186,7 +221,10 @@ void SchedulesPresenter::runNow(const QString &projectId, const QString &taskId)
         [this, projectId, taskId](const QJsonObject &r) {
             const Project p = project(projectId);
             m_model->upsertTask(projectId, p.label, p.path, r.value(QLatin1String("task")).toObject());
-            Q_EMIT ran(projectId, taskId, str(r, "sessionId"));
+            if (r.contains(QLatin1String("messageId")))
+                Q_EMIT messageSent(taskId, str(r, "peerId"), r.value(QLatin1String("messageId")).toInteger());
+            else
+                Q_EMIT ran(projectId, taskId, str(r, "sessionId"));
         });
 }
 

@@ -3,6 +3,7 @@
 #include "brokerapi.h"
 #include "brokerclient.h"
 #include "configsettings.h"
+#include "notificationsettings.h"
 
 #include <QCheckBox>
 #include <QClipboard>
@@ -40,7 +41,8 @@ SettingsPage::SettingsPage(Broker::BrokerClient *client, ConnectSnippets snippet
       m_openCodeUrl(new QLineEdit(this)),
       m_save(new QPushButton(tr("Save"), this)),
       m_saveStatus(new QLabel(this)),
-      m_autostart(new QCheckBox(tr("Start claude-peers at login"), this))
+      m_autostart(new QCheckBox(tr("Start claude-peers at login"), this)),
+      m_notifications(new NotificationSettings(m_configPath, this))
 {
     setObjectName(QStringLiteral("settingsPage"));
     m_mcpAdd = snippetView(QStringLiteral("mcpAdd"), snippets.claudeMcpAddLine());
@@ -107,6 +109,7 @@ SettingsPage::SettingsPage(Broker::BrokerClient *client, ConnectSnippets snippet
     auto *contentLayout = new QVBoxLayout(content);
     contentLayout->addWidget(broker);
     contentLayout->addWidget(login);
+    contentLayout->addWidget(m_notifications);
     contentLayout->addWidget(connectBox);
     contentLayout->addStretch(1);
     auto *scroll = new QScrollArea(this);
@@ -217,6 +220,7 @@ void SettingsPage::setAutostartChecked(bool checked)
 void SettingsPage::showEvent(QShowEvent *event)
 {
     load();
+    m_notifications->load();
     QWidget::showEvent(event);
 }
 

@@ -16,12 +16,15 @@ class BrokerClient;
 
 namespace App {
 
+class NotificationSettings;
+
 // The Settings page: the broker's port (from the environment: shown, with how to change it),
 // the federation port and subnets and the OpenCode URL (written to ~/.claude-peers-config.json
 // through Broker::ConfigSettings, the writer of `claude-peers config set`, then applied with
 // POST /reload where the broker can, with a plain note where a restart is needed), start at
 // login, and the lines that connect sessions: `claude mcp add …`, OpenCode's config and the
-// Claude Code hooks, each with a copy button.
+// Claude Code hooks, each with a copy button; and the notification preferences
+// (NotificationSettings, the same object `claude-peers notifications` edits).
 class SettingsPage : public QWidget
 {
     Q_OBJECT
@@ -46,6 +49,7 @@ public:
     QPlainTextEdit *mcpAddView() const { return m_mcpAdd; }
     QPlainTextEdit *openCodeView() const { return m_openCode; }
     QPlainTextEdit *hooksView() const { return m_hooks; }
+    NotificationSettings *notificationSettings() const { return m_notifications; }
 
 Q_SIGNALS:
     void autostartToggled(bool enabled);
@@ -68,6 +72,7 @@ private:
     QPlainTextEdit *m_mcpAdd;
     QPlainTextEdit *m_openCode;
     QPlainTextEdit *m_hooks;
+    NotificationSettings *m_notifications;
 };
 
 } // namespace App

@@ -87,8 +87,9 @@ private Q_SLOTS:
         QVERIFY(actions.contains(u"session.create"_s));
         const QJsonObject parameters = properties.value(u"parameters"_s).toObject();
         QCOMPARE(parameters.value(u"additionalProperties"_s).toBool(true), false);
-        for (const char *key : {"projectId", "directory", "sessionId", "prompt", "model", "agent", "variant",
-                                "wait", "timeout", "lastAssistant", "cron", "timezone", "disabled"})
+        for (const char *key :
+             {"projectId", "directory", "sessionId", "prompt", "model", "agent", "variant", "wait", "timeout",
+              "lastAssistant", "cron", "timezone", "disabled", "peer", "peers"})
             QVERIFY2(parameters.value(u"properties"_s).toObject().contains(QLatin1String(key)), key);
     }
 

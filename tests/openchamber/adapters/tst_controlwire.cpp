@@ -172,6 +172,19 @@ private Q_SLOTS:
                                                 {u"disabled"_s, false}};
         QTest::newRow("schedule status")
             << u"schedule"_s << QStringList {u"status"_s} << u"schedule.status"_s << QJsonObject {};
+        // Our extension: tasks that message a peer (docs/divergences.md).
+        QTest::newRow("schedule create --peer")
+            << u"schedule"_s << QStringList {u"create"_s,   u"--peer"_s, u"reviewer"_s, u"--name"_s, u"n"_s,
+                                             u"--prompt"_s, u"p"_s,      u"--daily"_s,  u"09:00"_s}
+            << u"schedule.create"_s
+            << QJsonObject {{u"peer"_s, u"reviewer"_s},
+                            {u"name"_s, u"n"_s},
+                            {u"prompt"_s, u"p"_s},
+                            {u"daily"_s, u"09:00"_s}};
+        QTest::newRow("schedule list --peers") << u"schedule"_s << QStringList {u"list"_s, u"--peers"_s}
+                                               << u"schedule.list"_s << QJsonObject {{u"peers"_s, true}};
+        QTest::newRow("run without a project") << u"schedule"_s << QStringList {u"run"_s, u"--task"_s, u"t"_s}
+                                               << u"schedule.run"_s << QJsonObject {{u"taskId"_s, u"t"_s}};
     }
     void commandLinesBecomeActions()
     {
