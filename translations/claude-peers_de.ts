@@ -163,6 +163,11 @@
         <source>%1 — %2 · %3</source>
         <translation>%1 — %2 · %3</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <extracomment>a session&apos;s state · time in that state</extracomment>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>App::ControlCalls</name>
@@ -931,6 +936,96 @@
     </message>
 </context>
 <context>
+    <name>App::OpenCodeRowsModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(keine)</translation>
+    </message>
+    <message>
+        <source>Name: %1</source>
+        <translation>Name: %1</translation>
+    </message>
+    <message>
+        <source>Kind: OpenCode session, driven by the control service</source>
+        <translation>Art: OpenCode-Sitzung, gesteuert vom Steuerdienst</translation>
+    </message>
+    <message>
+        <source>ID: %1</source>
+        <translation>ID: %1</translation>
+    </message>
+    <message>
+        <source>Machine: this machine</source>
+        <translation>Rechner: dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Directory: %1</source>
+        <translation>Verzeichnis: %1</translation>
+    </message>
+    <message>
+        <source>Git root: %1</source>
+        <translation>Git-Wurzel: %1</translation>
+    </message>
+    <message>
+        <source>State: %1 (OpenCode status: %2)</source>
+        <translation>Zustand: %1 (OpenCode-Status: %2)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>unbekannt</translation>
+    </message>
+    <message>
+        <source>In state for: %1</source>
+        <translation>In diesem Zustand seit: %1</translation>
+    </message>
+    <message>
+        <source>What it needs: %1</source>
+        <translation>Was sie braucht: %1</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>Letzter Fehler: %1</translation>
+    </message>
+    <message>
+        <source>claude-peers peer of OpenCode in this folder: %1</source>
+        <translation>claude-peers-Peer von OpenCode in diesem Ordner: %1</translation>
+    </message>
+    <message>
+        <source>(A message to that peer reaches whichever OpenCode chat in this folder uses a claude-peers tool next, not necessarily this session.)</source>
+        <translation>(Eine Nachricht an diesen Peer erreicht den OpenCode-Chat in diesem Ordner, der als nächster ein claude-peers-Werkzeug benutzt – nicht unbedingt diese Sitzung.)</translation>
+    </message>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Fehler: %1</translation>
+    </message>
+    <message>
+        <source>OpenCode</source>
+        <extracomment>in the peers&apos; reachability column: the row is an OpenCode session (prompted, not messaged)</extracomment>
+        <translation>OpenCode</translation>
+    </message>
+    <message>
+        <source>OpenCode session %1 in %2
+Send it a prompt, fork it or wait for it on the Sessions page.</source>
+        <translation>OpenCode-Sitzung %1 in %2
+Auf der Seite „Sitzungen“ einen Prompt senden, sie abzweigen oder auf sie warten.</translation>
+    </message>
+    <message>
+        <source>Waiting for your answer to a %1: %2</source>
+        <translation>Wartet auf Ihre Antwort (%1): %2</translation>
+    </message>
+    <message>
+        <source>An OpenCode session driven by the control service: it gets prompts (send, fork), not claude-peers messages.</source>
+        <translation>Eine vom Steuerdienst gesteuerte OpenCode-Sitzung: Sie erhält Prompts (senden, abzweigen), keine claude-peers-Nachrichten.</translation>
+    </message>
+</context>
+<context>
     <name>App::OperatorPeer</name>
     <message>
         <source>The operator is not registered with the broker yet; try again when the broker is running.</source>
@@ -1116,6 +1211,47 @@
         <source>Helper version: %1</source>
         <translation>Helper-Version: %1</translation>
     </message>
+    <message>
+        <source>Repository %1: the sessions working anywhere in it share this scope.</source>
+        <translation>Repository %1: Alle Sitzungen, die irgendwo darin arbeiten, teilen diesen Bereich.</translation>
+    </message>
+    <message>
+        <source>Folder %1 (not in a git repository): the sessions working in this folder share this scope.</source>
+        <translation>Ordner %1 (kein Git-Repository): Die Sitzungen, die in diesem Ordner arbeiten, teilen diesen Bereich.</translation>
+    </message>
+</context>
+<context>
+    <name>App::PeerScope</name>
+    <message>
+        <source>All scopes</source>
+        <translation>Alle Bereiche</translation>
+    </message>
+    <message>
+        <source>Machine: this machine</source>
+        <translation>Rechner: dieser Rechner</translation>
+    </message>
+    <message>
+        <source>Machine: %1</source>
+        <translation>Rechner: %1</translation>
+    </message>
+    <message>
+        <source>Repo: %1</source>
+        <extracomment>a git repository&apos;s folder, and the machine it is on</extracomment>
+        <translation>Repo: %1</translation>
+    </message>
+    <message>
+        <source>Repo: %1 (%2)</source>
+        <translation>Repo: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <extracomment>a working folder, and the machine it is on</extracomment>
+        <translation>Ordner: %1</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2)</source>
+        <translation>Ordner: %1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersByMachineModel</name>
@@ -1131,6 +1267,28 @@
         <translation>
             <numerusform>%1 (%n Peer)</numerusform>
             <numerusform>%1 (%n Peers)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This machine (%n OpenCode session(s))</source>
+        <translation>
+            <numerusform>Dieser Rechner (%n OpenCode-Sitzung)</numerusform>
+            <numerusform>Dieser Rechner (%n OpenCode-Sitzungen)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This machine (%n peer(s), %1)</source>
+        <extracomment>%1 is &quot;%n OpenCode session(s)&quot;</extracomment>
+        <translation>
+            <numerusform>Dieser Rechner (%n Peer, %1)</numerusform>
+            <numerusform>Dieser Rechner (%n Peers, %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n OpenCode session(s)</source>
+        <translation>
+            <numerusform>%n OpenCode-Sitzung</numerusform>
+            <numerusform>%n OpenCode-Sitzungen</numerusform>
         </translation>
     </message>
 </context>
@@ -1165,11 +1323,6 @@ Git-Wurzelverzeichnis: %2</translation>
     <message>
         <source>this machine</source>
         <translation>dieser Rechner</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <extracomment>a session&apos;s state · time in that state</extracomment>
-        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Peer %1
@@ -1228,6 +1381,10 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
         <source>Reachability</source>
         <translation>Erreichbarkeit</translation>
     </message>
+    <message>
+        <source>Scope</source>
+        <translation>Bereich</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersPage</name>
@@ -1278,6 +1435,30 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Renamed %1 to &quot;%2&quot;.</source>
         <translation>%1 in „%2“ umbenannt.</translation>
+    </message>
+    <message>
+        <source>Message…</source>
+        <translation>Nachricht…</translation>
+    </message>
+    <message>
+        <source>Send, fork or wait…</source>
+        <translation>Senden, abzweigen oder warten…</translation>
+    </message>
+    <message>
+        <source>Show one machine, one repository or one folder (the scopes of list_peers and broadcast)</source>
+        <translation>Einen Rechner, ein Repository oder einen Ordner zeigen (die Bereiche von list_peers und broadcast)</translation>
+    </message>
+    <message>
+        <source>Write to this peer as the operator, on the Messages page</source>
+        <translation>Diesem Peer als Bediener schreiben, auf der Seite „Nachrichten“</translation>
+    </message>
+    <message>
+        <source>Send this OpenCode session a prompt, fork it or wait for it, on the Sessions page</source>
+        <translation>Dieser OpenCode-Sitzung einen Prompt senden, sie abzweigen oder auf sie warten, auf der Seite „Sitzungen“</translation>
+    </message>
+    <message>
+        <source>An OpenCode session&apos;s title is set in OpenCode.</source>
+        <translation>Den Titel einer OpenCode-Sitzung legt man in OpenCode fest.</translation>
     </message>
 </context>
 <context>

@@ -103,6 +103,28 @@
             <numerusform>%1 (%n peers)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>This machine (%n OpenCode session(s))</source>
+        <translation>
+            <numerusform>This machine (%n OpenCode session)</numerusform>
+            <numerusform>This machine (%n OpenCode sessions)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This machine (%n peer(s), %1)</source>
+        <extracomment>%1 is &quot;%n OpenCode session(s)&quot;</extracomment>
+        <translation>
+            <numerusform>This machine (%n peer, %1)</numerusform>
+            <numerusform>This machine (%n peers, %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n OpenCode session(s)</source>
+        <translation>
+            <numerusform>%n OpenCode session</numerusform>
+            <numerusform>%n OpenCode sessions</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>App::QrCode</name>

@@ -167,6 +167,11 @@
         <source>%1 — %2 · %3</source>
         <translation>%1 — %2 · %3</translation>
     </message>
+    <message>
+        <source>%1 · %2</source>
+        <extracomment>a session&apos;s state · time in that state</extracomment>
+        <translation>%1 · %2</translation>
+    </message>
 </context>
 <context>
     <name>App::ControlCalls</name>
@@ -939,6 +944,96 @@
     </message>
 </context>
 <context>
+    <name>App::OpenCodeRowsModel</name>
+    <message>
+        <source>(none)</source>
+        <translation>(немає)</translation>
+    </message>
+    <message>
+        <source>Name: %1</source>
+        <translation>Назва: %1</translation>
+    </message>
+    <message>
+        <source>Kind: OpenCode session, driven by the control service</source>
+        <translation>Вид: сеанс OpenCode, яким керує служба керування</translation>
+    </message>
+    <message>
+        <source>ID: %1</source>
+        <translation>ID: %1</translation>
+    </message>
+    <message>
+        <source>Machine: this machine</source>
+        <translation>Комп’ютер: цей комп’ютер</translation>
+    </message>
+    <message>
+        <source>Directory: %1</source>
+        <translation>Каталог: %1</translation>
+    </message>
+    <message>
+        <source>Git root: %1</source>
+        <translation>Корінь git: %1</translation>
+    </message>
+    <message>
+        <source>State: %1 (OpenCode status: %2)</source>
+        <translation>Стан: %1 (статус OpenCode: %2)</translation>
+    </message>
+    <message>
+        <source>unknown</source>
+        <translation>невідомо</translation>
+    </message>
+    <message>
+        <source>In state for: %1</source>
+        <translation>У цьому стані: %1</translation>
+    </message>
+    <message>
+        <source>What it needs: %1</source>
+        <translation>Чого потребує: %1</translation>
+    </message>
+    <message>
+        <source>Last error: %1</source>
+        <translation>Остання помилка: %1</translation>
+    </message>
+    <message>
+        <source>claude-peers peer of OpenCode in this folder: %1</source>
+        <translation>Пір claude-peers від OpenCode у цій теці: %1</translation>
+    </message>
+    <message>
+        <source>(A message to that peer reaches whichever OpenCode chat in this folder uses a claude-peers tool next, not necessarily this session.)</source>
+        <translation>(Повідомлення цьому піру отримає той чат OpenCode у цій теці, який наступним скористається інструментом claude-peers, — не обов’язково цей сеанс.)</translation>
+    </message>
+    <message>
+        <source>OpenCode %1</source>
+        <translation>OpenCode %1</translation>
+    </message>
+    <message>
+        <source>this machine</source>
+        <translation>цей комп’ютер</translation>
+    </message>
+    <message>
+        <source>Error: %1</source>
+        <translation>Помилка: %1</translation>
+    </message>
+    <message>
+        <source>OpenCode</source>
+        <extracomment>in the peers&apos; reachability column: the row is an OpenCode session (prompted, not messaged)</extracomment>
+        <translation>OpenCode</translation>
+    </message>
+    <message>
+        <source>OpenCode session %1 in %2
+Send it a prompt, fork it or wait for it on the Sessions page.</source>
+        <translation>Сеанс OpenCode %1 у %2
+Надіслати йому запит, відгалузити його або дочекатися його можна на сторінці «Сеанси».</translation>
+    </message>
+    <message>
+        <source>Waiting for your answer to a %1: %2</source>
+        <translation>Чекає на вашу відповідь (%1): %2</translation>
+    </message>
+    <message>
+        <source>An OpenCode session driven by the control service: it gets prompts (send, fork), not claude-peers messages.</source>
+        <translation>Сеанс OpenCode, яким керує служба керування: він отримує запити (надіслати, відгалузити), а не повідомлення claude-peers.</translation>
+    </message>
+</context>
+<context>
     <name>App::OperatorPeer</name>
     <message>
         <source>The operator is not registered with the broker yet; try again when the broker is running.</source>
@@ -1126,6 +1221,47 @@
         <source>Helper version: %1</source>
         <translation>Версія помічника: %1</translation>
     </message>
+    <message>
+        <source>Repository %1: the sessions working anywhere in it share this scope.</source>
+        <translation>Репозиторій %1: сеанси, що працюють будь-де в ньому, мають спільну область.</translation>
+    </message>
+    <message>
+        <source>Folder %1 (not in a git repository): the sessions working in this folder share this scope.</source>
+        <translation>Тека %1 (не в репозиторії git): сеанси, що працюють у цій теці, мають спільну область.</translation>
+    </message>
+</context>
+<context>
+    <name>App::PeerScope</name>
+    <message>
+        <source>All scopes</source>
+        <translation>Усі області</translation>
+    </message>
+    <message>
+        <source>Machine: this machine</source>
+        <translation>Комп’ютер: цей комп’ютер</translation>
+    </message>
+    <message>
+        <source>Machine: %1</source>
+        <translation>Комп’ютер: %1</translation>
+    </message>
+    <message>
+        <source>Repo: %1</source>
+        <extracomment>a git repository&apos;s folder, and the machine it is on</extracomment>
+        <translation>Репозиторій: %1</translation>
+    </message>
+    <message>
+        <source>Repo: %1 (%2)</source>
+        <translation>Репозиторій: %1 (%2)</translation>
+    </message>
+    <message>
+        <source>Folder: %1</source>
+        <extracomment>a working folder, and the machine it is on</extracomment>
+        <translation>Тека: %1</translation>
+    </message>
+    <message>
+        <source>Folder: %1 (%2)</source>
+        <translation>Тека: %1 (%2)</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersByMachineModel</name>
@@ -1145,17 +1281,37 @@
             <numerusform>%1 (%n пірів)</numerusform>
         </translation>
     </message>
+    <message numerus="yes">
+        <source>This machine (%n OpenCode session(s))</source>
+        <translation>
+            <numerusform>Цей комп’ютер (%n сеанс OpenCode)</numerusform>
+            <numerusform>Цей комп’ютер (%n сеанси OpenCode)</numerusform>
+            <numerusform>Цей комп’ютер (%n сеансів OpenCode)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>This machine (%n peer(s), %1)</source>
+        <extracomment>%1 is &quot;%n OpenCode session(s)&quot;</extracomment>
+        <translation>
+            <numerusform>Цей комп’ютер (%n пір, %1)</numerusform>
+            <numerusform>Цей комп’ютер (%n піри, %1)</numerusform>
+            <numerusform>Цей комп’ютер (%n пірів, %1)</numerusform>
+        </translation>
+    </message>
+    <message numerus="yes">
+        <source>%n OpenCode session(s)</source>
+        <translation>
+            <numerusform>%n сеанс OpenCode</numerusform>
+            <numerusform>%n сеанси OpenCode</numerusform>
+            <numerusform>%n сеансів OpenCode</numerusform>
+        </translation>
+    </message>
 </context>
 <context>
     <name>App::PeersModel</name>
     <message>
         <source>this machine</source>
         <translation>цей комп’ютер</translation>
-    </message>
-    <message>
-        <source>%1 · %2</source>
-        <extracomment>a session&apos;s state · time in that state</extracomment>
-        <translation>%1 · %2</translation>
     </message>
     <message>
         <source>Peer %1
@@ -1240,6 +1396,10 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
         <source>Reachability</source>
         <translation>Досяжність</translation>
     </message>
+    <message>
+        <source>Scope</source>
+        <translation>Область</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersPage</name>
@@ -1290,6 +1450,30 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Renamed %1 to &quot;%2&quot;.</source>
         <translation>%1 перейменовано на «%2».</translation>
+    </message>
+    <message>
+        <source>Message…</source>
+        <translation>Повідомлення…</translation>
+    </message>
+    <message>
+        <source>Send, fork or wait…</source>
+        <translation>Надіслати, відгалузити або чекати…</translation>
+    </message>
+    <message>
+        <source>Show one machine, one repository or one folder (the scopes of list_peers and broadcast)</source>
+        <translation>Показати один комп’ютер, один репозиторій або одну теку (області list_peers і broadcast)</translation>
+    </message>
+    <message>
+        <source>Write to this peer as the operator, on the Messages page</source>
+        <translation>Написати цьому піру як оператор, на сторінці «Повідомлення»</translation>
+    </message>
+    <message>
+        <source>Send this OpenCode session a prompt, fork it or wait for it, on the Sessions page</source>
+        <translation>Надіслати цьому сеансу OpenCode запит, відгалузити його або дочекатися його, на сторінці «Сеанси»</translation>
+    </message>
+    <message>
+        <source>An OpenCode session&apos;s title is set in OpenCode.</source>
+        <translation>Назву сеансу OpenCode задають в OpenCode.</translation>
     </message>
 </context>
 <context>

@@ -83,6 +83,16 @@ QString AttentionText::stateName(Attention state)
     return {};
 }
 
+QString AttentionText::stateAndTime(Attention state, const QDateTime &since, const QDateTime &now)
+{
+    const QString name = stateName(state);
+    const QString time = timeInState(since, now);
+    if (name.isEmpty() || time.isEmpty())
+        return name;
+    //: a session's state · time in that state
+    return tr("%1 · %2").arg(name, time);
+}
+
 QString AttentionText::timeInState(const QDateTime &since, const QDateTime &now)
 {
     if (!since.isValid())

@@ -52,6 +52,8 @@ public:
     static QString stateName(Broker::Attention state); // "needs you", "busy", "idle", "" for unknown
     // "12 s", "3 min", "2 h 5 min", "4 d"; "" for an invalid since.
     static QString timeInState(const QDateTime &since, const QDateTime &now);
+    // "needs you · 3 min", "busy" (time unknown), "" (state unknown): the lists' state column.
+    static QString stateAndTime(Broker::Attention state, const QDateTime &since, const QDateTime &now);
     // "alpha — needs you · 3 min"
     static QString menuEntry(const AttentionItem &item, const QDateTime &now);
 };

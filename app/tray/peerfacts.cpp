@@ -81,6 +81,49 @@ QString PeerFacts::projectText(const Project &project)
     return project.branch.isEmpty() ? project.name : tr("%1 [%2]").arg(project.name, project.branch);
 }
 
+QString PeerFacts::cleanFolder(const QString &path)
+{
+    return path.isEmpty() ? QString() : QDir::cleanPath(path);
+}
+
+QString PeerFacts::clockText(const QDateTime &time)
+{
+    const QDateTime local = time.toLocalTime();
+    return local.date() == QDate::currentDate() ? local.toString(QStringLiteral("HH:mm:ss"))
+                                                : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+}
+
+QString PeerFacts::repoScopeOf(const QString &gitRoot, const QString &cwd)
+{
+    return cleanFolder(gitRoot.isEmpty() ? cwd : gitRoot);
+}
+
+QString PeerFacts::compactPath(const QString &path, bool thisMachine)
+{
+    if (!thisMachine || path.isEmpty())
+        return path;
+    const QString home = QDir::cleanPath(QDir::homePath());
+    if (home.isEmpty() || home == QLatin1String("/"))
+        return path;
+    if (path == home)
+        return QStringLiteral("~");
+    if (path.startsWith(home + QLatin1Char('/')))
+        return QLatin1Char('~') + path.mid(home.size());
+    return path;
+}
+
+QString PeerFacts::scopeHint(const QString &gitRoot, const QString &cwd)
+{
+    if (!gitRoot.isEmpty())
+        return tr("Repository %1: the sessions working anywhere in it share this scope.")
+            .arg(cleanFolder(gitRoot));
+    if (!cwd.isEmpty())
+        return tr("Folder %1 (not in a git repository): the sessions working in this folder share "
+                  "this scope.")
+            .arg(cleanFolder(cwd));
+    return {};
+}
+
 QString PeerFacts::machineOf(const Broker::Peer &peer)
 {
     return peer.isRemote() ? peer.id.section(QLatin1Char(':'), 0, 0) : QString();

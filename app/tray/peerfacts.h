@@ -51,6 +51,18 @@ public:
     static Project projectOf(const Broker::Peer &peer);
     static QString projectText(const Project &project); // "api [main]", "api", ""
 
+    // The folder of a peer's repo scope (0.7's list_peers scope "repo"): its git root, else its
+    // working folder; clean, "" when neither is known.
+    static QString repoScopeOf(const QString &gitRoot, const QString &cwd);
+    // A folder as the lists show it: clean, and under this machine's home as "~/…" when it is a
+    // path of this machine (another machine's home is not ours).
+    static QString compactPath(const QString &path, bool thisMachine);
+    static QString cleanFolder(const QString &path); // QDir::cleanPath, "" stays ""
+    // A moment as the lists show it: "14:03:27" today, else "2026-11-30 14:03" (local time).
+    static QString clockText(const QDateTime &time);
+    // The scope column's tooltip: what the scope is and who shares it.
+    static QString scopeHint(const QString &gitRoot, const QString &cwd);
+
     // The machine a peer runs on, as the page groups it: "" for this machine, else the remote
     // broker's hostname (the part of a remote id before ':').
     static QString machineOf(const Broker::Peer &peer);

@@ -1,10 +1,6 @@
 #include "peersbymachinemodel.h"
 
-#include "peerfacts.h"
 #include "peersmodel.h"
-
-#include <QHash>
-#include <QSet>
 
 #include <algorithm>
 
@@ -21,52 +17,79 @@ bool machineBefore(const QString &a, const QString &b)
 
 } // namespace
 
-PeersByMachineModel::PeersByMachineModel(PeersModel *source, QObject *parent)
-    : QAbstractItemModel(parent), m_source(source)
+PeersByMachineModel::PeersByMachineModel(PeersModel *peers, QObject *parent) : QAbstractItemModel(parent)
 {
-    connect(source, &QAbstractItemModel::rowsInserted, this, &PeersByMachineModel::rebuild);
-    connect(source, &QAbstractItemModel::rowsRemoved, this, &PeersByMachineModel::rebuild);
-    connect(source, &QAbstractItemModel::rowsMoved, this, &PeersByMachineModel::rebuild);
-    connect(source, &QAbstractItemModel::modelReset, this, &PeersByMachineModel::rebuild);
-    connect(source, &QAbstractItemModel::layoutChanged, this, &PeersByMachineModel::rebuild);
-    connect(source, &QAbstractItemModel::dataChanged, this, &PeersByMachineModel::forwardDataChanged);
+    follow(peers);
     rebuild();
 }
 
 PeersByMachineModel::~PeersByMachineModel() = default;
 
+void PeersByMachineModel::addSource(QAbstractItemModel *rows)
+{
+    follow(rows);
+    rebuild();
+}
+
+void PeersByMachineModel::follow(QAbstractItemModel *model)
+{
+    const int source = int(m_sources.size());
+    m_sources.push_back({model, {}});
+    connect(model, &QAbstractItemModel::rowsInserted, this, &PeersByMachineModel::rebuild);
+    connect(model, &QAbstractItemModel::rowsRemoved, this, &PeersByMachineModel::rebuild);
+    connect(model, &QAbstractItemModel::rowsMoved, this, &PeersByMachineModel::rebuild);
+    connect(model, &QAbstractItemModel::modelReset, this, &PeersByMachineModel::rebuild);
+    connect(model, &QAbstractItemModel::layoutChanged, this, &PeersByMachineModel::rebuild);
+    connect(model, &QObject::destroyed, this, &PeersByMachineModel::rebuild);
+    connect(
+        model, &QAbstractItemModel::dataChanged, this,
+        [this, source](const QModelIndex &topLeft, const QModelIndex &bottomRight, const QList<int> &roles) {
+            forwardDataChanged(source, topLeft, bottomRight, roles);
+        });
+}
+
 void PeersByMachineModel::rebuild()
 {
-    // What the tree should hold: each machine's peers, in the table's order.
+    // What the tree should hold: each machine's rows, table after table, in each table's order.
     QList<QString> machines;
-    QHash<QString, QStringList> wanted;
-    for (const Broker::Peer &peer : m_source->peers()) {
-        const QString machine = PeerFacts::machineOf(peer);
-        if (!wanted.contains(machine))
-            machines.append(machine);
-        wanted[machine].append(peer.id);
+    QHash<QString, QList<Item>> wanted;
+    for (size_t s = 0; s < m_sources.size(); ++s) {
+        Source &source = m_sources[s];
+        source.rowOf.clear();
+        if (!source.model)
+            continue;
+        for (int row = 0; row < source.model->rowCount(); ++row) {
+            const QModelIndex index = source.model->index(row, 0);
+            const QString id = index.data(PeersModel::PeerIdRole).toString();
+            if (source.rowOf.contains(id))
+                continue; // a duplicate id counts once
+            source.rowOf.insert(id, row);
+            const QString machine = index.data(PeersModel::MachineRole).toString();
+            if (!wanted.contains(machine))
+                machines.append(machine);
+            wanted[machine].append(Item {int(s), id});
+        }
     }
 
-    // 1. Children that left, from the end; 2. machines left without peers.
+    // 1. Children that left, from the end; 2. machines left without rows.
     for (int g = int(m_groups.size()) - 1; g >= 0; --g) {
         Group &group = *m_groups[size_t(g)];
-        const QStringList stay = wanted.value(group.machine);
-        const QSet<QString> keep(stay.cbegin(), stay.cend());
-        for (int r = int(group.peerIds.size()) - 1; r >= 0; --r) {
-            if (keep.contains(group.peerIds.at(r)))
+        const QList<Item> stay = wanted.value(group.machine);
+        for (int r = int(group.items.size()) - 1; r >= 0; --r) {
+            if (stay.contains(group.items.at(r)))
                 continue;
             beginRemoveRows(index(g, 0), r, r);
-            group.peerIds.removeAt(r);
+            group.items.removeAt(r);
             endRemoveRows();
         }
-        if (group.peerIds.isEmpty()) {
+        if (group.items.isEmpty()) {
             beginRemoveRows({}, g, g);
             m_groups.erase(m_groups.begin() + g);
             endRemoveRows();
         }
     }
 
-    // 3. New machines at their sorted place; 4. new peers at the end of their machine.
+    // 3. New machines at their sorted place; 4. new rows at the end of their machine.
     for (const QString &machine : machines) {
         auto found = std::find_if(m_groups.begin(), m_groups.end(),
                                   [&machine](const auto &group) { return group->machine == machine; });
@@ -82,30 +105,34 @@ void PeersByMachineModel::rebuild()
             endInsertRows();
         }
         Group &group = **found;
-        QStringList added;
-        for (const QString &id : wanted.value(machine)) {
-            if (!group.peerIds.contains(id))
-                added << id;
+        QList<Item> added;
+        for (const Item &item : wanted.value(machine)) {
+            if (!group.items.contains(item))
+                added << item;
         }
         if (added.isEmpty())
             continue;
         const int g = int(found - m_groups.begin());
-        const int first = int(group.peerIds.size());
+        const int first = int(group.items.size());
         beginInsertRows(index(g, 0), first, first + int(added.size()) - 1);
-        group.peerIds.append(added);
+        group.items.append(added);
         endInsertRows();
     }
 
-    // The machine rows say how many peers they hold.
+    // The machine rows say how many rows they hold.
     if (!m_groups.empty())
         Q_EMIT dataChanged(index(0, 0), index(int(m_groups.size()) - 1, 0));
 }
 
-void PeersByMachineModel::forwardDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
-                                             const QList<int> &roles)
+void PeersByMachineModel::forwardDataChanged(int source, const QModelIndex &topLeft,
+                                             const QModelIndex &bottomRight, const QList<int> &roles)
 {
+    const QAbstractItemModel *model = m_sources[size_t(source)].model;
+    if (!model)
+        return;
     for (int row = topLeft.row(); row <= bottomRight.row(); ++row) {
-        const QModelIndex first = peerIndex(m_source->peerAt(row).id, topLeft.column());
+        const QString id = model->index(row, 0).data(PeersModel::PeerIdRole).toString();
+        const QModelIndex first = childIndex(Item {source, id}, topLeft.column());
         if (first.isValid())
             Q_EMIT dataChanged(first, first.siblingAtColumn(bottomRight.column()), roles);
     }
@@ -120,6 +147,16 @@ int PeersByMachineModel::groupRow(const Group *group) const
     return -1;
 }
 
+QModelIndex PeersByMachineModel::childIndex(const Item &item, int column) const
+{
+    for (const auto &group : m_groups) {
+        const qsizetype r = group->items.indexOf(item);
+        if (r >= 0)
+            return createIndex(int(r), column, group.get());
+    }
+    return {};
+}
+
 QModelIndex PeersByMachineModel::machineIndex(const QString &machine) const
 {
     for (size_t g = 0; g < m_groups.size(); ++g) {
@@ -131,20 +168,35 @@ QModelIndex PeersByMachineModel::machineIndex(const QString &machine) const
 
 QModelIndex PeersByMachineModel::peerIndex(const QString &peerId, int column) const
 {
-    for (size_t g = 0; g < m_groups.size(); ++g) {
-        const qsizetype r = m_groups[g]->peerIds.indexOf(peerId);
-        if (r >= 0)
-            return createIndex(int(r), column, m_groups[g].get());
+    return itemIndex(int(PeersModel::Kind::Peer), peerId, column);
+}
+
+QModelIndex PeersByMachineModel::itemIndex(int kind, const QString &id, int column) const
+{
+    for (size_t s = 0; s < m_sources.size(); ++s) {
+        const Source &source = m_sources[s];
+        const auto row = source.rowOf.constFind(id);
+        if (!source.model || row == source.rowOf.cend())
+            continue;
+        if (source.model->index(*row, 0).data(PeersModel::KindRole).toInt() == kind)
+            return childIndex(Item {int(s), id}, column);
     }
     return {};
 }
 
-int PeersByMachineModel::sourceRow(const QModelIndex &index) const
+QModelIndex PeersByMachineModel::sourceIndex(const QModelIndex &index) const
 {
     if (!index.isValid() || !index.internalPointer())
-        return -1;
+        return {};
     const auto *group = static_cast<const Group *>(index.internalPointer());
-    return m_source->rowOf(group->peerIds.value(index.row()));
+    if (index.row() >= group->items.size())
+        return {};
+    const Item &item = group->items.at(index.row());
+    const Source &source = m_sources[size_t(item.source)];
+    const auto row = source.rowOf.constFind(item.id);
+    if (!source.model || row == source.rowOf.cend())
+        return {};
+    return source.model->index(*row, index.column());
 }
 
 QModelIndex PeersByMachineModel::index(int row, int column, const QModelIndex &parent) const
@@ -154,9 +206,9 @@ QModelIndex PeersByMachineModel::index(int row, int column, const QModelIndex &p
     if (!parent.isValid())
         return row < int(m_groups.size()) ? createIndex(row, column, nullptr) : QModelIndex();
     if (parent.internalPointer() || parent.row() >= int(m_groups.size()))
-        return {}; // peers have no children
+        return {}; // rows have no children
     Group *group = m_groups[size_t(parent.row())].get();
-    return row < group->peerIds.size() ? createIndex(row, column, group) : QModelIndex();
+    return row < group->items.size() ? createIndex(row, column, group) : QModelIndex();
 }
 
 QModelIndex PeersByMachineModel::parent(const QModelIndex &child) const
@@ -173,7 +225,7 @@ int PeersByMachineModel::rowCount(const QModelIndex &parent) const
         return int(m_groups.size());
     if (parent.internalPointer() || parent.column() != 0 || parent.row() >= int(m_groups.size()))
         return 0;
-    return int(m_groups[size_t(parent.row())]->peerIds.size());
+    return int(m_groups[size_t(parent.row())]->items.size());
 }
 
 int PeersByMachineModel::columnCount(const QModelIndex &) const
@@ -183,9 +235,24 @@ int PeersByMachineModel::columnCount(const QModelIndex &) const
 
 QString PeersByMachineModel::machineLabel(const Group &group) const
 {
-    const int count = int(group.peerIds.size());
-    return group.machine.isEmpty() ? tr("This machine (%n peer(s))", nullptr, count)
-                                   : tr("%1 (%n peer(s))", nullptr, count).arg(group.machine);
+    int peers = 0;
+    int sessions = 0;
+    for (int r = 0; r < group.items.size(); ++r) {
+        const QModelIndex row = sourceIndex(createIndex(r, 0, const_cast<Group *>(&group)));
+        if (row.data(PeersModel::KindRole).toInt() == int(PeersModel::Kind::OpenCodeSession))
+            ++sessions;
+        else
+            ++peers;
+    }
+    // OpenCode sessions are this machine's (the control service drives the local OpenCode).
+    if (sessions == 0)
+        return group.machine.isEmpty() ? tr("This machine (%n peer(s))", nullptr, peers)
+                                       : tr("%1 (%n peer(s))", nullptr, peers).arg(group.machine);
+    if (peers == 0)
+        return tr("This machine (%n OpenCode session(s))", nullptr, sessions);
+    //: %1 is "%n OpenCode session(s)"
+    return tr("This machine (%n peer(s), %1)", nullptr, peers)
+        .arg(tr("%n OpenCode session(s)", nullptr, sessions));
 }
 
 QVariant PeersByMachineModel::data(const QModelIndex &index, int role) const
@@ -210,15 +277,13 @@ QVariant PeersByMachineModel::data(const QModelIndex &index, int role) const
     }
     if (role == IsMachineRole)
         return false;
-    const int row = sourceRow(index);
-    if (row < 0)
-        return {};
-    return m_source->index(row, index.column()).data(role);
+    return sourceIndex(index).data(role);
 }
 
 QVariant PeersByMachineModel::headerData(int section, Qt::Orientation orientation, int role) const
 {
-    return m_source->headerData(section, orientation, role);
+    const QAbstractItemModel *peers = m_sources.front().model;
+    return peers ? peers->headerData(section, orientation, role) : QVariant();
 }
 
 } // namespace App

@@ -1,6 +1,9 @@
 #pragma once
 
 #include <QAbstractItemModel>
+#include <QHash>
+#include <QList>
+#include <QPointer>
 #include <QStringList>
 
 #include <memory>
@@ -11,10 +14,12 @@ namespace App {
 class PeersModel;
 
 // The peers table as a two-level tree for the Peers page: one row per machine (this machine
-// first, then the remote brokers by hostname), its peers as children, with the table's columns
-// and roles. Kept in step with the table by diffing, row by row: a peer that comes or goes
-// inserts or removes one child (and a machine row with its first or last peer), never a reset,
-// so the view keeps its selection, expansion and scroll position.
+// first, then the remote brokers by hostname), its rows as children, with the table's columns
+// and roles. More tables with the same columns and roles can join (addSource: the OpenCode
+// sessions); their rows group by their MachineRole too. Kept in step with the tables by
+// diffing, row by row: a row that comes or goes inserts or removes one child (and a machine row
+// with its first or last child), never a reset, so the view keeps its selection, expansion and
+// scroll position.
 class PeersByMachineModel : public QAbstractItemModel
 {
     Q_OBJECT
@@ -24,16 +29,21 @@ public:
         MachineRankRole, // QString that sorts this machine first, then by hostname
     };
 
-    explicit PeersByMachineModel(PeersModel *source, QObject *parent = nullptr);
+    explicit PeersByMachineModel(PeersModel *peers, QObject *parent = nullptr);
     ~PeersByMachineModel() override;
 
-    PeersModel *source() const { return m_source; }
-    // The row of a machine ("" = this machine), invalid when it has no peers.
+    // Another table with PeersModel's columns and roles (PeerIdRole names a row uniquely within
+    // it, MachineRole groups it, KindRole says what it is).
+    void addSource(QAbstractItemModel *rows);
+
+    // The row of a machine ("" = this machine), invalid when it has no rows.
     QModelIndex machineIndex(const QString &machine) const;
     // The peer's child row in column, invalid when unknown.
     QModelIndex peerIndex(const QString &peerId, int column = 0) const;
-    // The source table's row behind a child index, -1 for a machine row.
-    int sourceRow(const QModelIndex &index) const;
+    // A child row by kind (PeersModel::Kind as int) and id, invalid when unknown.
+    QModelIndex itemIndex(int kind, const QString &id, int column = 0) const;
+    // The index in its own table behind a child index (same column), invalid for a machine row.
+    QModelIndex sourceIndex(const QModelIndex &index) const;
 
     QModelIndex index(int row, int column, const QModelIndex &parent = {}) const override;
     QModelIndex parent(const QModelIndex &child) const override;
@@ -43,19 +53,32 @@ public:
     QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
 
 private:
+    struct Item
+    {
+        int source = 0; // index in m_sources
+        QString id;
+        bool operator==(const Item &) const = default;
+    };
     struct Group
     {
         QString machine; // "" = this machine
-        QStringList peerIds; // in the order they arrived; the view's proxy sorts them
+        QList<Item> items; // in the order they arrived; the view's proxy sorts them
+    };
+    struct Source
+    {
+        QPointer<QAbstractItemModel> model;
+        QHash<QString, int> rowOf; // by PeerIdRole, refreshed on every structural change
     };
 
+    void follow(QAbstractItemModel *model);
     void rebuild();
-    void forwardDataChanged(const QModelIndex &topLeft, const QModelIndex &bottomRight,
+    void forwardDataChanged(int source, const QModelIndex &topLeft, const QModelIndex &bottomRight,
                             const QList<int> &roles);
     int groupRow(const Group *group) const;
+    QModelIndex childIndex(const Item &item, int column) const;
     QString machineLabel(const Group &group) const;
 
-    PeersModel *m_source;
+    std::vector<Source> m_sources;
     std::vector<std::unique_ptr<Group>> m_groups;
 };
 

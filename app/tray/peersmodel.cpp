@@ -30,6 +30,7 @@ bool cellDiffers(const Peer &a, const Peer &b, int column)
         return a.id != b.id;
     case PeersModel::ProjectColumn: // the branch comes from the summary's "[repo:branch]"
         return a.cwd != b.cwd || a.gitRoot != b.gitRoot || a.summary != b.summary;
+    case PeersModel::ScopeColumn:
     case PeersModel::DirectoryColumn:
         return a.cwd != b.cwd || a.gitRoot != b.gitRoot;
     case PeersModel::SummaryColumn:
@@ -178,16 +179,14 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
         return peer.sessionName;
     case MachineColumn:
         return peer.isRemote() ? PeerFacts::machineOf(peer) : tr("this machine");
-    case StateColumn: {
-        const QString state = AttentionText::stateName(peer.attention);
-        const QString time = AttentionText::timeInState(parseBrokerTime(peer.attentionSince), now());
-        //: a session's state · time in that state
-        return time.isEmpty() ? state : tr("%1 · %2").arg(state, time);
-    }
+    case StateColumn:
+        return AttentionText::stateAndTime(peer.attention, parseBrokerTime(peer.attentionSince), now());
     case IdColumn:
         return peer.id;
     case ProjectColumn:
         return PeerFacts::projectText(PeerFacts::projectOf(peer));
+    case ScopeColumn:
+        return PeerFacts::compactPath(PeerFacts::repoScopeOf(peer.gitRoot, peer.cwd), !peer.isRemote());
     case DirectoryColumn:
         return peer.cwd;
     case SummaryColumn:
@@ -196,11 +195,7 @@ QVariant PeersModel::displayValue(const Peer &peer, int column) const
         return PeerFacts::reachabilityName(ReachabilityRule::of(peer, now()));
     case LastSeenColumn: {
         const QDateTime time = parseBrokerTime(peer.lastSeen);
-        if (!time.isValid())
-            return peer.lastSeen;
-        const QDateTime local = time.toLocalTime();
-        return local.date() == QDate::currentDate() ? local.toString(QStringLiteral("HH:mm:ss"))
-                                                    : local.toString(QStringLiteral("yyyy-MM-dd HH:mm"));
+        return time.isValid() ? PeerFacts::clockText(time) : peer.lastSeen;
     }
     }
     return {};
@@ -230,8 +225,11 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
                 .arg(peer.version.isEmpty() ? tr("unknown", "version") : peer.version)
                 .arg(peer.client.isEmpty() ? tr("not said", "client") : Broker::clientLabel(peer.client))
                 .arg(peer.registeredAt);
+        case ProjectColumn:
         case DirectoryColumn:
             return peer.gitRoot.isEmpty() ? peer.cwd : tr("%1\ngit root: %2").arg(peer.cwd, peer.gitRoot);
+        case ScopeColumn:
+            return PeerFacts::scopeHint(peer.gitRoot, peer.cwd);
         case StateColumn:
             if (peer.attentionMessage.isEmpty())
                 return peer.attentionSince.isEmpty() ? QVariant() : tr("since %1").arg(peer.attentionSince);
@@ -262,6 +260,12 @@ QVariant PeersModel::data(const QModelIndex &index, int role) const
         return sameFolderPeers(index.row());
     case MachineRole:
         return PeerFacts::machineOf(peer);
+    case KindRole:
+        return int(Kind::Peer);
+    case DirectoryRole:
+        return PeerFacts::cleanFolder(peer.cwd);
+    case GitRootRole:
+        return PeerFacts::cleanFolder(peer.gitRoot);
     }
     return {};
 }
@@ -281,6 +285,8 @@ QVariant PeersModel::headerData(int section, Qt::Orientation orientation, int ro
         return tr("ID");
     case ProjectColumn:
         return tr("Project");
+    case ScopeColumn:
+        return tr("Scope");
     case DirectoryColumn:
         return tr("Directory");
     case SummaryColumn:

@@ -27,6 +27,7 @@ public:
         StateColumn, // attention state and time in it ("needs you · 3 min")
         IdColumn,
         ProjectColumn, // git project (and sub-folder) with the branch when known: "api [main]"
+        ScopeColumn, // the repo scope (0.7): the git root, else the working folder; "~/src/api"
         DirectoryColumn,
         SummaryColumn,
         ReachabilityColumn, // push / poll only / stale / unreachable (ReachabilityRule)
@@ -40,7 +41,13 @@ public:
         ReachabilityRole, // App::Reachability as int
         SameFolderRole, // QStringList: other live local peers in the same folder (collision)
         MachineRole, // "" for this machine, else the remote broker's hostname
+        KindRole, // App::PeersModel::Kind as int: what the row is (the Peers page shows both)
+        DirectoryRole, // the working folder, clean; "" when unknown
+        GitRootRole, // the git root, clean; "" when none
     };
+    // A claude-peers peer (this model's rows), or an OpenCode session driven by the control
+    // service (OpenCodeRowsModel's rows, with the same columns and roles).
+    enum class Kind { Peer, OpenCodeSession };
 
     explicit PeersModel(QObject *parent = nullptr);
 

@@ -84,6 +84,7 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_peersPage = new PeersPage(m_model, m_presenter, m_client);
     m_window->addPage(QStringLiteral("peers"), tr("Peers"), m_peersPage);
     connect(m_peersPage, &PeersPage::retryRequested, m_host, &BrokerHost::start);
+    m_peersPage->showOpenCodeSessions(m_openCode);
     m_window->addPage(QStringLiteral("messages"), tr("Messages"),
                       m_messagesPage = new MessagesPage(*m_client, m_operator));
     m_window->addPage(QStringLiteral("federation"), tr("Federation"),
@@ -92,11 +93,12 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_window->addPage(QStringLiteral("sessions"), tr("Sessions"), m_sessionsPage);
     m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
     m_window->addPage(QStringLiteral("schedules"), tr("Schedules"), m_schedulesPage);
-    connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this,
-            [this](const QString &directory, const QString &sessionId) {
-                m_window->showPage(QStringLiteral("sessions"));
-                m_sessionsPage->selectSession(directory, sessionId);
-            });
+    connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this, &TrayComposition::openSession);
+    connect(m_peersPage, &PeersPage::openSessionRequested, this, &TrayComposition::openSession);
+    connect(m_peersPage, &PeersPage::messageRequested, this, [this](const QString &peerId) {
+        m_window->showPage(QStringLiteral("messages"));
+        m_messagesPage->openPeer(peerId);
+    });
     m_window->addPage(QStringLiteral("notifications"), tr("Notifications"),
                       new NotificationsPage(m_notifier));
     m_window->addPage(QStringLiteral("status"), tr("Status"), new StatusPage(m_client));
@@ -187,14 +189,19 @@ void TrayComposition::pollForTray()
         qCInfo(lcUi) << "no system tray appeared; the window stays the app";
 }
 
+void TrayComposition::openSession(const QString &directory, const QString &sessionId)
+{
+    m_window->showPage(QStringLiteral("sessions"));
+    m_sessionsPage->selectSession(directory, sessionId);
+}
+
 void TrayComposition::createTrayIcon()
 {
     m_tray = new TrayIcon(m_presenter, this);
     connect(m_tray, &TrayIcon::peersRequested, this, [this] { m_window->showPage(QStringLiteral("peers")); });
     connect(m_tray, &TrayIcon::peerRequested, this, [this](const QString &peerId) {
         if (const auto session = m_openCode->session(peerId)) { // an OpenCode session's entry
-            m_window->showPage(QStringLiteral("sessions"));
-            m_sessionsPage->selectSession(session->directory, peerId);
+            openSession(session->directory, peerId);
             return;
         }
         m_window->showPage(QStringLiteral("peers"));

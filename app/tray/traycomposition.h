@@ -97,6 +97,8 @@ private:
     void onUnixSignal(int signalNumber);
     Autostart autostart() const;
     void createTrayIcon();
+    // The Sessions page on an OpenCode session (its send, fork and wait live there).
+    void openSession(const QString &directory, const QString &sessionId);
     void pollForTray();
     void wireNotifications();
     void showPauseState();

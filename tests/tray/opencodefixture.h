@@ -13,6 +13,7 @@
 
 #include <QDir>
 #include <QFile>
+#include <QJsonArray>
 #include <QJsonDocument>
 #include <QTemporaryDir>
 
@@ -61,6 +62,28 @@ struct OpenCodeBrokerFixture
         backend->setWatchSessions(watchSessions);
         module = std::make_shared<OpenChamber::ControlModule>(std::move(owned));
         harness.server().addModule(module);
+    }
+
+    // OpenCode asks the user to allow a command in a session of the project (permission.asked),
+    // then hears the answer (permission.replied).
+    void askPermission(const QString &sessionId, const QString &requestId, const QString &permission,
+                       const QString &pattern)
+    {
+        fake.emitEvent(repo,
+                       {{QStringLiteral("type"), QStringLiteral("permission.asked")},
+                        {QStringLiteral("properties"),
+                         QJsonObject {{QStringLiteral("id"), requestId},
+                                      {QStringLiteral("sessionID"), sessionId},
+                                      {QStringLiteral("permission"), permission},
+                                      {QStringLiteral("patterns"), QJsonArray {pattern}}}}});
+    }
+    void answerPermission(const QString &sessionId, const QString &requestId)
+    {
+        fake.emitEvent(repo,
+                       {{QStringLiteral("type"), QStringLiteral("permission.replied")},
+                        {QStringLiteral("properties"),
+                         QJsonObject {{QStringLiteral("sessionID"), sessionId},
+                                      {QStringLiteral("requestID"), requestId}}}});
     }
 
     bool start()

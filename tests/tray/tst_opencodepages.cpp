@@ -202,13 +202,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(ui.status(id), u"busy"_s, scaled(10000));
         QSignalSpy attention(&ui.activity, &OpenCodeActivity::attentionChanged);
 
-        f.fake.emitEvent(f.repo,
-                         {{u"type"_s, u"permission.asked"_s},
-                          {u"properties"_s,
-                           QJsonObject {{u"id"_s, u"per_1"_s},
-                                        {u"sessionID"_s, id},
-                                        {u"permission"_s, u"bash"_s},
-                                        {u"patterns"_s, QJsonArray {u"make"_s}}}}});
+        f.askPermission(id, u"per_1"_s, u"bash"_s, u"make"_s);
         QTRY_COMPARE_WITH_TIMEOUT(
             ui.model()->index(ui.model()->rowOf(id), 0).data(SessionsModel::WaitingForRole).toString(),
             u"permission"_s, scaled(10000));
@@ -219,10 +213,7 @@ private Q_SLOTS:
         QCOMPARE(ui.activity.attentionItems().first().state, Broker::Attention::NeedsYou);
         QCOMPARE(ui.activity.attentionItems().first().peerId, id);
 
-        f.fake.emitEvent(
-            f.repo,
-            {{u"type"_s, u"permission.replied"_s},
-             {u"properties"_s, QJsonObject {{u"sessionID"_s, id}, {u"requestID"_s, u"per_1"_s}}}});
+        f.answerPermission(id, u"per_1"_s);
         QTRY_COMPARE_WITH_TIMEOUT(
             ui.model()->index(ui.model()->rowOf(id), 0).data(SessionsModel::WaitingForRole).toString(),
             QString(), scaled(10000));

@@ -52,13 +52,14 @@ private Q_SLOTS:
         m_model.reset();
     }
 
-    void hasNineNamedColumns()
+    void hasTenNamedColumns()
     {
-        QCOMPARE(m_model->columnCount(), 9);
-        const QStringList expected {
-            QStringLiteral("Name"),    QStringLiteral("Machine"),      QStringLiteral("State"),
-            QStringLiteral("ID"),      QStringLiteral("Project"),      QStringLiteral("Directory"),
-            QStringLiteral("Summary"), QStringLiteral("Reachability"), QStringLiteral("Last seen")};
+        QCOMPARE(m_model->columnCount(), 10);
+        const QStringList expected {QStringLiteral("Name"),         QStringLiteral("Machine"),
+                                    QStringLiteral("State"),        QStringLiteral("ID"),
+                                    QStringLiteral("Project"),      QStringLiteral("Scope"),
+                                    QStringLiteral("Directory"),    QStringLiteral("Summary"),
+                                    QStringLiteral("Reachability"), QStringLiteral("Last seen")};
         for (int column = 0; column < expected.size(); ++column)
             QCOMPARE(m_model->headerData(column, Qt::Horizontal).toString(), expected.at(column));
         QCOMPARE(m_model->rowCount(), 0);

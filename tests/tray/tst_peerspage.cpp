@@ -10,6 +10,7 @@
 
 #include <QApplication>
 #include <QClipboard>
+#include <QComboBox>
 #include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
@@ -298,6 +299,83 @@ private Q_SLOTS:
         model.sync({remote, a, other});
         QVERIFY(!page.detailsView()->toPlainText().contains(QLatin1String("bbbb0002")));
         QCOMPARE(page.detailsView()->toPlainText().isEmpty(), page.selectedPeerId().isEmpty());
+    }
+
+    // The scope box offers the machines, repos and folders present (0.7's scopes) and filters
+    // by one, with the text filter on top; it follows peers that come, keeping the choice. The
+    // scope column shows the repo, else the folder. A peer's action is Message.
+    void scopeBoxFiltersAndMessageAction()
+    {
+        TestSupport::TestHome home;
+        BrokerHost host(settingsFor(home)); // not started
+        TrayPresenter presenter(&host);
+        PeersModel model;
+        Broker::Peer a =
+            peer(QStringLiteral("aaaa0001"), QStringLiteral("alpha"), QStringLiteral("/src/api/server"), {});
+        a.gitRoot = QStringLiteral("/src/api");
+        Broker::Peer b =
+            peer(QStringLiteral("bbbb0002"), QStringLiteral("bravo"), QStringLiteral("/src/api"), {});
+        b.gitRoot = QStringLiteral("/src/api");
+        Broker::Peer c =
+            peer(QStringLiteral("cccc0003"), QStringLiteral("charlie"), QStringLiteral("/notes"), {});
+        Broker::Peer r =
+            peer(QStringLiteral("lab-box:dddd0004"), QStringLiteral("delta"), QStringLiteral("/src/api"), {});
+        r.gitRoot = QStringLiteral("/src/api");
+        model.sync({a, b, c, r});
+        PeersPage page(&model, &presenter, nullptr);
+        page.show();
+        QVERIFY(QTest::qWaitForWindowExposed(&page));
+        QAbstractItemModel *shown = page.view()->model();
+        QVERIFY(!page.openSessionButton()->isVisible()); // no OpenCode sessions on this page
+
+        QStringList scopes;
+        for (int i = 0; i < page.scopeBox()->count(); ++i)
+            scopes << page.scopeBox()->itemText(i);
+        QCOMPARE(scopes,
+                 (QStringList {QStringLiteral("All scopes"), QStringLiteral("Machine: this machine"),
+                               QStringLiteral("Machine: lab-box"), QStringLiteral("Repo: /src/api"),
+                               QStringLiteral("Repo: /src/api (lab-box)"), QStringLiteral("Folder: /notes"),
+                               QStringLiteral("Folder: /src/api"), QStringLiteral("Folder: /src/api/server"),
+                               QStringLiteral("Folder: /src/api (lab-box)")}));
+        QCOMPARE(page.scopeBox()->currentIndex(), 0);
+        page.view()->sortByColumn(PeersModel::NameColumn, Qt::AscendingOrder);
+        QCOMPARE(column(shown, PeersModel::ScopeColumn),
+                 (QStringList {QStringLiteral("/src/api"), QStringLiteral("/src/api"),
+                               QStringLiteral("/notes"), QStringLiteral("/src/api")}));
+
+        page.scopeBox()->setCurrentIndex(3); // the repo on this machine
+        QCOMPARE(column(shown, PeersModel::NameColumn),
+                 (QStringList {QStringLiteral("alpha"), QStringLiteral("bravo")}));
+        page.filterEdit()->setText(QStringLiteral("server"));
+        QCOMPARE(column(shown, PeersModel::NameColumn), QStringList {QStringLiteral("alpha")});
+        page.filterEdit()->clear();
+        page.scopeBox()->setCurrentIndex(2); // lab-box
+        QCOMPARE(column(shown, PeersModel::NameColumn), QStringList {QStringLiteral("delta")});
+        QCOMPARE(machines(shown), QStringList {QStringLiteral("lab-box")});
+
+        // A peer in a new folder: a new entry, the choice stays.
+        Broker::Peer e =
+            peer(QStringLiteral("eeee0005"), QStringLiteral("echo"), QStringLiteral("/srv/web"), {});
+        model.sync({a, b, c, r, e});
+        QCOMPARE(page.scopeBox()->count(), int(scopes.size()) + 1);
+        QCOMPARE(page.scopeBox()->currentText(), QStringLiteral("Machine: lab-box"));
+        QCOMPARE(column(shown, PeersModel::NameColumn), QStringList {QStringLiteral("delta")});
+        // lab-box's peer leaves: its scope stays chosen (and empty) until another is chosen.
+        model.sync({a, b, c, e});
+        QCOMPARE(page.scopeBox()->currentText(), QStringLiteral("Machine: lab-box"));
+        QCOMPARE(peerRows(shown), 0);
+        page.scopeBox()->setCurrentIndex(0);
+        QCOMPARE(peerRows(shown), 4);
+
+        // Message: the selected peer's action (button, or double click / Enter on the row).
+        QSignalSpy message(&page, &PeersPage::messageRequested);
+        QVERIFY(!page.messageButton()->isEnabled());
+        page.selectPeer(QStringLiteral("cccc0003"));
+        QVERIFY(page.messageButton()->isEnabled());
+        QTest::mouseClick(page.messageButton(), Qt::LeftButton);
+        Q_EMIT page.view()->activated(page.view()->currentIndex());
+        QCOMPARE(message.size(), 2);
+        QCOMPARE(message.at(1).at(0).toString(), QStringLiteral("cccc0003"));
     }
 };
 

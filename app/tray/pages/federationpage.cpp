@@ -1,6 +1,7 @@
 #include "federationpage.h"
 
 #include "federationpresenter.h"
+#include "listview.h"
 #include "qrcodeimage.h"
 
 #include <QApplication>
@@ -11,7 +12,6 @@
 #include <QFrame>
 #include <QGroupBox>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPixmap>
@@ -46,12 +46,7 @@ QTableView *tableOf(QAbstractItemModel *model, QWidget *parent, const QString &n
 {
     auto *view = new QTableView(parent);
     view->setObjectName(name);
-    view->setModel(model);
-    view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    view->setSelectionMode(QAbstractItemView::SingleSelection);
-    view->setEditTriggers(QAbstractItemView::NoEditTriggers);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setStretchLastSection(true);
+    setUpListView(view, model, ModelOrder, LastColumn);
     view->setMinimumHeight(120);
     return view;
 }

@@ -3,22 +3,45 @@
 #include <QAbstractItemView>
 #include <QHeaderView>
 #include <QTableView>
+#include <QTreeView>
+
+#include <type_traits>
 
 namespace App {
 
-// The pages' lists: sortable, one whole row selected, read-only, no row numbers, one column
-// taking the room that is left.
-inline void setUpListView(QTableView *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
+// The sort column of a list kept in the model's order (a log, a list its presenter orders):
+// not sortable by a click on the header.
+inline constexpr int ModelOrder = -1;
+// The stretch column of a list whose last column takes the room that is left.
+inline constexpr int LastColumn = -1;
+
+// The pages' lists, tables or trees (the Peers page's machines): sorted by sortColumn (or
+// ModelOrder), one whole row selected, read-only, one line a row, no row numbers, one column
+// (or the last: LastColumn) taking the room that is left.
+template<typename View>
+requires std::is_base_of_v<QTableView, View> || std::is_base_of_v<QTreeView, View>
+void setUpListView(View *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
 {
     view->setModel(model);
-    view->setSortingEnabled(true);
-    view->sortByColumn(sortColumn, Qt::AscendingOrder);
     view->setSelectionBehavior(QAbstractItemView::SelectRows);
     view->setSelectionMode(QAbstractItemView::SingleSelection);
     view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    if (sortColumn != ModelOrder) {
+        view->setSortingEnabled(true);
+        view->sortByColumn(sortColumn, Qt::AscendingOrder);
+    }
     view->setWordWrap(false);
-    view->verticalHeader()->hide();
-    view->horizontalHeader()->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    QHeaderView *header = nullptr;
+    if constexpr (std::is_base_of_v<QTableView, View>) {
+        view->verticalHeader()->hide();
+        header = view->horizontalHeader();
+    } else {
+        view->setUniformRowHeights(true);
+        header = view->header();
+    }
+    header->setStretchLastSection(stretchColumn == LastColumn);
+    if (stretchColumn != LastColumn)
+        header->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
 }
 
 } // namespace App

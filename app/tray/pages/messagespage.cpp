@@ -1,5 +1,6 @@
 #include "messagespage.h"
 
+#include "listview.h"
 #include "messagelogfeed.h"
 #include "messagethreads.h"
 #include "operatorpeer.h"
@@ -76,17 +77,11 @@ MessagesPage::MessagesPage(Broker::BrokerClient &client, OperatorPeer *operatorP
     m_threadsView->setCurrentIndex(m_threadsSorted->index(0, 0));
 
     m_filter->setSourceModel(m_log);
-    m_messagesView->setModel(m_filter);
     m_messagesView->setObjectName(QStringLiteral("messages"));
-    m_messagesView->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_messagesView->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_messagesView->verticalHeader()->hide();
+    setUpListView(m_messagesView, m_filter, ModelOrder, MessageLogModel::TextColumn);
     // Fixed row heights: a view does not measure 20,000 rows.
     m_messagesView->verticalHeader()->setSectionResizeMode(QHeaderView::Fixed);
     m_messagesView->verticalHeader()->setDefaultSectionSize(m_messagesView->fontMetrics().height() + 6);
-    m_messagesView->horizontalHeader()->setSectionResizeMode(MessageLogModel::TextColumn,
-                                                             QHeaderView::Stretch);
-    m_messagesView->setWordWrap(false);
 
     m_search->setPlaceholderText(tr("Search messages"));
     m_search->setClearButtonEnabled(true);

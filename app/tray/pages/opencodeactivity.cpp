@@ -17,6 +17,12 @@ Broker::Attention OpenCodeSession::attention() const
     return Broker::Attention::Unknown;
 }
 
+bool OpenCodeSession::isCurrent() const
+{
+    const Broker::Attention state = attention();
+    return watched || state == Broker::Attention::NeedsYou || state == Broker::Attention::Busy;
+}
+
 OpenCodeActivity::OpenCodeActivity(QObject *parent) : QObject(parent) { }
 
 void OpenCodeActivity::follow(OpenChamber::ControlEvents *events)
@@ -101,6 +107,7 @@ void OpenCodeActivity::setStatus(const QString &directory, const QString &sessio
     const QList<AttentionItem> before = attentionItems();
     OpenCodeSession &s = entry(directory, sessionId);
     const Broker::Attention was = s.attention();
+    s.watched = true;
     s.status = status;
     if (status == QLatin1String("idle")) {
         s.waitingFor.clear();
@@ -121,6 +128,7 @@ void OpenCodeActivity::setWaiting(const QString &directory, const QString &sessi
     const QList<AttentionItem> before = attentionItems();
     OpenCodeSession &s = entry(directory, sessionId);
     const Broker::Attention was = s.attention();
+    s.watched = true;
     s.waitingFor = waitingFor;
     s.detail = waitingFor.isEmpty() ? QString() : detail;
     if (s.attention() != was)
@@ -133,7 +141,9 @@ void OpenCodeActivity::setFailed(const QString &directory, const QString &sessio
     if (sessionId.isEmpty())
         return;
     const QList<AttentionItem> before = attentionItems();
-    entry(directory, sessionId).error = message;
+    OpenCodeSession &s = entry(directory, sessionId);
+    s.watched = true;
+    s.error = message;
     changed(sessionId, before);
 }
 

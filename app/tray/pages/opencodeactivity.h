@@ -27,9 +27,13 @@ struct OpenCodeSession
     QString detail; // what it asks
     QString error; // the last error OpenCode reported for it
     QDateTime since; // when it entered its current state (as seen here)
+    bool watched = false; // an event (status, question, error) came for it while the tray ran
 
     bool needsYou() const { return !waitingFor.isEmpty(); }
     Broker::Attention attention() const;
+    // Worth a row among the peers: it needs you or works, or it was active while the tray ran
+    // (a session that is only in a listing stays on the Sessions page).
+    bool isCurrent() const;
     bool operator==(const OpenCodeSession &) const = default;
 };
 

@@ -1,24 +1,27 @@
 #include "peerspage.h"
 
 #include "brokerapi.h"
+#include "listview.h"
+#include "opencodeactivity.h"
+#include "opencoderowsmodel.h"
 #include "peerfacts.h"
 #include "peersbymachinemodel.h"
+#include "peersfilterproxy.h"
 #include "peersmodel.h"
 #include "traypresenter.h"
 
 #include <QApplication>
 #include <QClipboard>
 #include <QColor>
+#include <QComboBox>
 #include <QFormLayout>
 #include <QHBoxLayout>
-#include <QHeaderView>
 #include <QItemSelectionModel>
 #include <QLabel>
 #include <QLineEdit>
 #include <QPlainTextEdit>
 #include <QPointer>
 #include <QPushButton>
-#include <QSortFilterProxyModel>
 #include <QSplitter>
 #include <QStyle>
 #include <QTimer>
@@ -31,21 +34,20 @@ namespace {
 
 constexpr int TimesRefreshMs = 5000; // "3 min" needs no finer steps; seconds show on the next one
 
-// Sorts peers within their machine by the chosen column while the machines keep their order
-// (this machine first) whichever way the column sorts; filters on any column and keeps a
-// machine whose peers match. Adds the same-folder marker and the badge colours.
-class PeersProxy : public QSortFilterProxyModel
+// The core proxy's sorting and filtering, plus what only a screen needs: the same-folder
+// marker, the badge colours, bold machine rows.
+class PeersProxy : public PeersFilterProxy
 {
 public:
-    using QSortFilterProxyModel::QSortFilterProxyModel;
+    using PeersFilterProxy::PeersFilterProxy;
 
     QVariant data(const QModelIndex &index, int role) const override
     {
         if (role == Qt::DecorationRole && index.column() == PeersModel::NameColumn &&
-            !QSortFilterProxyModel::data(index, PeersModel::SameFolderRole).toStringList().isEmpty())
+            !PeersFilterProxy::data(index, PeersModel::SameFolderRole).toStringList().isEmpty())
             return QApplication::style()->standardIcon(QStyle::SP_MessageBoxWarning);
         if (role == Qt::ForegroundRole && index.column() == PeersModel::ReachabilityColumn) {
-            const QVariant reach = QSortFilterProxyModel::data(index, PeersModel::ReachabilityRole);
+            const QVariant reach = PeersFilterProxy::data(index, PeersModel::ReachabilityRole);
             if (!reach.isValid())
                 return {};
             switch (Reachability(reach.toInt())) {
@@ -64,20 +66,15 @@ public:
             bold.setBold(true);
             return bold;
         }
-        return QSortFilterProxyModel::data(index, role);
-    }
-
-protected:
-    bool lessThan(const QModelIndex &left, const QModelIndex &right) const override
-    {
-        if (!left.parent().isValid()) { // machines: the same order both ways
-            const QString a = left.data(PeersByMachineModel::MachineRankRole).toString();
-            const QString b = right.data(PeersByMachineModel::MachineRankRole).toString();
-            return sortOrder() == Qt::AscendingOrder ? a < b : b < a;
-        }
-        return QSortFilterProxyModel::lessThan(left, right);
+        return PeersFilterProxy::data(index, role);
     }
 };
+
+bool isSession(const QModelIndex &index)
+{
+    return index.isValid() && index.parent().isValid() &&
+        index.data(PeersModel::KindRole).toInt() == int(PeersModel::Kind::OpenCodeSession);
+}
 
 } // namespace
 
@@ -92,8 +89,11 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
       m_proxy(new PeersProxy(this)),
       m_view(new QTreeView(this)),
       m_filter(new QLineEdit(this)),
+      m_scope(new QComboBox(this)),
       m_details(new QPlainTextEdit(this)),
       m_copyDetails(new QPushButton(tr("Copy details"), this)),
+      m_message(new QPushButton(tr("Message…"), this)),
+      m_openSession(new QPushButton(tr("Send, fork or wait…"), this)),
       m_nameEdit(new QLineEdit(this)),
       m_rename(new QPushButton(tr("Rename"), this)),
       m_renameStatus(new QLabel(this)),
@@ -103,37 +103,34 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     setObjectName(QStringLiteral("peersPage"));
 
     m_proxy->setSourceModel(m_tree);
-    m_proxy->setSortRole(PeersModel::SortRole);
-    m_proxy->setFilterKeyColumn(-1); // any column matches
-    m_proxy->setFilterCaseSensitivity(Qt::CaseInsensitive);
-    m_proxy->setRecursiveFilteringEnabled(true); // a machine stays while one of its peers matches
-    m_proxy->setAutoAcceptChildRows(true); // typing a machine's name shows all its peers
 
     m_filter->setObjectName(QStringLiteral("filter"));
     m_filter->setPlaceholderText(tr("Filter by name, machine, ID, project, directory or summary"));
     m_filter->setClearButtonEnabled(true);
     connect(m_filter, &QLineEdit::textChanged, m_proxy, &QSortFilterProxyModel::setFilterFixedString);
+    m_scope->setObjectName(QStringLiteral("scope"));
+    m_scope->setToolTip(tr("Show one machine, one repository or one folder (the scopes of list_peers "
+                           "and broadcast)"));
+    m_scope->setSizeAdjustPolicy(QComboBox::AdjustToContents);
+    m_scope->setMaximumWidth(360);
+    connect(m_scope, &QComboBox::currentIndexChanged, this, [this](int index) {
+        m_proxy->setScope(index >= 0 && index < m_scopes.size() ? m_scopes.at(index) : PeerScope {});
+    });
 
     m_view->setObjectName(QStringLiteral("peersView"));
-    m_view->setModel(m_proxy);
-    m_view->setSortingEnabled(true);
     // Attention-ordered: who needs you first, longest waiting first; then busy, idle, by name.
-    m_view->sortByColumn(PeersModel::StateColumn, Qt::AscendingOrder);
-    m_view->setSelectionBehavior(QAbstractItemView::SelectRows);
-    m_view->setSelectionMode(QAbstractItemView::SingleSelection);
-    m_view->setEditTriggers(QAbstractItemView::NoEditTriggers);
+    setUpListView(m_view, m_proxy, PeersModel::StateColumn, PeersModel::SummaryColumn);
     m_view->setAlternatingRowColors(true);
-    m_view->setWordWrap(false);
-    m_view->setUniformRowHeights(true);
     m_view->setColumnHidden(PeersModel::MachineColumn, true); // the machine rows say it
-    m_view->header()->setSectionResizeMode(QHeaderView::Interactive);
-    m_view->header()->setStretchLastSection(false);
-    m_view->header()->setSectionResizeMode(PeersModel::SummaryColumn, QHeaderView::Stretch);
+    // The scope (repo) and the project (its sub-folder) say where; the full path is in the
+    // project's tooltip and the details, and the filter still matches it. The summary needs
+    // the room.
+    m_view->setColumnHidden(PeersModel::DirectoryColumn, true);
     m_view->setColumnWidth(PeersModel::NameColumn, 190);
     m_view->setColumnWidth(PeersModel::StateColumn, 120);
     m_view->setColumnWidth(PeersModel::IdColumn, 90);
     m_view->setColumnWidth(PeersModel::ProjectColumn, 140);
-    m_view->setColumnWidth(PeersModel::DirectoryColumn, 200);
+    m_view->setColumnWidth(PeersModel::ScopeColumn, 150);
     m_view->setColumnWidth(PeersModel::ReachabilityColumn, 90);
     m_view->setColumnWidth(PeersModel::LastSeenColumn, 90);
     m_view->expandAll();
@@ -151,6 +148,24 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     m_copyDetails->setObjectName(QStringLiteral("copyDetails"));
     connect(m_copyDetails, &QPushButton::clicked, this,
             [this] { QGuiApplication::clipboard()->setText(m_details->toPlainText()); });
+    m_message->setObjectName(QStringLiteral("message"));
+    m_message->setToolTip(tr("Write to this peer as the operator, on the Messages page"));
+    connect(m_message, &QPushButton::clicked, this, [this] {
+        if (const QString id = selectedPeerId(); !id.isEmpty())
+            Q_EMIT messageRequested(id);
+    });
+    m_openSession->setObjectName(QStringLiteral("openSession"));
+    m_openSession->setToolTip(tr("Send this OpenCode session a prompt, fork it or wait for it, on the "
+                                 "Sessions page"));
+    connect(m_openSession, &QPushButton::clicked, this, [this] {
+        const QString id = selectedSessionId();
+        if (id.isEmpty() || !m_openCodeRows)
+            return;
+        const int row = m_openCodeRows->rowOf(id);
+        if (row >= 0)
+            Q_EMIT openSessionRequested(m_openCodeRows->sessionAt(row).directory, id);
+    });
+    connect(m_view, &QAbstractItemView::activated, this, &PeersPage::actOn);
     m_nameEdit->setObjectName(QStringLiteral("nameEdit"));
     m_nameEdit->setPlaceholderText(tr("New session name"));
     m_rename->setObjectName(QStringLiteral("rename"));
@@ -164,7 +179,12 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     auto *detailsLayout = new QVBoxLayout(detailsPane);
     detailsLayout->setContentsMargins(0, 0, 0, 0);
     detailsLayout->addWidget(m_details, 1);
-    detailsLayout->addWidget(m_copyDetails, 0, Qt::AlignLeft);
+    auto *actionsRow = new QHBoxLayout;
+    actionsRow->addWidget(m_copyDetails);
+    actionsRow->addWidget(m_message);
+    actionsRow->addWidget(m_openSession);
+    actionsRow->addStretch(1);
+    detailsLayout->addLayout(actionsRow);
     auto *renameRow = new QHBoxLayout;
     renameRow->addWidget(m_nameEdit, 1);
     renameRow->addWidget(m_rename);
@@ -187,37 +207,110 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     statusRow->addWidget(m_status, 1);
     statusRow->addWidget(m_retry);
 
+    auto *filterRow = new QHBoxLayout;
+    filterRow->addWidget(m_scope);
+    filterRow->addWidget(m_filter, 1);
     auto *layout = new QVBoxLayout(this);
-    layout->addWidget(m_filter);
+    layout->addLayout(filterRow);
     layout->addWidget(split, 1);
     layout->addLayout(statusRow);
 
     m_times->setInterval(TimesRefreshMs);
-    m_times->callOnTimeout(model, &PeersModel::refreshTimes);
+    m_times->callOnTimeout(this, &PeersPage::refreshTimes);
 
     connect(m_view->selectionModel(), &QItemSelectionModel::currentRowChanged, this,
             &PeersPage::updateDetails);
     connect(m_view->selectionModel(), &QItemSelectionModel::selectionChanged, this,
             &PeersPage::updateDetails);
-    connect(model, &QAbstractItemModel::dataChanged, this, &PeersPage::updateDetails);
-    connect(model, &QAbstractItemModel::rowsRemoved, this, &PeersPage::updateDetails);
+    connect(m_tree, &QAbstractItemModel::dataChanged, this, &PeersPage::updateDetails);
+    connect(m_tree, &QAbstractItemModel::rowsRemoved, this, &PeersPage::updateDetails);
+    // The scopes offered are those present: a row that comes, goes or moves changes them.
+    connect(m_tree, &QAbstractItemModel::rowsInserted, this, &PeersPage::updateScopes);
+    connect(m_tree, &QAbstractItemModel::rowsRemoved, this, &PeersPage::updateScopes);
+    connect(m_tree, &QAbstractItemModel::dataChanged, this, &PeersPage::updateScopes);
     connect(presenter, &TrayPresenter::changed, this, &PeersPage::updateStatus);
     updateStatus();
+    updateScopes();
     updateDetails();
 }
 
+void PeersPage::showOpenCodeSessions(OpenCodeActivity *activity)
+{
+    if (m_openCodeRows || !activity)
+        return;
+    m_openCodeRows = new OpenCodeRowsModel(activity, this);
+    m_tree->addSource(m_openCodeRows);
+    updateDetails();
+}
+
+void PeersPage::refreshTimes()
+{
+    m_model->refreshTimes();
+    if (m_openCodeRows)
+        m_openCodeRows->refreshTimes();
+}
+
+void PeersPage::updateScopes()
+{
+    QList<PeerScope> scopes = PeerScope::presentIn(*m_tree);
+    const PeerScope chosen = m_proxy->scope();
+    if (!scopes.contains(chosen))
+        scopes.append(chosen); // its rows left: it stays chosen (and empty) until changed
+    if (scopes == m_scopes)
+        return;
+    const QSignalBlocker quiet(m_scope);
+    m_scopes = scopes;
+    m_scope->clear();
+    for (const PeerScope &scope : std::as_const(m_scopes))
+        m_scope->addItem(scope.label());
+    m_scope->setCurrentIndex(int(m_scopes.indexOf(chosen)));
+}
+
+void PeersPage::actOn(const QModelIndex &index)
+{
+    if (!index.parent().isValid())
+        return; // a machine row
+    if (isSession(index))
+        m_openSession->click();
+    else
+        m_message->click();
+}
+
+namespace {
+
+QModelIndex selectedRow(const QTreeView *view)
+{
+    const QModelIndexList rows = view->selectionModel()->selectedRows();
+    return rows.isEmpty() || !rows.first().parent().isValid() ? QModelIndex() : rows.first();
+}
+
+} // namespace
+
 QString PeersPage::selectedPeerId() const
 {
-    const QModelIndexList rows = m_view->selectionModel()->selectedRows();
-    if (rows.isEmpty())
-        return {};
-    const QModelIndex index = rows.first();
-    return index.parent().isValid() ? index.data(PeersModel::PeerIdRole).toString() : QString();
+    const QModelIndex index = selectedRow(m_view);
+    return index.isValid() && !isSession(index) ? index.data(PeersModel::PeerIdRole).toString() : QString();
+}
+
+QString PeersPage::selectedSessionId() const
+{
+    const QModelIndex index = selectedRow(m_view);
+    return isSession(index) ? index.data(PeersModel::PeerIdRole).toString() : QString();
 }
 
 void PeersPage::selectPeer(const QString &peerId)
 {
-    const QModelIndex index = m_proxy->mapFromSource(m_tree->peerIndex(peerId));
+    select(m_tree->peerIndex(peerId));
+}
+
+void PeersPage::selectSession(const QString &sessionId)
+{
+    select(m_tree->itemIndex(int(PeersModel::Kind::OpenCodeSession), sessionId));
+}
+
+void PeersPage::select(const QModelIndex &treeIndex)
+{
+    const QModelIndex index = m_proxy->mapFromSource(treeIndex);
     if (!index.isValid())
         return; // gone meanwhile, or filtered out: the window alone is the answer
     m_view->expand(index.parent());
@@ -228,8 +321,27 @@ void PeersPage::selectPeer(const QString &peerId)
 
 void PeersPage::updateDetails()
 {
+    const QString sessionId = selectedSessionId();
+    const int sessionRow = sessionId.isEmpty() || !m_openCodeRows ? -1 : m_openCodeRows->rowOf(sessionId);
     const QString id = selectedPeerId();
     const int row = id.isEmpty() ? -1 : m_model->rowOf(id);
+    m_message->setEnabled(row >= 0);
+    m_openSession->setEnabled(sessionRow >= 0);
+    m_openSession->setVisible(m_openCodeRows != nullptr);
+    if (sessionRow >= 0) {
+        const OpenCodeSession &session = m_openCodeRows->sessionAt(sessionRow);
+        showDetails(OpenCodeRowsModel::details(
+            session, m_openCodeRows->index(sessionRow, 0).data(PeersModel::GitRootRole).toString(),
+            OpenCodeRowsModel::openCodePeersIn(m_model->peers(), session.directory),
+            QDateTime::currentDateTimeUtc()));
+        m_nameEdit->clear();
+        m_nameEdit->setEnabled(false);
+        m_rename->setEnabled(false);
+        m_rename->setToolTip(tr("An OpenCode session's title is set in OpenCode."));
+        m_detailsPeer.clear();
+        m_renameStatus->clear();
+        return;
+    }
     if (row < 0) {
         m_details->clear();
         m_detailsPeer.clear();
@@ -240,10 +352,7 @@ void PeersPage::updateDetails()
         return;
     }
     const Broker::Peer &peer = m_model->peerAt(row);
-    const QString text = PeerFacts::details(peer, QDateTime::currentDateTimeUtc());
-    if (m_details->toPlainText() != text)
-        m_details->setPlainText(text);
-    m_copyDetails->setEnabled(true);
+    showDetails(PeerFacts::details(peer, QDateTime::currentDateTimeUtc()));
     // Only the local broker names its own sessions; a remote peer is renamed on its machine.
     const bool canRename = m_client && !peer.isRemote();
     m_nameEdit->setEnabled(canRename);
@@ -254,6 +363,13 @@ void PeersPage::updateDetails()
         m_nameEdit->setText(peer.sessionName);
         m_renameStatus->clear();
     }
+}
+
+void PeersPage::showDetails(const QString &text)
+{
+    if (m_details->toPlainText() != text)
+        m_details->setPlainText(text);
+    m_copyDetails->setEnabled(true);
 }
 
 void PeersPage::rename()
@@ -290,7 +406,7 @@ void PeersPage::rename()
 
 void PeersPage::showEvent(QShowEvent *event)
 {
-    m_model->refreshTimes();
+    refreshTimes();
     m_times->start();
     QWidget::showEvent(event);
 }
