@@ -142,10 +142,10 @@ private:
     void openServer();
     Broker::Result<void> listenOrAdopt();
     void closeServer();
-    void startDiscovery();
-    void stopDiscovery();
-    void serviceFound(const DiscoveredService &service);
-    void serviceLost(const QString &instance);
+    void startDiscovery(); // federationdiscovery.cpp
+    void stopDiscovery(); // federationdiscovery.cpp
+    void serviceFound(const DiscoveredService &service); // federationdiscovery.cpp
+    void serviceLost(const QString &instance); // federationdiscovery.cpp
     void pskLoaded();
     void localPeersChanged();
     void announceIfChanged();
@@ -155,13 +155,15 @@ private:
     void token(Broker::RouteCall &call);
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
-    void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void doctor(Broker::RouteCall &call); // federationstatus.cpp
     void attempts(Broker::RouteCall &call); // federationaudit.cpp
     void revoke(Broker::RouteCall &call); // federationaudit.cpp
     void recordDecision(const QString &kind, const QString &address, const QString &hostname,
                         const QString &fingerprint); // federationaudit.cpp
     void liftRevocation(const QString &pin, const QString &addressKey); // federationaudit.cpp
     qint64 nowMs() const;
+    static bool listsRemote(const QList<Broker::ConfigFile::Remote> &remotes,
+                            const Broker::ConfigFile::Remote &remote);
     void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
