@@ -7,6 +7,7 @@
 #include "discoverypolicy.h"
 #include "discoverytxt.h"
 #include "federationlogging.h"
+#include "ignoredmachines.h"
 #include "pendingrequests.h"
 #include "pskkeeper.h"
 #ifdef PEERS_HAVE_DNSSD
@@ -116,6 +117,12 @@ void FederationModule::serviceFound(const DiscoveredService &service)
                              ? QStringLiteral("its address is pinned to another certificate: pair it again")
                              : decision.reason,
                          m_context ? m_context->clock().now() : QDateTime::currentDateTimeUtc()};
+    const bool ignored = m_ignored && m_ignored->isIgnored(host.fingerprint);
+    if (ignored)
+        host.reason =
+            QStringLiteral("you ignored its pairing request (claude-peers federation unignore %1 lets it ask "
+                           "again)")
+                .arg(host.fingerprint);
     const auto same = [&](const DiscoveredHost &known) { return known.instance == host.instance; };
     m_discovered.removeIf(same);
     if (m_discovered.size() >= kMaxDiscoveredHosts)
@@ -126,7 +133,7 @@ void FederationModule::serviceFound(const DiscoveredService &service)
     Q_EMIT hostDiscovered(host);
     // A host with a fingerprint becomes a pairing request (accepting it pins and connects); a
     // 0.7 broker has none to pin: it stays in `discovered`, for a join URL by hand.
-    if (PendingRequests *pending = pendingRequests(); pending && !host.fingerprint.isEmpty()) {
+    if (PendingRequests *pending = pendingRequests(); pending && !host.fingerprint.isEmpty() && !ignored) {
         PendingRequests::Candidate candidate;
         candidate.host = host.address;
         candidate.port = host.port;

@@ -10,6 +10,7 @@
 #include "filesecretstore.h"
 #include "handover/fdpassing.h"
 #include "http/httpserver.h"
+#include "ignoredmachines.h"
 #include "internal/localroute.h"
 #include "joinurl.h"
 #include "pairing.h"
@@ -70,7 +71,8 @@ FederationModule::~FederationModule()
 
 QList<Broker::ModuleMigration> FederationModule::migrations() const
 {
-    return ReplayGuard::migrations() + ChallengeSpeakers::migrations() + RevokedRemotes::migrations();
+    return ReplayGuard::migrations() + ChallengeSpeakers::migrations() + RevokedRemotes::migrations() +
+        AttemptLog::migrations() + IgnoredMachines::migrations();
 }
 
 QByteArray FederationModule::psk() const
@@ -92,6 +94,8 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_speakers =
         std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
     m_revoked = std::make_unique<RevokedRemotes>([this] { return m_context->database(); }, context.clock());
+    m_attempts = std::make_unique<AttemptLog>([this] { return m_context->database(); }, context.clock());
+    m_ignored = std::make_unique<IgnoredMachines>([this] { return m_context->database(); }, context.clock());
     startPairing(context);
     // A successor takes the federation port over with the local one.
     context.server().registerListener(QStringLiteral("federation"),
@@ -219,8 +223,7 @@ void FederationModule::bringUp()
         return m_revoked ? m_revoked->refusal(hostname, pin) : QString();
     };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
-    m_recorder =
-        std::make_unique<AttemptRecordingHandler>(m_inbound.get(), &m_attempts, [this] { return nowMs(); });
+    m_recorder = std::make_unique<AttemptRecordingHandler>(m_inbound.get(), m_attempts.get());
     openServer();
 
     // The handshake tells the callee our port, so it can reach us back.
@@ -354,7 +357,8 @@ QList<Broker::Route> FederationModule::routes()
                                  route("/federation/init", &FederationModule::init),
                                  route("/federation/doctor", &FederationModule::doctor),
                                  route("/federation/attempts", &FederationModule::attempts),
-                                 route("/federation/revoke", &FederationModule::revoke)};
+                                 route("/federation/revoke", &FederationModule::revoke),
+                                 route("/federation/unignore", &FederationModule::unignore)};
     // Pairing's routes answer only while federation is on, like the others.
     for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
         pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
@@ -406,6 +410,8 @@ void FederationModule::stop()
     bringDown();
     m_speakers.reset();
     m_revoked.reset();
+    m_attempts.reset();
+    m_ignored.reset();
     m_guard.reset(); // drops its database copies
     m_psk.reset();
     m_context = nullptr;
@@ -662,6 +668,8 @@ void FederationModule::join(Broker::RouteCall &call)
     }
     const JoinUrl target = *url;
     liftRevocation(target.fingerprint, RemoteAddress {target.host, int(target.port)}.key());
+    if (m_ignored)
+        m_ignored->remove(target.fingerprint); // the user pairs it after all
     if (!target.fingerprint.isEmpty()) {
         Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
         config.setPin(target.host, target.port, target.fingerprint);
@@ -683,11 +691,14 @@ void FederationModule::join(Broker::RouteCall &call)
         if (m_challenges)
             m_challenges->clear(); // sessions proved the old key
         m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
-                         [responder, target](Broker::Result<QJsonObject> connected) {
+                         [this, responder, target](Broker::Result<QJsonObject> connected) {
                              if (!connected) {
                                  answerFailure(responder, connected.error().message);
                                  return;
                              }
+                             recordDecision(QStringLiteral("joined"),
+                                            RemoteAddress {target.host, int(target.port)}.key(),
+                                            connected->value(u"hostname").toString(), target.fingerprint);
                              Broker::RouteAnswer::json(
                                  responder,
                                  {{QStringLiteral("ok"), true},
@@ -788,11 +799,7 @@ void FederationModule::startPairing(Broker::ModuleContext &context)
         }
         m_links->connect(address, RemoteOrigin::Manual, std::move(done));
     };
-    hooks.decided = [this](const PendingRequest &request) {
-        recordDecision(PendingRequests::stateName(request.state),
-                       RemoteAddress {request.host, request.port}.key(), request.hostname,
-                       request.fingerprint);
-    };
+    hooks.decided = [this](const PendingRequest &request) { pairingDecided(request); };
     hooks.clock = &context.clock();
     m_pairing = std::make_unique<Pairing>(std::move(hooks));
 }

@@ -34,6 +34,8 @@ protected:
     QSqlQuery prepared(const QString &sql) const;
     // Runs the query; on failure logs "<what> failed: <SQLite's reason>" and answers false.
     static bool run(QSqlQuery &query, const char *what);
+    // A null QString binds as SQL NULL, which NOT NULL columns refuse and `=` never matches.
+    static QString text(const QString &value) { return value.isNull() ? QStringLiteral("") : value; }
     QSqlDatabase database() const { return m_database(); }
     const Broker::Clock &clock() const { return m_clock; }
 

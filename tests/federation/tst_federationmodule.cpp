@@ -370,6 +370,43 @@ private Q_SLOTS:
         QCOMPARE(status.value(u"relays_refused").toInt(), 1);
     }
 
+    // The audit trail is in SQLite: refusals and decisions are still listed after a restart; the
+    // refusal count is the running broker's.
+    void auditTrailSurvivesARestart()
+    {
+        Node b = makeNode(QStringLiteral("beta"));
+        QSignalSpy ready(b.module.get(), &FederationModule::ready);
+        QVERIFY(b.broker->start());
+        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QCOMPARE(fedPost(b.fedPort(), "/federation/handshake", R"({"hostname":"mallory"})",
+                         QByteArray("x").repeated(64))
+                     .status,
+                 403);
+        QVERIFY(b.broker->post(QStringLiteral("/federation/rotate-psk"), {}).object().value(u"ok").toBool());
+        const auto trail = [&] {
+            return b.broker->post(QStringLiteral("/federation/attempts"), {}).object();
+        };
+        const auto kinds = [](const QJsonObject &answer) {
+            QStringList listed;
+            for (const QJsonValue &row : answer.value(u"attempts").toArray())
+                listed.append(row.toObject().value(u"kind").toString());
+            return listed;
+        };
+        QCOMPARE(kinds(trail()), (QStringList {QStringLiteral("key-rotated"), QStringLiteral("refused")}));
+        QCOMPARE(trail().value(u"refusals").toInt(), 1);
+
+        b.broker->server().stop();
+        QVERIFY(b.broker->start());
+        QTRY_VERIFY_WITH_TIMEOUT(!b.federation().psk().isEmpty(), TestSupport::scaled(15000));
+        const QJsonObject after = trail();
+        QCOMPARE(kinds(after), (QStringList {QStringLiteral("key-rotated"), QStringLiteral("refused")}));
+        const QJsonObject refusal = after.value(u"attempts").toArray().last().toObject();
+        QCOMPARE(refusal.value(u"hostname").toString(), QStringLiteral("mallory"));
+        QCOMPARE(refusal.value(u"path").toString(), QStringLiteral("/federation/handshake"));
+        QCOMPARE(refusal.value(u"status").toInt(), 403);
+        QCOMPARE(after.value(u"refusals").toInt(), 0); // since this start
+    }
+
     void legacyRelaysAreAcceptedAndRecordedOnce()
     {
         Node b = makeNode(QStringLiteral("beta"));
