@@ -544,6 +544,57 @@ private Q_SLOTS:
             refused.body.constData());
     }
 
+    // Two TLS brokers on loopback: each link's round-trip time is measured from the peer lists
+    // it fetches (no extra traffic) and shown in /federation/status; plausible, not timed.
+    void tlsLinkReportsItsRoundTripTime()
+    {
+        Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
+        Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
+        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
+        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
+        QVERIFY(a.broker->start());
+        QVERIFY(b.broker->start());
+        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
+        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
+                                               {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        HttpResult joined = a.broker->post(QStringLiteral("/federation/join"),
+                                           {{QStringLiteral("url"), invitation.object().value(u"url")}});
+        QVERIFY2(joined.object().value(u"ok").toBool(), joined.body.constData());
+        const auto linkToBeta = [&] {
+            const QJsonArray remotes =
+                a.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray();
+            for (const QJsonValue &remote : remotes)
+                if (remote.toObject().value(u"hostname").toString() == u"beta")
+                    return remote.toObject();
+            return QJsonObject {};
+        };
+        QJsonObject link = linkToBeta();
+        QCOMPARE(link.value(u"state").toString(), QStringLiteral("connected"));
+        QVERIFY2(link.value(u"rtt_ms").toDouble() > 0,
+                 qPrintable(QString::number(link.value(u"rtt_ms").toDouble())));
+        QVERIFY(link.value(u"rtt_ms").toDouble() < LinkTransport::kTimeoutMs);
+        QVERIFY(link.value(u"rtt_smoothed_ms").toDouble() > 0);
+        QCOMPARE(link.value(u"rtt_samples").toInteger(), 1);
+        // A peer registered on beta is announced; alpha's fetch of the list is one more sample.
+        b.broker->registerPeer(QStringLiteral("/work/b"));
+        QTRY_VERIFY_WITH_TIMEOUT(linkToBeta().value(u"rtt_samples").toInteger() >= 2,
+                                 TestSupport::scaled(10000));
+        link = linkToBeta();
+        qInfo().noquote() << "alpha to beta over TLS on loopback: last" << link.value(u"rtt_ms").toDouble()
+                          << "ms, smoothed" << link.value(u"rtt_smoothed_ms").toDouble() << "ms";
+        QVERIFY(link.value(u"rtt_ms").toDouble() > 0 &&
+                link.value(u"rtt_ms").toDouble() < LinkTransport::kTimeoutMs);
+        // The join links both ways: beta measures its link to alpha as well.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const QJsonArray remotes =
+                    b.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray();
+                return !remotes.isEmpty() && remotes.first().toObject().value(u"rtt_ms").toDouble() > 0;
+            }(),
+            TestSupport::scaled(10000));
+    }
+
     void disabledFederationAnswersAsZeroSeven()
     {
         Node node = makeNode(QStringLiteral("alpha"), [](FederationSettings &s) { s.enabled = false; }, {});
