@@ -3,10 +3,12 @@
 // authenticated routes; the CLI itself only edits the config file and asks the broker to
 // re-read it.
 #include "federationcommands.h"
+
 #include "brokercontrol.h"
 #include "config.h"
 #include "context.h"
 #include "federationformat.h"
+#include "federationunignore.h"
 #include "formatting.h"
 #include "handlers.h"
 #include "jsonfields.h"

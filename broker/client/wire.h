@@ -532,16 +532,6 @@ struct FederationAttemptsRequest
     QJsonObject toJson() const { return {}; }
 };
 
-// Takes a machine off the ignored list (by its pin), so DNS-SD may propose it again.
-struct FederationUnignoreRequest
-{
-    static constexpr const char *path = "/federation/unignore";
-    using Answer = FederationAnswer;
-
-    QString fingerprint;
-    QJsonObject toJson() const { return {{QStringLiteral("fingerprint"), fingerprint}}; }
-};
-
 struct SendToRemoteRequest
 {
     static constexpr const char *path = "/federation/send-to-remote";
