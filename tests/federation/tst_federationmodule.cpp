@@ -121,18 +121,13 @@ private Q_SLOTS:
     {
         Node a = makeNode(QStringLiteral("alpha"));
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
         const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
 
-        HttpResult connected = a.broker->post(
-            QStringLiteral("/federation/connect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult connected =
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QCOMPARE(connected.object().value(u"ok").toBool(), true);
         QCOMPARE(connected.object().value(u"hostname").toString(), QStringLiteral("beta"));
 
@@ -198,14 +193,12 @@ private Q_SLOTS:
         QVERIFY(texts(b.broker->poll(peerB.id)).contains(QStringLiteral("all of you")));
 
         // Disconnect: forgotten in memory and in the config.
-        HttpResult gone = a.broker->post(
-            QStringLiteral("/federation/disconnect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult gone =
+            a.broker->post(QStringLiteral("/federation/disconnect"), loopbackTarget(b.fedPort()));
         QCOMPARE(gone.object().value(u"ok").toBool(), true);
         QVERIFY(Broker::ConfigFile::load(a.broker->home().configPath()).remotes().isEmpty());
-        HttpResult again = a.broker->post(
-            QStringLiteral("/federation/disconnect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult again =
+            a.broker->post(QStringLiteral("/federation/disconnect"), loopbackTarget(b.fedPort()));
         QCOMPARE(again.object().value(u"error").toString(),
                  QStringLiteral("Not connected to 127.0.0.1:%1").arg(b.fedPort()));
     }
@@ -215,15 +208,10 @@ private Q_SLOTS:
         Node a = makeNode(QStringLiteral("alpha"));
         // beta's clock never moves: its 30 s sync never runs, only announcements make it fetch.
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, false, true);
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
-        const HttpResult connected = a.broker->post(
-            QStringLiteral("/federation/connect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
+        const HttpResult connected =
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
         QTRY_COMPARE_WITH_TIMEOUT(
             b.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray().size(),
@@ -261,9 +249,7 @@ private Q_SLOTS:
     void peersChangedNeedsThePskAndAHostname()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const quint16 port = b.fedPort();
         QCOMPARE(fedPost(port, "/federation/peers-changed", "{\"hostname\":\"alpha\"}", "wrong").status, 403);
         QCOMPARE(fedPost(port, "/federation/peers-changed", "{}", kSharedPsk).status, 400);
@@ -290,9 +276,7 @@ private Q_SLOTS:
     void refusedRelaysStoreNothing()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         const quint16 port = b.fedPort();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -375,9 +359,7 @@ private Q_SLOTS:
     void auditTrailSurvivesARestart()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         QCOMPARE(fedPost(b.fedPort(), "/federation/handshake", R"({"hostname":"mallory"})",
                          QByteArray("x").repeated(64))
                      .status,
@@ -410,9 +392,7 @@ private Q_SLOTS:
     void legacyRelaysAreAcceptedAndRecordedOnce()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         for (int i = 0; i < 3; ++i) {
             LinkReply legacy = fedPost(
@@ -434,9 +414,7 @@ private Q_SLOTS:
     void acceptLegacyOffRefusesThePskHeader()
     {
         Node b = makeNode(QStringLiteral("beta"), [](FederationSettings &s) { s.acceptLegacy = false; });
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         LinkReply refused =
             fedPost(b.fedPort(), "/federation/relay",
@@ -448,9 +426,7 @@ private Q_SLOTS:
     void pipelineOrderAndLimits()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const quint16 port = b.fedPort();
         HttpResult health = TestSupport::httpGet(port, QStringLiteral("/health"));
         QCOMPARE(health.status, 200);
@@ -481,9 +457,7 @@ private Q_SLOTS:
     {
         Node b = makeNode(QStringLiteral("beta"),
                           [](FederationSettings &s) { s.subnets = {QStringLiteral("10.9.0.0/16")}; });
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         HttpResult health = TestSupport::httpGet(b.fedPort(), QStringLiteral("/health"));
         QCOMPARE(health.status, 403);
         QCOMPARE(
@@ -496,19 +470,14 @@ private Q_SLOTS:
     {
         Node a = makeNode(QStringLiteral("alpha"), {}, QByteArray("a").repeated(64), true);
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
         QVERIFY(b.federation().ownPin().startsWith(QStringLiteral("sha256-")));
         QVERIFY(QFile::exists(b.broker->home().path() + QStringLiteral("/.claude-peers-federation.key")));
         const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
 
-        const QJsonObject target {{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
-                                  {QStringLiteral("port"), b.fedPort()}};
+        const QJsonObject target = loopbackTarget(b.fedPort());
         // alpha joins with beta's URL: beta's PSK becomes alpha's, beta's pin is kept.
         HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
                                                {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
@@ -550,12 +519,8 @@ private Q_SLOTS:
     {
         Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
         HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
                                                {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
         HttpResult joined = a.broker->post(QStringLiteral("/federation/join"),
