@@ -1,5 +1,6 @@
 #include "attemptlog.h"
 
+#include "brokermodule.h"
 #include "clock.h"
 #include "subnetfilter.h"
 
@@ -17,13 +18,9 @@ constexpr qsizetype kMaxFieldChars = 256; // claimed names and reasons are cut, 
 
 QString clipped(const QString &text)
 {
+    if (text.isNull())
+        return QStringLiteral(""); // never SQL NULL
     return text.size() > kMaxFieldChars ? text.left(kMaxFieldChars) : text;
-}
-
-bool sameSource(const Attempt &a, const Attempt &b)
-{
-    return a.kind == b.kind && a.address == b.address && a.path == b.path && a.status == b.status &&
-        a.reason == b.reason && a.hostname == b.hostname && a.fingerprint == b.fingerprint;
 }
 
 QString isoOf(qint64 ms)
@@ -36,13 +33,12 @@ class RecordingResponder final : public Broker::Http::Responder
 {
 public:
     RecordingResponder(Broker::Http::ResponderPtr inner, const Broker::Http::Request &request,
-                       AttemptLog *log, std::function<qint64()> nowMs)
+                       AttemptLog *log)
         : m_inner(std::move(inner)),
           m_body(request.body), // shared, not copied
           m_path(QString::fromLatin1(request.path.left(128))),
           m_address(SubnetFilter::unmapped(request.peerAddress).toString()),
-          m_log(log),
-          m_nowMs(std::move(nowMs))
+          m_log(log)
     {
     }
 
@@ -82,7 +78,7 @@ private:
                 }
             }
         }
-        m_log->record(std::move(attempt), m_nowMs());
+        m_log->record(std::move(attempt));
     }
 
     Broker::Http::ResponderPtr m_inner;
@@ -90,46 +86,110 @@ private:
     QString m_path;
     QString m_address;
     AttemptLog *m_log;
-    std::function<qint64()> m_nowMs;
 };
 
 } // namespace
 
-void AttemptLog::record(Attempt attempt, qint64 nowMs)
+QList<Broker::ModuleMigration> AttemptLog::migrations()
 {
-    prune(nowMs);
+    return {migration(
+        4, QStringLiteral("create federation_attempts (the audit trail: refusals and pairing decisions)"),
+        {QStringLiteral(
+             "CREATE TABLE federation_attempts (id INTEGER PRIMARY KEY AUTOINCREMENT, kind TEXT NOT NULL, "
+             "address TEXT NOT NULL, hostname TEXT NOT NULL, fingerprint TEXT NOT NULL, path TEXT NOT "
+             "NULL, status INTEGER NOT NULL, reason TEXT NOT NULL, first_at_ms INTEGER NOT NULL, "
+             "last_at_ms INTEGER NOT NULL, count INTEGER NOT NULL)"),
+         QStringLiteral("CREATE INDEX federation_attempts_last ON federation_attempts (last_at_ms)")})};
+}
+
+AttemptLog::AttemptLog(Database database, const Broker::Clock &clock)
+    : FederationTable(std::move(database), clock)
+{
+}
+
+void AttemptLog::record(Attempt attempt)
+{
+    const qint64 nowMs = clock().msecsSinceEpoch();
     if (attempt.kind == QLatin1String("refused"))
         ++m_refusals;
-    attempt.firstAtMs = nowMs;
-    attempt.lastAtMs = nowMs;
-    for (auto it = m_entries.rbegin(); it != m_entries.rend(); ++it) {
-        if (it->lastAtMs + kFoldWindowMs < nowMs)
-            break;
-        if (sameSource(*it, attempt)) {
-            Attempt folded = *it;
-            folded.lastAtMs = nowMs;
-            ++folded.count;
-            m_entries.erase(std::next(it).base());
-            m_entries.append(folded); // stays newest
-            return;
-        }
-    }
-    while (m_entries.size() >= kMaxEntries)
-        m_entries.removeFirst();
-    m_entries.append(std::move(attempt));
+    if (fold(attempt, nowMs))
+        return;
+    QSqlQuery insert = prepared(QStringLiteral(
+        "INSERT INTO federation_attempts (kind, address, hostname, fingerprint, path, status, reason, "
+        "first_at_ms, last_at_ms, count) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, 1)"));
+    for (const QString &field :
+         {attempt.kind, attempt.address, attempt.hostname, attempt.fingerprint, attempt.path})
+        insert.addBindValue(clipped(field));
+    insert.addBindValue(attempt.status);
+    insert.addBindValue(clipped(attempt.reason));
+    insert.addBindValue(nowMs);
+    insert.addBindValue(nowMs);
+    if (run(insert, "recording a federation attempt"))
+        prune(nowMs);
 }
 
-QList<Attempt> AttemptLog::entries(qint64 nowMs)
+// The same refusal (or decision) from the same source within the fold window: one more on its row.
+bool AttemptLog::fold(const Attempt &attempt, qint64 nowMs)
 {
-    prune(nowMs);
-    QList<Attempt> newestFirst(m_entries.crbegin(), m_entries.crend());
-    return newestFirst;
+    QSqlQuery update = prepared(QStringLiteral(
+        "UPDATE federation_attempts SET count = count + 1, last_at_ms = ? WHERE id = (SELECT id FROM "
+        "federation_attempts WHERE last_at_ms >= ? AND kind = ? AND address = ? AND hostname = ? AND "
+        "fingerprint = ? AND path = ? AND status = ? AND reason = ? ORDER BY last_at_ms DESC, id DESC LIMIT "
+        "1)"));
+    update.addBindValue(nowMs);
+    update.addBindValue(nowMs - kFoldWindowMs);
+    for (const QString &field :
+         {attempt.kind, attempt.address, attempt.hostname, attempt.fingerprint, attempt.path})
+        update.addBindValue(clipped(field));
+    update.addBindValue(attempt.status);
+    update.addBindValue(clipped(attempt.reason));
+    return run(update, "folding a federation attempt") && update.numRowsAffected() > 0;
 }
 
-QJsonArray AttemptLog::toJson(qint64 nowMs)
+void AttemptLog::prune(qint64 nowMs)
+{
+    QSqlQuery old = prepared(QStringLiteral("DELETE FROM federation_attempts WHERE last_at_ms <= ?"));
+    old.addBindValue(nowMs - kKeepMs);
+    run(old, "pruning old federation attempts");
+    QSqlQuery overflow = prepared(QStringLiteral(
+        "DELETE FROM federation_attempts WHERE id NOT IN (SELECT id FROM federation_attempts ORDER BY "
+        "last_at_ms DESC, id DESC LIMIT ?)"));
+    overflow.addBindValue(kMaxEntries);
+    run(overflow, "bounding the federation attempts");
+}
+
+QList<Attempt> AttemptLog::entries() const
+{
+    QList<Attempt> rows;
+    QSqlQuery query = prepared(
+        QStringLiteral("SELECT kind, address, hostname, fingerprint, path, status, reason, first_at_ms, "
+                       "last_at_ms, count FROM "
+                       "federation_attempts WHERE last_at_ms > ? ORDER BY last_at_ms DESC, id DESC LIMIT ?"));
+    query.addBindValue(clock().msecsSinceEpoch() - kKeepMs);
+    query.addBindValue(kMaxEntries);
+    if (!run(query, "listing federation attempts"))
+        return rows;
+    while (query.next()) {
+        Attempt a;
+        a.kind = query.value(0).toString();
+        a.address = query.value(1).toString();
+        a.hostname = query.value(2).toString();
+        a.fingerprint = query.value(3).toString();
+        a.path = query.value(4).toString();
+        a.status = query.value(5).toInt();
+        a.reason = query.value(6).toString();
+        a.firstAtMs = query.value(7).toLongLong();
+        a.lastAtMs = query.value(8).toLongLong();
+        a.count = query.value(9).toInt();
+        rows.append(a);
+    }
+    return rows;
+}
+
+QJsonArray AttemptLog::toJson() const
 {
     QJsonArray rows;
-    for (const Attempt &a : entries(nowMs)) {
+    for (const Attempt &a : entries()) {
         rows.append(QJsonObject {{QStringLiteral("kind"), a.kind},
                                  {QStringLiteral("address"), a.address},
                                  {QStringLiteral("hostname"), a.hostname},
@@ -144,15 +204,10 @@ QJsonArray AttemptLog::toJson(qint64 nowMs)
     return rows;
 }
 
-void AttemptLog::prune(qint64 nowMs)
-{
-    m_entries.removeIf([nowMs](const Attempt &a) { return a.lastAtMs + kKeepMs <= nowMs; });
-}
-
 void AttemptRecordingHandler::handle(const Broker::Http::Request &request,
                                      const Broker::Http::ResponderPtr &responder)
 {
-    m_inner->handle(request, std::make_shared<RecordingResponder>(responder, request, m_log, m_nowMs));
+    m_inner->handle(request, std::make_shared<RecordingResponder>(responder, request, m_log));
 }
 
 } // namespace Federation

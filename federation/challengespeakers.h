@@ -1,13 +1,11 @@
 #pragma once
 
+#include "federationtable.h"
+
 #include <QList>
-#include <QSqlDatabase>
 #include <QString>
 
-#include <functional>
-
 namespace Broker {
-class Clock;
 struct ModuleMigration;
 } // namespace Broker
 
@@ -17,22 +15,18 @@ namespace Federation {
 // such a remote answering like 0.7 later is a possible downgrade attack, never a reason to send
 // it the PSK header. A remote is known by its certificate pin (by address on plain HTTP, which
 // only tests use), so re-pairing an address with another key starts afresh.
-class ChallengeSpeakers
+class ChallengeSpeakers : private FederationTable
 {
 public:
     static QList<Broker::ModuleMigration> migrations(); // version 2 of module "federation"
 
-    ChallengeSpeakers(std::function<QSqlDatabase()> database, const Broker::Clock &clock);
+    ChallengeSpeakers(Database database, const Broker::Clock &clock);
 
     // "sha256-…" when the remote showed a certificate, else "address:<host>:<port>".
     static QString identity(const QString &pin, const QString &addressKey);
 
     bool speaks(const QString &identity) const;
     void record(const QString &identity, const QString &addressKey, const QString &hostname);
-
-private:
-    std::function<QSqlDatabase()> m_database;
-    const Broker::Clock &m_clock;
 };
 
 } // namespace Federation

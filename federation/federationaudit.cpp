@@ -1,6 +1,7 @@
 // The federation's audit trail and revocation: /federation/attempts lists what the federation
-// port refused and the user's pairing decisions (attemptlog.h); /federation/revoke forgets a
-// paired broker — its link, its saved remote, its pin — and refuses it from then on
+// port refused, the user's pairing decisions (attemptlog.h) and the machines whose requests were
+// ignored (ignoredmachines.h); /federation/unignore takes one off that list; /federation/revoke
+// forgets a paired broker — its link, its saved remote, its pin — and refuses it from then on
 // (revokedremotes.h) until the user pairs or connects it again.
 #include "federationmodule.h"
 
@@ -8,6 +9,8 @@
 #include "clock.h"
 #include "config.h"
 #include "federationlogging.h"
+#include "ignoredmachines.h"
+#include "pendingrequests.h"
 #include "revokedremotes.h"
 #include "sessiontransport.h"
 
@@ -25,11 +28,6 @@ void refuse(const Broker::Http::ResponderPtr &responder, const QString &message)
 
 } // namespace
 
-qint64 FederationModule::nowMs() const
-{
-    return m_context ? m_context->clock().msecsSinceEpoch() : QDateTime::currentMSecsSinceEpoch();
-}
-
 void FederationModule::recordDecision(const QString &kind, const QString &address, const QString &hostname,
                                       const QString &fingerprint)
 {
@@ -38,7 +36,20 @@ void FederationModule::recordDecision(const QString &kind, const QString &addres
     decision.address = address;
     decision.hostname = hostname;
     decision.fingerprint = fingerprint;
-    m_attempts.record(std::move(decision), nowMs());
+    if (m_attempts)
+        m_attempts->record(std::move(decision));
+}
+
+void FederationModule::pairingDecided(const PendingRequest &request)
+{
+    const QString address = RemoteAddress {request.host, request.port}.key();
+    recordDecision(PendingRequests::stateName(request.state), address, request.hostname, request.fingerprint);
+    if (!m_ignored)
+        return;
+    if (request.state == PendingState::Rejected)
+        m_ignored->add(request.fingerprint, request.hostname, address);
+    else if (request.state == PendingState::Accepted)
+        m_ignored->remove(request.fingerprint);
 }
 
 void FederationModule::liftRevocation(const QString &pin, const QString &addressKey)
@@ -51,9 +62,38 @@ void FederationModule::attempts(Broker::RouteCall &call)
 {
     Broker::RouteAnswer::json(call.responder,
                               {{QStringLiteral("ok"), true},
-                               {QStringLiteral("attempts"), m_attempts.toJson(nowMs())},
-                               {QStringLiteral("refusals"), m_attempts.refusals()},
-                               {QStringLiteral("revoked"), m_revoked ? m_revoked->toJson() : QJsonArray()}});
+                               {QStringLiteral("attempts"), m_attempts ? m_attempts->toJson() : QJsonArray()},
+                               {QStringLiteral("refusals"), m_attempts ? m_attempts->refusals() : 0},
+                               {QStringLiteral("revoked"), m_revoked ? m_revoked->toJson() : QJsonArray()},
+                               {QStringLiteral("ignored"), m_ignored ? m_ignored->toJson() : QJsonArray()}});
+}
+
+void FederationModule::unignore(Broker::RouteCall &call)
+{
+    const QJsonValue given = call.body.value(u"fingerprint");
+    const QString pin = given.toString();
+    if (!given.isString() || pin.isEmpty() || pin.size() > 256) {
+        refuse(call.responder,
+               QStringLiteral(
+                   "Unignore needs {\"fingerprint\": \"sha256-…\"}: the pin of an ignored machine, as "
+                   "claude-peers federation attempts lists it"));
+        return;
+    }
+    if (!m_ignored) {
+        refuse(call.responder, QStringLiteral("The broker is stopping"));
+        return;
+    }
+    if (!m_ignored->remove(pin)) {
+        refuse(call.responder,
+               QStringLiteral("No machine with the fingerprint %1 is ignored; see claude-peers "
+                              "federation attempts")
+                   .arg(pin));
+        return;
+    }
+    recordDecision(QStringLiteral("unignored"), {}, {}, pin);
+    qCInfo(lcFederation).noquote() << "un-ignored" << pin;
+    Broker::RouteAnswer::json(call.responder,
+                              {{QStringLiteral("ok"), true}, {QStringLiteral("fingerprint"), pin}});
 }
 
 void FederationModule::revoke(Broker::RouteCall &call)

@@ -10,6 +10,7 @@
 #include "filesecretstore.h"
 #include "handover/fdpassing.h"
 #include "http/httpserver.h"
+#include "ignoredmachines.h"
 #include "internal/localroute.h"
 #include "joinurl.h"
 #include "pairing.h"
@@ -20,9 +21,6 @@
 #include "revokedremotes.h"
 #include "sessiontransport.h"
 #include "tlsserver.h"
-#ifdef PEERS_HAVE_DNSSD
-#include "discoverydnssd.h"
-#endif
 
 #include <QJsonArray>
 #include <QNetworkInterface>
@@ -35,16 +33,13 @@ using Broker::fail;
 
 namespace Federation {
 
-namespace {
-
-bool listsRemote(const QList<Broker::ConfigFile::Remote> &remotes, const Broker::ConfigFile::Remote &remote)
+bool FederationModule::listsRemote(const QList<Broker::ConfigFile::Remote> &remotes,
+                                   const Broker::ConfigFile::Remote &remote)
 {
     return std::any_of(remotes.cbegin(), remotes.cend(), [&](const Broker::ConfigFile::Remote &listed) {
         return listed.host == remote.host && listed.port == remote.port;
     });
 }
-
-} // namespace
 
 FederationModule::FederationModule(FederationSettings settings, Parts parts)
     : m_settings(std::move(settings)), m_parts(std::move(parts))
@@ -76,7 +71,8 @@ FederationModule::~FederationModule()
 
 QList<Broker::ModuleMigration> FederationModule::migrations() const
 {
-    return ReplayGuard::migrations() + ChallengeSpeakers::migrations() + RevokedRemotes::migrations();
+    return ReplayGuard::migrations() + ChallengeSpeakers::migrations() + RevokedRemotes::migrations() +
+        AttemptLog::migrations() + IgnoredMachines::migrations();
 }
 
 QByteArray FederationModule::psk() const
@@ -98,6 +94,8 @@ Broker::Result<void> FederationModule::start(Broker::ModuleContext &context)
     m_speakers =
         std::make_unique<ChallengeSpeakers>([this] { return m_context->database(); }, context.clock());
     m_revoked = std::make_unique<RevokedRemotes>([this] { return m_context->database(); }, context.clock());
+    m_attempts = std::make_unique<AttemptLog>([this] { return m_context->database(); }, context.clock());
+    m_ignored = std::make_unique<IgnoredMachines>([this] { return m_context->database(); }, context.clock());
     startPairing(context);
     // A successor takes the federation port over with the local one.
     context.server().registerListener(QStringLiteral("federation"),
@@ -225,8 +223,7 @@ void FederationModule::bringUp()
         return m_revoked ? m_revoked->refusal(hostname, pin) : QString();
     };
     m_inbound = std::make_unique<InboundHandler>(std::move(inbound));
-    m_recorder =
-        std::make_unique<AttemptRecordingHandler>(m_inbound.get(), &m_attempts, [this] { return nowMs(); });
+    m_recorder = std::make_unique<AttemptRecordingHandler>(m_inbound.get(), m_attempts.get());
     openServer();
 
     // The handshake tells the callee our port, so it can reach us back.
@@ -321,224 +318,6 @@ void FederationModule::pskLoaded()
     Q_EMIT ready();
 }
 
-void FederationModule::reload()
-{
-    if (!m_started || !m_context)
-        return;
-    FederationSettings fresh = m_parts.settingsSource
-        ? m_parts.settingsSource()
-        : FederationSettings::load(m_context->server().settings().location, m_parts.environment);
-    // The hostname prefixes every peer id our remotes hold: changing it needs a restart.
-    fresh.hostname = m_settings.hostname;
-    fresh.hostnameError = m_settings.hostnameError;
-    const FederationSettings old = m_settings;
-    m_settings = fresh;
-    if (!old.enabled && !fresh.enabled)
-        return;
-    if (old.enabled && !fresh.enabled) {
-        bringDown();
-        qCInfo(lcFederation) << "reload: federation disabled, its port closed and remotes disconnected";
-        return;
-    }
-    if (!old.enabled) {
-        qCInfo(lcFederation) << "reload: federation enabled";
-        bringUp();
-        return;
-    }
-    if (fresh.port != old.port || fresh.acceptLegacy != old.acceptLegacy) {
-        // The port goes into every handshake and accept_legacy into the inbound pipeline: the
-        // federation side starts over (remotes reconnect), the broker does not.
-        qCInfo(lcFederation) << "reload: federation port or accept_legacy changed; restarting federation";
-        bringDown();
-        bringUp();
-        return;
-    }
-    if (fresh.subnets != old.subnets) {
-        applySubnets();
-        qCInfo(lcFederation).noquote()
-            << "reload: federation subnets now" << m_subnets.toStringList().join(QLatin1Char(','));
-    }
-    refreshCertificate();
-    if (m_links) {
-        for (const auto &remote : old.remotes) {
-            if (!listsRemote(fresh.remotes, remote) && m_links->disconnect({remote.host, remote.port}))
-                qCInfo(lcFederation).noquote() << "reload: disconnected" << remote.host << remote.port;
-        }
-        if (m_psk && m_psk->isLoaded()) {
-            for (const auto &remote : fresh.remotes) {
-                if (!listsRemote(old.remotes, remote) && !m_links->find({remote.host, remote.port})) {
-                    qCInfo(lcFederation).noquote() << "reload: connecting" << remote.host << remote.port;
-                    m_links->connect({remote.host, remote.port}, RemoteOrigin::Config, nullptr);
-                }
-            }
-        }
-    }
-    // Also the way to retry discovery once avahi-daemon runs.
-    if (!fresh.mdnsEnabled) {
-        stopDiscovery();
-        m_discoveryOff = QStringLiteral("turned off (%1)").arg(fresh.mdnsOffReason);
-    } else if (!discoveryActive() && m_psk && m_psk->isLoaded())
-        startDiscovery();
-}
-
-void FederationModule::refreshCertificate()
-{
-    if (!m_tls || !m_context)
-        return;
-    auto ensured = ensureIdentity(CertificateFiles::fromEnvironment(m_parts.environment, m_settings.home),
-                                  m_settings.hostname, {}, kRenewBeforeDays, m_context->clock().now());
-    if (!ensured) {
-        // The port keeps serving the certificate it has.
-        m_certificateError =
-            QStringLiteral("The federation certificate is not usable: %1").arg(ensured.error().message);
-        qCWarning(lcFederation).noquote() << m_certificateError;
-        return;
-    }
-    m_certificateError.clear();
-    if (ensured->identity.certificate == m_tls->identity().certificate)
-        return;
-    const QString oldPin = m_ownPin;
-    m_tls->setIdentity(ensured->identity);
-    m_ownPin = ensured->identity.pin;
-    qCInfo(lcFederation).noquote()
-        << (ensured->outcome == EnsureOutcome::Renewed ? "federation certificate renewed"
-                                                       : "federation certificate reloaded")
-        << QStringLiteral("(valid until %1)").arg(ensured->identity.expiresAt().toString(Qt::ISODate))
-        << (m_ownPin == oldPin ? QStringLiteral("same pin")
-                               : QStringLiteral("NEW pin %1: remotes must pair again").arg(m_ownPin));
-    if (m_ownPin != oldPin && discoveryActive())
-        startDiscovery(); // announce the new fingerprint
-}
-
-void FederationModule::startDiscovery()
-{
-    stopDiscovery();
-    if (!m_settings.mdnsEnabled) {
-        m_discoveryOff = QStringLiteral("turned off (%1)").arg(m_settings.mdnsOffReason);
-    } else if (m_ownPin.isEmpty()) {
-        m_discoveryOff =
-            QStringLiteral("no certificate fingerprint to announce (plain HTTP or no certificate)");
-    } else if (!listeningPort()) {
-        m_discoveryOff = QStringLiteral("the federation port is not open");
-    } else {
-        m_discoveryOff.clear();
-    }
-    if (!m_discoveryOff.isEmpty()) {
-        qCInfo(lcFederation).noquote() << "mDNS discovery off:" << m_discoveryOff;
-        return;
-    }
-    if (m_parts.discovery) {
-        m_discovery = m_parts.discovery();
-    } else {
-#ifdef PEERS_HAVE_DNSSD
-        m_discovery = std::make_unique<DnsSdDiscovery>();
-#else
-        m_discovery = std::make_unique<NullDiscovery>(
-            QStringLiteral("this build has no DNS-SD (dns_sd.h was not found when it was built)"));
-#endif
-    }
-    connect(m_discovery.get(), &Discovery::found, this, &FederationModule::serviceFound);
-    connect(m_discovery.get(), &Discovery::lost, this, &FederationModule::serviceLost);
-    connect(m_discovery.get(), &Discovery::unavailable, this, [this](const QString &reason) {
-        m_discoveryOff = reason;
-        qCWarning(lcFederation).noquote()
-            << "mDNS discovery off:" << reason << "- federation works without it (join URLs, connect).";
-    });
-    const DiscoveryTxt txt {QString::fromLatin1(RemoteLinks::kProtocolVersion), m_settings.hostname, m_ownPin,
-                            false};
-    m_discovery->start(m_settings.hostname, listeningPort(), encodeDiscoveryTxt(txt));
-}
-
-void FederationModule::stopDiscovery()
-{
-    if (m_discovery) {
-        m_discovery->disconnect(this);
-        m_discovery->stop();
-    }
-    m_discovery.reset();
-    m_discovered.clear();
-    m_discoveryOff = QStringLiteral("federation is not running");
-}
-
-void FederationModule::serviceFound(const DiscoveredService &service)
-{
-    if (!m_links || !m_psk || !m_psk->isLoaded())
-        return;
-    const Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-    const QHash<QString, QString> pins = config.pins();
-    DiscoveryContext context;
-    context.ownHostname = m_settings.hostname;
-    context.ownPin = m_ownPin;
-    context.pinnedFingerprints = QSet<QString>(pins.cbegin(), pins.cend());
-    context.linked = [this](const QString &hostname) { return m_links->hasHostname(hostname); };
-    const DiscoveryDecision decision = decideDiscovery(service, context);
-    const RemoteAddress address {service.address, service.port};
-    if (decision.action == DiscoveryAction::Ignore) {
-        qCDebug(lcFederation).noquote() << "mDNS:" << service.instance << decision.reason;
-        return;
-    }
-    if (decision.action == DiscoveryAction::Connect) {
-        const QString pinned = pins.value(address.key());
-        if (pinned.isEmpty() || pinned == decision.txt.fingerprint) {
-            if (m_links->find(address))
-                return;
-            // The pin goes with the address first, so the TLS check verifies exactly this key.
-            Broker::ConfigFile updated = config;
-            updated.setPin(address.host, address.port, decision.txt.fingerprint);
-            if (auto saved = updated.save(m_settings.configPath); !saved) {
-                qCWarning(lcFederation).noquote()
-                    << "mDNS: keeping the pin of" << address.key() << "failed:" << saved.error().message;
-                return;
-            }
-            qCInfo(lcFederation).noquote() << "mDNS: found" << decision.txt.hostname << "at" << address.key()
-                                           << "with a pinned fingerprint; connecting";
-            m_links->connect(address, RemoteOrigin::Manual, [address](Broker::Result<QJsonObject> done) {
-                if (!done)
-                    qCWarning(lcFederation).noquote()
-                        << "mDNS: connecting to" << address.key() << "failed:" << done.error().message;
-            });
-            return;
-        }
-        // The address is pinned to another key: the user decides (re-pair), we do not connect.
-    }
-    DiscoveredHost host {service.instance,
-                         decision.txt.hostname,
-                         service.address,
-                         service.port,
-                         decision.txt.fingerprint,
-                         decision.txt.version,
-                         decision.action == DiscoveryAction::Connect
-                             ? QStringLiteral("its address is pinned to another certificate: pair it again")
-                             : decision.reason,
-                         m_context ? m_context->clock().now() : QDateTime::currentDateTimeUtc()};
-    const auto same = [&](const DiscoveredHost &known) { return known.instance == host.instance; };
-    m_discovered.removeIf(same);
-    if (m_discovered.size() >= kMaxDiscoveredHosts)
-        m_discovered.removeFirst(); // the oldest sighting goes
-    m_discovered.append(host);
-    qCInfo(lcFederation).noquote() << "mDNS: found" << host.hostname << "at" << address.key() << "-"
-                                   << host.reason;
-    Q_EMIT hostDiscovered(host);
-    // A host with a fingerprint becomes a pairing request (accepting it pins and connects); a
-    // 0.7 broker has none to pin: it stays in `discovered`, for a join URL by hand.
-    if (PendingRequests *pending = pendingRequests(); pending && !host.fingerprint.isEmpty()) {
-        PendingRequests::Candidate candidate;
-        candidate.host = host.address;
-        candidate.port = host.port;
-        candidate.hostname = host.hostname;
-        candidate.fingerprint = host.fingerprint;
-        candidate.origin = PendingOrigin::Discovery;
-        if (auto added = pending->add(candidate, m_context->clock().msecsSinceEpoch()); !added)
-            qCInfo(lcFederation).noquote()
-                << "mDNS:" << host.hostname << "not added to pending:" << added.error();
-    }
-}
-
-void FederationModule::serviceLost(const QString &instance)
-{
-    m_discovered.removeIf([&](const DiscoveredHost &known) { return known.instance == instance; });
-}
-
 void FederationModule::localPeersChanged()
 {
     // The first change of a burst starts the delay; later ones ride along.
@@ -578,7 +357,8 @@ QList<Broker::Route> FederationModule::routes()
                                  route("/federation/init", &FederationModule::init),
                                  route("/federation/doctor", &FederationModule::doctor),
                                  route("/federation/attempts", &FederationModule::attempts),
-                                 route("/federation/revoke", &FederationModule::revoke)};
+                                 route("/federation/revoke", &FederationModule::revoke),
+                                 route("/federation/unignore", &FederationModule::unignore)};
     // Pairing's routes answer only while federation is on, like the others.
     for (Broker::Route pairing : m_pairing ? m_pairing->routes() : QList<Broker::Route> {}) {
         pairing.handler = [this, handler = pairing.handler](Broker::RouteCall &call) {
@@ -630,90 +410,11 @@ void FederationModule::stop()
     bringDown();
     m_speakers.reset();
     m_revoked.reset();
+    m_attempts.reset();
+    m_ignored.reset();
     m_guard.reset(); // drops its database copies
     m_psk.reset();
     m_context = nullptr;
-}
-
-QJsonObject FederationModule::status() const
-{
-    if (!m_settings.enabled)
-        return Broker::DisabledFederationLink(m_settings.port).status();
-    QJsonObject status {{QStringLiteral("enabled"), true},
-                        {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
-                        {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
-                        {QStringLiteral("hostname"), m_settings.hostname},
-                        {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
-    QJsonArray remotes = m_links ? m_links->statusRemotes() : QJsonArray();
-    for (auto it = remotes.begin(); it != remotes.end(); ++it) {
-        // How we prove the PSK to it: a session of the challenge exchange, or 0.7's header.
-        QJsonObject entry = it->toObject();
-        const RemoteAddress address {entry.value(u"host").toString(), entry.value(u"port").toInt()};
-        const SessionTransport::Mode mode =
-            m_sessions ? m_sessions->mode(address) : SessionTransport::Mode::None;
-        entry.insert(QStringLiteral("auth"), SessionTransport::modeName(mode));
-        if (mode == SessionTransport::Mode::Legacy)
-            entry.insert(QStringLiteral("legacy"), true); // the CLI's "(0.7 protocol)"
-        if (const QString pin = pinFor(address); !pin.isEmpty())
-            entry.insert(QStringLiteral("fingerprint"), pin);
-        *it = entry;
-    }
-    status.insert(QStringLiteral("remotes"), remotes);
-    if (m_challenges) {
-        status.insert(QStringLiteral("sessions"), m_challenges->sessionCount());
-        status.insert(QStringLiteral("sessions_issued"), m_challenges->sessionsIssued());
-        status.insert(QStringLiteral("failed_verifications"), m_challenges->failedVerifications());
-    }
-    status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
-    QJsonArray warnings;
-    if (m_psk && m_psk->isLoaded()) {
-        const bool copied = m_psk->equalsLocalToken();
-        status.insert(QStringLiteral("psk_source"),
-                      copied ? QStringLiteral("local-token-copy") : QStringLiteral("own"));
-        status.insert(QStringLiteral("psk_location"), m_psk->where().describe());
-        if (copied)
-            warnings.append(
-                QStringLiteral("The federation PSK is a copy of the local token (claude-peers 0.7's "
-                               "arrangement): run `claude-peers federation rotate-psk` and give the "
-                               "new key to your other machines."));
-    }
-    if (!m_pskError.isEmpty())
-        warnings.append(m_pskError);
-    for (const QString &problem : {m_listenError, m_certificateError, m_subnetError})
-        if (!problem.isEmpty())
-            warnings.append(problem);
-    if (!m_ownPin.isEmpty())
-        status.insert(QStringLiteral("fingerprint"), m_ownPin);
-    if (m_guard && m_context) {
-        const QJsonArray legacy = m_guard->legacyUses();
-        status.insert(QStringLiteral("legacy_uses"), legacy);
-        if (!legacy.isEmpty())
-            warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
-                                .arg(legacy.size()));
-    }
-    QJsonArray discovered;
-    for (const DiscoveredHost &host : m_discovered)
-        discovered.append(QJsonObject {{QStringLiteral("hostname"), host.hostname},
-                                       {QStringLiteral("host"), host.address},
-                                       {QStringLiteral("port"), int(host.port)},
-                                       {QStringLiteral("fingerprint"), host.fingerprint},
-                                       {QStringLiteral("version"), host.version},
-                                       {QStringLiteral("legacy"), host.fingerprint.isEmpty()},
-                                       {QStringLiteral("reason"), host.reason},
-                                       {QStringLiteral("seen_at"), Broker::Clock::toIso(host.seenAt)}});
-    status.insert(QStringLiteral("discovered"), discovered);
-    QJsonObject mdns {{QStringLiteral("active"), discoveryActive()}};
-    if (!discoveryActive())
-        mdns.insert(QStringLiteral("reason"), m_discoveryOff);
-    status.insert(QStringLiteral("mdns"), mdns);
-    if (m_pairing)
-        m_pairing->addToStatus(status);
-    if (m_inbound) {
-        status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
-        status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
-    }
-    status.insert(QStringLiteral("warnings"), warnings);
-    return status;
 }
 
 QList<Broker::Peer> FederationModule::remotePeers() const
@@ -967,6 +668,8 @@ void FederationModule::join(Broker::RouteCall &call)
     }
     const JoinUrl target = *url;
     liftRevocation(target.fingerprint, RemoteAddress {target.host, int(target.port)}.key());
+    if (m_ignored)
+        m_ignored->remove(target.fingerprint); // the user pairs it after all
     if (!target.fingerprint.isEmpty()) {
         Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
         config.setPin(target.host, target.port, target.fingerprint);
@@ -988,11 +691,14 @@ void FederationModule::join(Broker::RouteCall &call)
         if (m_challenges)
             m_challenges->clear(); // sessions proved the old key
         m_links->connect({target.host, target.port}, RemoteOrigin::Manual,
-                         [responder, target](Broker::Result<QJsonObject> connected) {
+                         [this, responder, target](Broker::Result<QJsonObject> connected) {
                              if (!connected) {
                                  answerFailure(responder, connected.error().message);
                                  return;
                              }
+                             recordDecision(QStringLiteral("joined"),
+                                            RemoteAddress {target.host, int(target.port)}.key(),
+                                            connected->value(u"hostname").toString(), target.fingerprint);
                              Broker::RouteAnswer::json(
                                  responder,
                                  {{QStringLiteral("ok"), true},
@@ -1093,11 +799,7 @@ void FederationModule::startPairing(Broker::ModuleContext &context)
         }
         m_links->connect(address, RemoteOrigin::Manual, std::move(done));
     };
-    hooks.decided = [this](const PendingRequest &request) {
-        recordDecision(PendingRequests::stateName(request.state),
-                       RemoteAddress {request.host, request.port}.key(), request.hostname,
-                       request.fingerprint);
-    };
+    hooks.decided = [this](const PendingRequest &request) { pairingDecided(request); };
     hooks.clock = &context.clock();
     m_pairing = std::make_unique<Pairing>(std::move(hooks));
 }

@@ -30,8 +30,10 @@ namespace Federation {
 
 class ChallengeServer;
 class ChallengeSpeakers;
+class IgnoredMachines;
 class Pairing;
 class PendingRequests;
+struct PendingRequest;
 class PskKeeper;
 class ReplayGuard;
 class RevokedRemotes;
@@ -118,8 +120,9 @@ public:
     // Pairing requests (a discovered unknown host becomes one: PendingRequests::add); null
     // before start().
     PendingRequests *pendingRequests();
-    // The audit trail: refusals on the federation port and the user's pairing decisions.
-    AttemptLog &attemptLog() { return m_attempts; }
+    // The audit trail: refusals on the federation port and the user's pairing decisions (SQLite);
+    // null before start().
+    AttemptLog *attemptLog() { return m_attempts.get(); }
     // Emitted once the PSK is loaded and the saved remotes are being reached.
     Q_SIGNAL void ready();
     // A discovered host waits for pairing (fedpair's pending requests take it from here).
@@ -142,10 +145,10 @@ private:
     void openServer();
     Broker::Result<void> listenOrAdopt();
     void closeServer();
-    void startDiscovery();
-    void stopDiscovery();
-    void serviceFound(const DiscoveredService &service);
-    void serviceLost(const QString &instance);
+    void startDiscovery(); // federationdiscovery.cpp
+    void stopDiscovery(); // federationdiscovery.cpp
+    void serviceFound(const DiscoveredService &service); // federationdiscovery.cpp
+    void serviceLost(const QString &instance); // federationdiscovery.cpp
     void pskLoaded();
     void localPeersChanged();
     void announceIfChanged();
@@ -155,13 +158,18 @@ private:
     void token(Broker::RouteCall &call);
     void join(Broker::RouteCall &call);
     void init(Broker::RouteCall &call);
-    void doctor(Broker::RouteCall &call); // federationdoctor.cpp
+    void doctor(Broker::RouteCall &call); // federationstatus.cpp
     void attempts(Broker::RouteCall &call); // federationaudit.cpp
     void revoke(Broker::RouteCall &call); // federationaudit.cpp
+    void unignore(Broker::RouteCall &call); // federationaudit.cpp
+    // A pairing request decided by the user: audited; an ignored (rejected) machine is
+    // remembered, an accepted one forgotten from that list. federationaudit.cpp
+    void pairingDecided(const PendingRequest &request);
     void recordDecision(const QString &kind, const QString &address, const QString &hostname,
                         const QString &fingerprint); // federationaudit.cpp
     void liftRevocation(const QString &pin, const QString &addressKey); // federationaudit.cpp
-    qint64 nowMs() const;
+    static bool listsRemote(const QList<Broker::ConfigFile::Remote> &remotes,
+                            const Broker::ConfigFile::Remote &remote);
     void startPairing(Broker::ModuleContext &context);
     QString joinUrl(const QString &host, bool legacy) const;
 
@@ -175,7 +183,8 @@ private:
     std::unique_ptr<SessionTransport> m_sessions; // outbound: in front of m_parts.transport
     std::unique_ptr<RemoteLinks> m_links;
     std::unique_ptr<InboundHandler> m_inbound;
-    AttemptLog m_attempts;
+    std::unique_ptr<AttemptLog> m_attempts;
+    std::unique_ptr<IgnoredMachines> m_ignored;
     std::unique_ptr<AttemptRecordingHandler> m_recorder; // in front of m_inbound on the port
     std::unique_ptr<RevokedRemotes> m_revoked;
     std::unique_ptr<Broker::Http::HttpServer> m_server;

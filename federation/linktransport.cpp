@@ -3,6 +3,7 @@
 #include "federationlogging.h"
 #include "pinnedtlsclient.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QNetworkAccessManager>
 #include <QNetworkReply>
@@ -46,6 +47,8 @@ void PlainHttpTransport::post(const RemoteAddress &to, const QByteArray &path, c
     if (credential.kind != LinkCredential::Kind::None)
         request.setRawHeader(credential.headerName(), credential.value);
     request.setTransferTimeout(m_timeoutMs);
+    QElapsedTimer sincePosted; // includes the TCP connect on a fresh connection (tests only)
+    sincePosted.start();
     QNetworkReply *reply = m_network->post(request, jsonBody);
     auto answered = std::make_shared<bool>(false);
     QObject::connect(reply, &QNetworkReply::readyRead, reply, [reply, answered, done] {
@@ -55,13 +58,15 @@ void PlainHttpTransport::post(const RemoteAddress &to, const QByteArray &path, c
         reply->abort();
         done(LinkReply {0, {}, QStringLiteral("the answer is larger than %1 bytes").arg(kMaxReplyBytes)});
     });
-    QObject::connect(reply, &QNetworkReply::finished, reply, [reply, answered, done] {
+    QObject::connect(reply, &QNetworkReply::finished, reply, [reply, answered, done, sincePosted] {
         reply->deleteLater();
         if (*answered)
             return;
         *answered = true;
         LinkReply answer;
         answer.status = reply->attribute(QNetworkRequest::HttpStatusCodeAttribute).toInt();
+        if (answer.status != 0)
+            answer.roundTripUs = sincePosted.nsecsElapsed() / 1000;
         const QJsonDocument document = QJsonDocument::fromJson(reply->readAll());
         answer.body = document.object();
         if (answer.status == 0)
@@ -124,6 +129,7 @@ void TlsLinkTransport::post(const RemoteAddress &to, const QByteArray &path, con
             reply.status = result->status;
             reply.body = QJsonDocument::fromJson(result->body).object();
             reply.peerPin = result->peerPin;
+            reply.roundTripUs = result->roundTripUs;
         } else if (result.error().kind == TlsRequestErrorKind::HttpStatus) {
             reply.peerPin = result.error().seenPin;
             reply.status = result.error().httpStatus;

@@ -55,6 +55,9 @@ struct LinkReply
     QJsonObject body; // {} when the answer is not a JSON object
     QString error; // transport failure, or the remote's {"error":…}
     QString peerPin {}; // the server's certificate pin seen in TLS ("" on plain HTTP, or none seen)
+    // How long the answer took on the wire once the request was written (µs; -1: not measured,
+    // e.g. nothing answered): what RemoteLinks keeps as the link's round-trip time.
+    qint64 roundTripUs = -1;
 
     bool ok() const { return status >= 200 && status < 300; }
     // "<remote error or unknown>" as 0.7 words its failures.

@@ -3,6 +3,7 @@
 #include "federationlogging.h"
 #include "internal/httpresponsereader.h"
 
+#include <QElapsedTimer>
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QSslConfiguration>
@@ -310,6 +311,7 @@ private:
         out += m_request.keepAlive ? QByteArrayView("\r\n") : QByteArrayView("Connection: close\r\n\r\n");
         out += m_request.body;
         m_socket->write(out);
+        m_sinceWritten.start();
     }
 
     void onReadyRead()
@@ -344,6 +346,7 @@ private:
         response.body = m_reader.body();
         response.peerPin = m_seenPin;
         response.peerCertificate = m_socket->peerCertificate();
+        response.roundTripUs = m_sinceWritten.isValid() ? m_sinceWritten.nsecsElapsed() / 1000 : -1;
         keepConnection();
         if (response.status >= 200 && response.status < 300) {
             finish(response);
@@ -474,6 +477,7 @@ private:
     std::optional<TlsRequestError> m_refusal; // decided in sslErrors, reported when the handshake fails
     bool m_tcpConnected = false;
     bool m_encrypted = false;
+    QElapsedTimer m_sinceWritten; // started when the request is written (again on a retry)
     bool m_reused = false; // on a kept connection (no handshake of its own)
     bool m_answerStarted = false;
     bool m_done = false;

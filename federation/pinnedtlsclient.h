@@ -57,6 +57,9 @@ struct TlsResponse
     QByteArray body;
     QString peerPin;
     QSslCertificate peerCertificate;
+    // From the request's last byte handed to the socket to the answer's last byte read: the
+    // link's round trip plus the server's work, without the TLS handshake (-1 for probe()).
+    qint64 roundTripUs = -1;
 
     QByteArray header(QByteArrayView lowerCaseName) const;
 };

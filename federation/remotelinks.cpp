@@ -6,6 +6,8 @@
 
 #include <QJsonDocument>
 
+#include <cmath>
+
 using Broker::ErrorKind;
 using Broker::fail;
 
@@ -168,6 +170,8 @@ void RemoteLinks::connected(const QString &key, quint64 generation, const QStrin
     }
     // §6.3: a failed peer list still connects, with no peers until the next sync.
     remote->peers = peers.ok() ? mapPeers(hostname, peers.body) : QList<Broker::Peer> {};
+    if (peers.ok())
+        remote->roundTrip.add(peers.roundTripUs);
     remote->state = RemoteState::Connected;
     remote->connectedAt = m_clock.now();
     remote->lastSync = remote->connectedAt;
@@ -347,6 +351,7 @@ void RemoteLinks::sync(Remote &remote)
                                                             << reply.status << "):" << reply.remoteError();
                          } else {
                              current->peers = mapPeers(hostname, reply.body);
+                             current->roundTrip.add(reply.roundTripUs);
                              current->lastSync = m_clock.now();
                              current->lastSyncMs = m_clock.monotonicMs();
                          }
@@ -451,6 +456,13 @@ QJsonArray RemoteLinks::statusRemotes() const
             entry.insert(QStringLiteral("connected_at"), Broker::Clock::toIso(remote.connectedAt));
         if (remote.lastSync.isValid())
             entry.insert(QStringLiteral("last_sync"), Broker::Clock::toIso(remote.lastSync));
+        if (remote.roundTrip.measured()) {
+            // Milliseconds with microseconds as decimals (loopback and LAN links answer in well under 1 ms).
+            const auto ms = [](double us) { return std::round(us) / 1000.0; };
+            entry.insert(QStringLiteral("rtt_ms"), ms(double(remote.roundTrip.lastUs)));
+            entry.insert(QStringLiteral("rtt_smoothed_ms"), ms(remote.roundTrip.smoothedUs));
+            entry.insert(QStringLiteral("rtt_samples"), remote.roundTrip.samples);
+        }
         if (remote.state != RemoteState::Connected) {
             entry.insert(QStringLiteral("attempts"), remote.failedAttempts);
             if (!remote.lastError.isEmpty())

@@ -32,6 +32,28 @@ enum class RemoteState {
     GaveUp, // kMaxAttempts failed in a row; a manual connect tries again
 };
 
+// A link's round-trip time, from the answers of the peer list it fetches anyway (the 30 s sync,
+// the connect, a peers-changed fetch): no extra traffic. The last sample, and a smoothed value
+// kept as TCP keeps its SRTT (RFC 6298: 7/8 of the old value plus 1/8 of the new sample), so one
+// slow answer moves it a little and a lasting change shows within a few minutes of syncs.
+struct LinkRoundTrip
+{
+    static constexpr double kGain = 1.0 / 8;
+    qint64 lastUs = -1;
+    double smoothedUs = -1;
+    qint64 samples = 0;
+
+    void add(qint64 us)
+    {
+        if (us < 0)
+            return; // not measured (e.g. a transport that cannot)
+        lastUs = us;
+        smoothedUs = samples == 0 ? double(us) : smoothedUs + kGain * (double(us) - smoothedUs);
+        ++samples;
+    }
+    bool measured() const { return samples > 0; }
+};
+
 struct Remote
 {
     RemoteAddress address;
@@ -50,6 +72,7 @@ struct Remote
     bool acceptsPeersChanged = false; // its handshake answer listed "peers-changed" (ours, not 0.7)
     bool syncInFlight = false;
     bool syncAgain = false; // a change was announced while a sync was on its way
+    LinkRoundTrip roundTrip;
     std::vector<Broker::FederationLink::Callback> waiting; // connect callers of the attempt in flight
 };
 

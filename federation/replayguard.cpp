@@ -2,66 +2,32 @@
 
 #include "brokermodule.h"
 #include "clock.h"
-#include "federationlogging.h"
 
 #include <QJsonObject>
-#include <QSqlError>
-#include <QSqlQuery>
-
-using Broker::ErrorKind;
 
 namespace Federation {
 
-namespace {
-
-Broker::Result<void> exec(QSqlDatabase &db, const QString &sql)
-{
-    QSqlQuery query(db);
-    if (!query.exec(sql))
-        return Broker::fail(ErrorKind::Database, query.lastError().text());
-    return {};
-}
-
-Broker::Result<void> execAll(QSqlDatabase &db, const QStringList &statements)
-{
-    for (const QString &sql : statements) {
-        if (auto done = exec(db, sql); !done)
-            return done;
-    }
-    return {};
-}
-
-} // namespace
-
 QList<Broker::ModuleMigration> ReplayGuard::migrations()
 {
-    return {
-        {1, QStringLiteral("create the federation tables (remotes, pins, relay nonces, legacy use)"),
-         [](QSqlDatabase &db) {
-             return execAll(
-                 db,
-                 {QStringLiteral(
-                      "CREATE TABLE federation_remotes (host TEXT NOT NULL, port INTEGER NOT NULL, "
-                      "hostname TEXT, last_connected_at TEXT, PRIMARY KEY (host, port))"),
-                  QStringLiteral("CREATE TABLE federation_pins (host TEXT NOT NULL, port INTEGER NOT NULL, "
-                                 "spki_sha256 TEXT NOT NULL, confirmed INTEGER NOT NULL DEFAULT 0, "
-                                 "pinned_at TEXT NOT NULL, PRIMARY KEY (host, port))"),
-                  QStringLiteral(
-                      "CREATE TABLE federation_relay_nonces (sender TEXT NOT NULL, nonce TEXT NOT NULL, "
-                      "ts INTEGER NOT NULL, PRIMARY KEY (sender, nonce))"),
-                  QStringLiteral("CREATE INDEX federation_relay_nonces_ts ON federation_relay_nonces (ts)"),
-                  QStringLiteral("CREATE TABLE federation_replay_senders (sender TEXT PRIMARY KEY, "
-                                 "first_at TEXT NOT NULL)"),
-                  QStringLiteral(
-                      "CREATE TABLE federation_legacy_use (peer TEXT NOT NULL, kind TEXT NOT NULL, "
-                      "uses INTEGER NOT NULL, first_at TEXT NOT NULL, last_at TEXT NOT NULL, "
-                      "PRIMARY KEY (peer, kind))")});
-         }},
-    };
+    return {migration(
+        1, QStringLiteral("create the federation tables (remotes, pins, relay nonces, legacy use)"),
+        {QStringLiteral("CREATE TABLE federation_remotes (host TEXT NOT NULL, port INTEGER NOT NULL, "
+                        "hostname TEXT, last_connected_at TEXT, PRIMARY KEY (host, port))"),
+         QStringLiteral("CREATE TABLE federation_pins (host TEXT NOT NULL, port INTEGER NOT NULL, "
+                        "spki_sha256 TEXT NOT NULL, confirmed INTEGER NOT NULL DEFAULT 0, "
+                        "pinned_at TEXT NOT NULL, PRIMARY KEY (host, port))"),
+         QStringLiteral("CREATE TABLE federation_relay_nonces (sender TEXT NOT NULL, nonce TEXT NOT NULL, "
+                        "ts INTEGER NOT NULL, PRIMARY KEY (sender, nonce))"),
+         QStringLiteral("CREATE INDEX federation_relay_nonces_ts ON federation_relay_nonces (ts)"),
+         QStringLiteral("CREATE TABLE federation_replay_senders (sender TEXT PRIMARY KEY, "
+                        "first_at TEXT NOT NULL)"),
+         QStringLiteral("CREATE TABLE federation_legacy_use (peer TEXT NOT NULL, kind TEXT NOT NULL, "
+                        "uses INTEGER NOT NULL, first_at TEXT NOT NULL, last_at TEXT NOT NULL, "
+                        "PRIMARY KEY (peer, kind))")})};
 }
 
-ReplayGuard::ReplayGuard(std::function<QSqlDatabase()> database, const Broker::Clock &clock)
-    : m_database(std::move(database)), m_clock(clock)
+ReplayGuard::ReplayGuard(Database database, const Broker::Clock &clock)
+    : FederationTable(std::move(database), clock)
 {
 }
 
@@ -86,82 +52,65 @@ QString ReplayGuard::refusalMessage(ReplayRefusal refusal)
 
 std::expected<void, ReplayRefusal> ReplayGuard::admit(const QString &sender, const QString &nonce, qint64 ts)
 {
-    const qint64 now = m_clock.msecsSinceEpoch();
+    const qint64 now = clock().msecsSinceEpoch();
     if (ts < now - kWindowMs || ts > now + kWindowMs)
         return std::unexpected(ReplayRefusal::Stale);
-    QSqlDatabase db = m_database();
-    QSqlQuery insert(db);
-    insert.prepare(
+    QSqlQuery insert = prepared(
         QStringLiteral("INSERT OR IGNORE INTO federation_relay_nonces (sender, nonce, ts) VALUES (?, ?, ?)"));
     insert.addBindValue(sender);
     insert.addBindValue(nonce);
     insert.addBindValue(ts);
-    if (!insert.exec()) {
-        qCWarning(lcFederation).noquote() << "recording a relay nonce failed:" << insert.lastError().text();
+    if (!run(insert, "recording a relay nonce"))
         return std::unexpected(ReplayRefusal::Database);
-    }
     if (insert.numRowsAffected() == 0)
         return std::unexpected(ReplayRefusal::Replayed);
-    QSqlQuery known(db);
-    known.prepare(
+    QSqlQuery known = prepared(
         QStringLiteral("INSERT OR IGNORE INTO federation_replay_senders (sender, first_at) VALUES (?, ?)"));
     known.addBindValue(sender);
-    known.addBindValue(m_clock.nowIso());
-    if (!known.exec())
-        qCWarning(lcFederation).noquote()
-            << "recording a replay-aware sender failed:" << known.lastError().text();
+    known.addBindValue(clock().nowIso());
+    run(known, "recording a replay-aware sender");
     return {};
 }
 
 bool ReplayGuard::sendsReplayFields(const QString &sender)
 {
-    QSqlQuery query(m_database());
-    query.prepare(QStringLiteral("SELECT 1 FROM federation_replay_senders WHERE sender = ?"));
+    QSqlQuery query = prepared(QStringLiteral("SELECT 1 FROM federation_replay_senders WHERE sender = ?"));
     query.addBindValue(sender);
-    return query.exec() && query.next();
+    return run(query, "looking up a replay-aware sender") && query.next();
 }
 
 void ReplayGuard::purgeExpired()
 {
-    QSqlQuery query(m_database());
-    query.prepare(QStringLiteral("DELETE FROM federation_relay_nonces WHERE ts < ?"));
-    query.addBindValue(m_clock.msecsSinceEpoch() - kKeepMs);
-    if (!query.exec())
-        qCWarning(lcFederation).noquote() << "purging relay nonces failed:" << query.lastError().text();
+    QSqlQuery query = prepared(QStringLiteral("DELETE FROM federation_relay_nonces WHERE ts < ?"));
+    query.addBindValue(clock().msecsSinceEpoch() - kKeepMs);
+    run(query, "purging relay nonces");
 }
 
 bool ReplayGuard::recordLegacyUse(const QString &peer, const QString &kind)
 {
-    QSqlDatabase db = m_database();
-    const QString now = m_clock.nowIso();
-    QSqlQuery update(db);
-    update.prepare(QStringLiteral(
+    const QString now = clock().nowIso();
+    QSqlQuery update = prepared(QStringLiteral(
         "UPDATE federation_legacy_use SET uses = uses + 1, last_at = ? WHERE peer = ? AND kind = ?"));
     update.addBindValue(now);
     update.addBindValue(peer);
     update.addBindValue(kind);
-    if (update.exec() && update.numRowsAffected() > 0)
+    if (run(update, "counting a legacy use") && update.numRowsAffected() > 0)
         return false;
-    QSqlQuery insert(db);
-    insert.prepare(QStringLiteral(
+    QSqlQuery insert = prepared(QStringLiteral(
         "INSERT INTO federation_legacy_use (peer, kind, uses, first_at, last_at) VALUES (?, ?, 1, ?, ?)"));
     insert.addBindValue(peer);
     insert.addBindValue(kind);
     insert.addBindValue(now);
     insert.addBindValue(now);
-    if (!insert.exec()) {
-        qCWarning(lcFederation).noquote() << "recording a legacy use failed:" << insert.lastError().text();
-        return false;
-    }
-    return true;
+    return run(insert, "recording a legacy use");
 }
 
 QJsonArray ReplayGuard::legacyUses() const
 {
     QJsonArray uses;
-    QSqlQuery query(m_database());
-    if (!query.exec(QStringLiteral(
-            "SELECT peer, kind, uses, first_at, last_at FROM federation_legacy_use ORDER BY peer, kind")))
+    QSqlQuery query = prepared(QStringLiteral(
+        "SELECT peer, kind, uses, first_at, last_at FROM federation_legacy_use ORDER BY peer, kind"));
+    if (!run(query, "listing legacy uses"))
         return uses;
     while (query.next()) {
         uses.append(QJsonObject {{QStringLiteral("peer"), query.value(0).toString()},

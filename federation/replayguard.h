@@ -1,16 +1,13 @@
 #pragma once
 
+#include "federationtable.h"
 #include "result.h"
 
 #include <QJsonArray>
 #include <QList>
-#include <QSqlDatabase>
 #include <QString>
 
-#include <functional>
-
 namespace Broker {
-class Clock;
 struct ModuleMigration;
 } // namespace Broker
 
@@ -28,7 +25,7 @@ enum class ReplayRefusal {
 // The federation's own tables and what inbound relays need from them: the nonces seen (in
 // SQLite, so a restart does not reopen the window), the senders known to send replay fields
 // (never downgraded), and the log of legacy (0.7) uses shown in status.
-class ReplayGuard
+class ReplayGuard : private FederationTable
 {
 public:
     static constexpr qint64 kWindowMs = 300'000; // ±300 s
@@ -37,7 +34,7 @@ public:
     // The module's schema (module "federation").
     static QList<Broker::ModuleMigration> migrations();
 
-    ReplayGuard(std::function<QSqlDatabase()> database, const Broker::Clock &clock);
+    ReplayGuard(Database database, const Broker::Clock &clock);
 
     // A relay with ts and nonce from `sender` (its from_machine): fresh → recorded.
     std::expected<void, ReplayRefusal> admit(const QString &sender, const QString &nonce, qint64 ts);
@@ -52,10 +49,6 @@ public:
     QJsonArray legacyUses() const; // [{"peer","kind","uses","first_at","last_at"}]
 
     static QString refusalMessage(ReplayRefusal refusal);
-
-private:
-    std::function<QSqlDatabase()> m_database;
-    const Broker::Clock &m_clock;
 };
 
 } // namespace Federation

@@ -1,14 +1,12 @@
 #pragma once
 
+#include "federationtable.h"
+
 #include <QJsonArray>
 #include <QList>
-#include <QSqlDatabase>
 #include <QString>
 
-#include <functional>
-
 namespace Broker {
-class Clock;
 struct ModuleMigration;
 } // namespace Broker
 
@@ -18,12 +16,12 @@ namespace Federation {
 // federation port (challenge, handshake, relay) and never reached back, until the user pairs or
 // connects them again. The mesh shares one PSK, so a revoked machine that misbehaves (lies about
 // its name and key) is locked out only by rotating the key; the tray and the CLI say so.
-class RevokedRemotes
+class RevokedRemotes : private FederationTable
 {
 public:
     static QList<Broker::ModuleMigration> migrations(); // version 3 of module "federation"
 
-    RevokedRemotes(std::function<QSqlDatabase()> database, const Broker::Clock &clock);
+    RevokedRemotes(Database database, const Broker::Clock &clock);
 
     void add(const QString &host, int port, const QString &hostname, const QString &pin);
     // Pairing or connecting again lifts it: by pin, by address (host:port) or by hostname.
@@ -31,10 +29,6 @@ public:
     // A refusal message when hostname or pin (either may be empty) was revoked, else empty.
     QString refusal(const QString &hostname, const QString &pin) const;
     QJsonArray toJson() const;
-
-private:
-    std::function<QSqlDatabase()> m_database;
-    const Broker::Clock &m_clock;
 };
 
 } // namespace Federation

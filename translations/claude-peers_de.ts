@@ -99,6 +99,14 @@
         <source>Times</source>
         <translation>Anzahl</translation>
     </message>
+    <message>
+        <source>joined with a join URL</source>
+        <translation>mit einer Beitritts-URL beigetreten</translation>
+    </message>
+    <message>
+        <source>no longer ignored</source>
+        <translation>nicht mehr ignoriert</translation>
+    </message>
 </context>
 <context>
     <name>App::AttentionText</name>
@@ -391,6 +399,14 @@
         <comment>no pairing code</comment>
         <translation>keiner</translation>
     </message>
+    <message>
+        <source>Ignored machines</source>
+        <translation>Ignorierte Rechner</translation>
+    </message>
+    <message>
+        <source>Stop ignoring</source>
+        <translation>Nicht mehr ignorieren</translation>
+    </message>
 </context>
 <context>
     <name>App::FederationPresenter</name>
@@ -441,6 +457,10 @@
     <message>
         <source>Saved in the config, but the broker keeps federation off: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
         <translation>In der Konfiguration gespeichert, aber der Broker lässt die Föderation aus: CLAUDE_PEERS_FEDERATION_ENABLED in seiner Umgebung hat Vorrang vor der Konfiguration. Ändern Sie es dort und führen Sie dann aus: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>No longer ignored: when this machine is found on the network again, it is offered for pairing.</source>
+        <translation>Nicht mehr ignoriert: Wird dieser Rechner wieder im Netzwerk gefunden, wird er zum Koppeln angeboten.</translation>
     </message>
 </context>
 <context>
@@ -524,6 +544,25 @@
     <message>
         <source>No broker to ask.</source>
         <translation>Kein Broker zum Fragen.</translation>
+    </message>
+</context>
+<context>
+    <name>App::IgnoredMachinesModel</name>
+    <message>
+        <source>Machine</source>
+        <translation>Rechner</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Adresse</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Fingerabdruck</translation>
+    </message>
+    <message>
+        <source>Ignored since</source>
+        <translation>Ignoriert seit</translation>
     </message>
 </context>
 <context>
@@ -1085,6 +1124,21 @@ Auf der Seite „Sitzungen“ einen Prompt senden, sie abzweigen oder auf sie wa
     <message>
         <source>Peers</source>
         <translation>Peers</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 ms</translation>
+    </message>
+    <message numerus="yes">
+        <source>Round trip of its peer sync: last %1, smoothed %2 (%n sample(s))</source>
+        <translation>
+            <numerusform>Umlaufzeit der Peer-Synchronisierung: zuletzt %1, geglättet %2 (%n Messung)</numerusform>
+            <numerusform>Umlaufzeit der Peer-Synchronisierung: zuletzt %1, geglättet %2 (%n Messungen)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation>Umlaufzeit</translation>
     </message>
 </context>
 <context>

@@ -71,6 +71,16 @@
     </message>
 </context>
 <context>
+    <name>App::PairedBrokersModel</name>
+    <message numerus="yes">
+        <source>Round trip of its peer sync: last %1, smoothed %2 (%n sample(s))</source>
+        <translation>
+            <numerusform>Round trip of its peer sync: last %1, smoothed %2 (%n sample)</numerusform>
+            <numerusform>Round trip of its peer sync: last %1, smoothed %2 (%n samples)</numerusform>
+        </translation>
+    </message>
+</context>
+<context>
     <name>App::PeerFacts</name>
     <message numerus="yes">
         <source>No heartbeat for over %n seconds: the session may be suspended or stuck.</source>

@@ -99,6 +99,14 @@
         <source>Times</source>
         <translation>Разів</translation>
     </message>
+    <message>
+        <source>joined with a join URL</source>
+        <translation>приєднано за URL-адресою приєднання</translation>
+    </message>
+    <message>
+        <source>no longer ignored</source>
+        <translation>більше не ігнорується</translation>
+    </message>
 </context>
 <context>
     <name>App::AttentionText</name>
@@ -395,6 +403,14 @@
         <comment>no pairing code</comment>
         <translation>немає</translation>
     </message>
+    <message>
+        <source>Ignored machines</source>
+        <translation>Ігноровані комп’ютери</translation>
+    </message>
+    <message>
+        <source>Stop ignoring</source>
+        <translation>Не ігнорувати</translation>
+    </message>
 </context>
 <context>
     <name>App::FederationPresenter</name>
@@ -445,6 +461,10 @@
     <message>
         <source>Saved in the config, but the broker keeps federation off: CLAUDE_PEERS_FEDERATION_ENABLED in its environment wins over the config. Change it there, then run: claude-peers restart</source>
         <translation>Збережено в конфігурації, але брокер залишає федерацію вимкненою: CLAUDE_PEERS_FEDERATION_ENABLED у його середовищі має перевагу над конфігурацією. Змініть її там, а потім виконайте: claude-peers restart</translation>
+    </message>
+    <message>
+        <source>No longer ignored: when this machine is found on the network again, it is offered for pairing.</source>
+        <translation>Більше не ігнорується: коли цей комп’ютер знову знайдеться в мережі, його буде запропоновано для з’єднання.</translation>
     </message>
 </context>
 <context>
@@ -528,6 +548,25 @@
     <message>
         <source>No broker to ask.</source>
         <translation>Немає брокера, до якого звернутися.</translation>
+    </message>
+</context>
+<context>
+    <name>App::IgnoredMachinesModel</name>
+    <message>
+        <source>Machine</source>
+        <translation>Комп’ютер</translation>
+    </message>
+    <message>
+        <source>Address</source>
+        <translation>Адреса</translation>
+    </message>
+    <message>
+        <source>Fingerprint</source>
+        <translation>Відбиток</translation>
+    </message>
+    <message>
+        <source>Ignored since</source>
+        <translation>Ігнорується з</translation>
     </message>
 </context>
 <context>
@@ -1093,6 +1132,22 @@ Send it a prompt, fork it or wait for it on the Sessions page.</source>
     <message>
         <source>Peers</source>
         <translation>Піри</translation>
+    </message>
+    <message>
+        <source>%1 ms</source>
+        <translation>%1 мс</translation>
+    </message>
+    <message numerus="yes">
+        <source>Round trip of its peer sync: last %1, smoothed %2 (%n sample(s))</source>
+        <translation>
+            <numerusform>Час обміну синхронізації пірів: останній %1, згладжений %2 (%n вимірювання)</numerusform>
+            <numerusform>Час обміну синхронізації пірів: останній %1, згладжений %2 (%n вимірювання)</numerusform>
+            <numerusform>Час обміну синхронізації пірів: останній %1, згладжений %2 (%n вимірювань)</numerusform>
+        </translation>
+    </message>
+    <message>
+        <source>Round trip</source>
+        <translation>Час обміну</translation>
     </message>
 </context>
 <context>

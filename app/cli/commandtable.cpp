@@ -188,7 +188,8 @@ const std::array kCommands {
         "Subcommands: init [--port P] [--subnet CIDR,...] (alias setup) | join <cpt-url> | join "
         "<host>[:<port>] <code> [--yes] | pair-code [--json] | token [--host H] [--legacy] [--json] | "
         "doctor [--json] | connect <host>:<port> [--fingerprint sha256-...] [--json] | disconnect "
-        "<host>:<port> [--json] | revoke <host>:<port> [--json] | attempts [--json] | status [--json] | "
+        "<host>:<port> [--json] | revoke <host>:<port> [--json] | attempts [--json] | unignore "
+        "<fingerprint> [--json] | status [--json] | "
         "enable [port] [subnet] | disable | rotate-psk [--json] | pending [--json] | accept <id> [--yes] "
         "[--json] | reject <id> [--json]. The broker keeps the federation secret and the certificate; "
         "enable, disable and init edit the config file and have a running broker re-read it.",

@@ -3,10 +3,12 @@
 // authenticated routes; the CLI itself only edits the config file and asks the broker to
 // re-read it.
 #include "federationcommands.h"
+
 #include "brokercontrol.h"
 #include "config.h"
 #include "context.h"
 #include "federationformat.h"
+#include "federationunignore.h"
 #include "formatting.h"
 #include "handlers.h"
 #include "jsonfields.h"
@@ -229,6 +231,24 @@ void attempts(Context &ctx, const Invocation &inv, const QStringList &)
                        ctx.out(FederationFormat::attempts(answer->details).join(QLatin1Char('\n')));
                        ctx.finish(ExitOk);
                    });
+}
+
+// The Federation page's "Un-ignore": a machine whose request was ignored may ask again.
+void unignore(Context &ctx, const Invocation &inv, const QStringList &args)
+{
+    Broker::FederationUnignoreRequest request;
+    request.fingerprint = args.at(0);
+    ctx.api().call(
+        request,
+        [&ctx, json = inv.flag("json"), pin = args.at(0)](Broker::Result<Broker::FederationAnswer> answer) {
+            if (failed(ctx, answer, Broker::FederationUnignoreRequest::path) ||
+                printedJson(ctx, json, *answer))
+                return;
+            ctx.out(
+                QStringLiteral("%1 is no longer ignored: when it is found again it is offered for pairing.")
+                    .arg(pin));
+            ctx.finish(ExitOk);
+        });
 }
 
 void token(Context &ctx, const Invocation &inv, const QStringList &)
@@ -819,6 +839,7 @@ const Subcommand kSubcommands[] = {
     {"disconnect", "<host>:<port> [--json]", 1, 1, &disconnectRemote, "json"},
     {"revoke", "<host>:<port> [--json]", 1, 1, &revoke, "json"},
     {"attempts", "[--json]", 0, 0, &attempts, "json"},
+    {"unignore", "<fingerprint> [--json]", 1, 1, &unignore, "json"},
     {"status", "[--json]", 0, 0, &status, "json"},
     {"enable", "[port] [subnet]", 0, 2, &enable},
     {"disable", "", 0, 0, &disable},

@@ -10,7 +10,24 @@ namespace Cli::FederationFormat {
 
 namespace {
 
-QString remoteLine(const Broker::FederationStatusAnswer::Remote &r, const QDateTime &now)
+// The link's round-trip time from the broker's answer as received (rtt_ms is ours, not 0.7's).
+QString roundTripText(const QJsonObject &raw, const Broker::FederationStatusAnswer::Remote &r)
+{
+    for (const QJsonValue &value : raw.value(QLatin1String("remotes")).toArray()) {
+        const QJsonObject remote = value.toObject();
+        if (remote.value(QLatin1String("host")).toString() != r.host ||
+            remote.value(QLatin1String("port")).toInteger() != r.port ||
+            !remote.contains(QLatin1String("rtt_ms")))
+            continue;
+        return QStringLiteral("  rtt=%1 ms (avg %2 ms)")
+            .arg(remote.value(QLatin1String("rtt_ms")).toDouble(), 0, 'f', 2)
+            .arg(remote.value(QLatin1String("rtt_smoothed_ms")).toDouble(), 0, 'f', 2);
+    }
+    return {};
+}
+
+QString remoteLine(const Broker::FederationStatusAnswer::Remote &r, const QJsonObject &raw,
+                   const QDateTime &now)
 {
     const QDateTime since = QDateTime::fromString(r.connectedAt, Qt::ISODateWithMs);
     const qint64 seconds = since.isValid() ? qMax<qint64>(0, since.secsTo(now)) : 0;
@@ -22,6 +39,7 @@ QString remoteLine(const Broker::FederationStatusAnswer::Remote &r, const QDateT
                        .arg(Format::uptime(seconds));
     if (!r.state.isEmpty() && r.state != QLatin1String("connected"))
         line += QStringLiteral("  state=") + r.state;
+    line += roundTripText(raw, r);
     if (r.legacy)
         line += QStringLiteral("  (0.7 protocol)");
     return line;
@@ -45,7 +63,7 @@ QStringList status(const Broker::FederationStatusAnswer &s, const QDateTime &now
                      .arg(s.subnets.isEmpty() ? s.subnet : s.subnets.join(QStringLiteral(", ")));
         lines << QString() << QStringLiteral("Connected remotes (%1):").arg(s.remotes.size());
         for (const auto &r : s.remotes)
-            lines << remoteLine(r, now);
+            lines << remoteLine(r, s.raw, now);
         lines << QString() << QStringLiteral("Total remote peers: %1").arg(s.totalRemotePeers);
     }
     if (!s.hostname.isEmpty())
@@ -93,8 +111,7 @@ QStringList attempts(const QJsonObject &answer)
     const QJsonArray rows = answer.value(QLatin1String("attempts")).toArray();
     QStringList lines;
     if (rows.isEmpty())
-        lines << QStringLiteral(
-            "No refused connection attempts or pairing decisions since the broker started.");
+        lines << QStringLiteral("No refused connection attempts or pairing decisions in the last 30 days.");
     else
         lines << QStringLiteral("Federation audit trail (newest first):");
     for (const QJsonValue &value : rows) {
@@ -125,6 +142,19 @@ QStringList attempts(const QJsonObject &answer)
                               r.value(QLatin1String("fingerprint")).toString(),
                               r.value(QLatin1String("revoked_at")).toString());
         }
+    }
+    const QJsonArray ignored = answer.value(QLatin1String("ignored")).toArray();
+    if (!ignored.isEmpty()) {
+        lines << QString() << QStringLiteral("Ignored (not offered for pairing when found again):");
+        for (const QJsonValue &value : ignored) {
+            const QJsonObject r = value.toObject();
+            lines << QStringLiteral("  %1  %2  %3  since %4")
+                         .arg(r.value(QLatin1String("fingerprint")).toString(),
+                              r.value(QLatin1String("hostname")).toString(),
+                              r.value(QLatin1String("address")).toString(),
+                              r.value(QLatin1String("ignored_at")).toString());
+        }
+        lines << QStringLiteral("  (claude-peers federation unignore <fingerprint> lets one ask again)");
     }
     return lines;
 }

@@ -49,7 +49,8 @@ private Q_SLOTS:
         // §3.5's example, plus our fields.
         const auto s = statusOf(R"({"enabled":true,"port":7900,"subnet":"192.168.1.0/24",
             "remotes":[{"host":"192.168.1.42","port":7900,"hostname":"rafi-macbook","peer_count":2,
-                        "connected_at":"2026-03-27T10:00:00.000Z","last_sync":"2026-03-27T12:29:30.000Z"},
+                        "connected_at":"2026-03-27T10:00:00.000Z","last_sync":"2026-03-27T12:29:30.000Z",
+                        "rtt_ms":1.234,"rtt_smoothed_ms":0.9,"rtt_samples":5},
                        {"host":"192.168.1.43","port":7901,"hostname":"old","peer_count":0,
                         "connected_at":"2026-03-27T12:29:00.000Z","state":"reconnecting","legacy":true}],
             "total_remote_peers":2,"hostname":"here","fingerprint":"sha256-AAAA","psk_source":"local-token-copy",
@@ -59,7 +60,8 @@ private Q_SLOTS:
             FF::status(s, now),
             QStringList({u"Federation enabled on port 7900 (subnet: 192.168.1.0/24)"_s, QString(),
                          u"Connected remotes (2):"_s,
-                         u"  192.168.1.42:7900  hostname=rafi-macbook  peers=2  uptime=2h 30m"_s,
+                         u"  192.168.1.42:7900  hostname=rafi-macbook  peers=2  uptime=2h 30m  rtt=1.23 ms "
+                         u"(avg 0.90 ms)"_s,
                          u"  192.168.1.43:7901  hostname=old  peers=0  uptime=1m  state=reconnecting  (0.7 "
                          u"protocol)"_s,
                          QString(), u"Total remote peers: 2"_s, u"This machine: here"_s,
@@ -219,7 +221,9 @@ private Q_SLOTS:
              "path":"/federation/pair/request","status":403,"reason":"wrong code",
              "first_at":"2026-12-01T05:00:00.000Z","last_at":"2026-12-01T05:01:00.000Z","count":3}],
             "revoked":[{"address":"10.0.0.2:7900","hostname":"beta","fingerprint":"sha256-b",
-             "revoked_at":"2026-12-01T04:00:00.000Z"}]})")
+             "revoked_at":"2026-12-01T04:00:00.000Z"}],
+            "ignored":[{"fingerprint":"sha256-i","hostname":"stranger","address":"10.0.0.7:7900",
+             "ignored_at":"2026-12-01T03:00:00.000Z"}]})")
                                        .object();
         const QStringList lines = FF::attempts(answer);
         const QString text = lines.join(u'\n');
@@ -227,6 +231,9 @@ private Q_SLOTS:
         QVERIFY2(text.contains(u"403 /federation/pair/request: wrong code"_s), qPrintable(text));
         QVERIFY2(text.contains(u"fingerprint sha256-m"_s), qPrintable(text));
         QVERIFY2(text.contains(u"Revoked"_s) && text.contains(u"10.0.0.2:7900  beta  sha256-b"_s),
+                 qPrintable(text));
+        QVERIFY2(text.contains(u"Ignored"_s) && text.contains(u"sha256-i  stranger  10.0.0.7:7900"_s) &&
+                     text.contains(u"federation unignore <fingerprint>"_s),
                  qPrintable(text));
     }
 

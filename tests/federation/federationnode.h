@@ -7,6 +7,8 @@
 #include "linktransport.h"
 
 #include <QFile>
+#include <QJsonObject>
+#include <QSignalSpy>
 #include <QTest>
 
 namespace FederationTest {
@@ -73,6 +75,20 @@ inline Node makeNode(const QString &hostname,
                      const QByteArray &psk = kSharedPsk, bool tls = false, bool manualClock = false)
 {
     return makeNode(hostname, NodeOptions {tweak, psk, tls, manualClock});
+}
+
+// Starts the node's broker and waits until its module is ready (the PSK read, saved remotes being
+// reached).
+inline bool startNode(Node &node)
+{
+    QSignalSpy ready(node.module.get(), &Federation::FederationModule::ready);
+    return node.broker->start() && (ready.count() || ready.wait(TestSupport::scaled(15000)));
+}
+
+// The body of /federation/connect|disconnect|revoke for a node's federation port on loopback.
+inline QJsonObject loopbackTarget(quint16 port)
+{
+    return {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), port}};
 }
 
 // One request to a federation port through the module's own outbound transport (plain HTTP).

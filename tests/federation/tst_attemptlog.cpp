@@ -1,10 +1,16 @@
-// The federation audit trail: bounded, folded, pruned, and every refusal the federation port
-// answers (403, 413, 429) recorded with what the caller claimed of itself; other answers not.
+// The federation audit trail in SQLite: bounded by count and age, folded, and every refusal the
+// federation port answers (403, 413, 429) recorded with what the caller claimed of itself; other
+// answers not. The ignored machines' list beside it. (That both survive a broker restart:
+// tst_federationmodule.)
 #include "attemptlog.h"
+#include "brokermodule.h"
+#include "clock.h"
+#include "ignoredmachines.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QSqlQuery>
 #include <QTest>
 
 using Federation::Attempt;
@@ -46,6 +52,38 @@ public:
     void setOnClosed(std::function<void()>) override { }
 };
 
+// A fresh in-memory SQLite file with the two tables, and a clock that moves when told to.
+struct Store
+{
+    Store()
+    {
+        static int counter = 0;
+        name = u"attempts-%1"_s.arg(++counter);
+        QSqlDatabase db = QSqlDatabase::addDatabase(u"QSQLITE"_s, name);
+        db.setDatabaseName(u":memory:"_s);
+        if (!db.open())
+            qFatal("no SQLite");
+        for (const auto &step : AttemptLog::migrations() + Federation::IgnoredMachines::migrations()) {
+            if (!step.apply(db))
+                qFatal("migration %d failed", step.version);
+        }
+    }
+    ~Store()
+    {
+        log.reset();
+        ignored.reset();
+        QSqlDatabase::removeDatabase(name);
+    }
+    QSqlDatabase database() const { return QSqlDatabase::database(name); }
+    void at(qint64 ms) { clock.advance(ms - (clock.msecsSinceEpoch())); }
+
+    QString name;
+    Broker::ManualClock clock {QDateTime::fromMSecsSinceEpoch(1000, Qt::UTC)};
+    std::unique_ptr<AttemptLog> log = std::make_unique<AttemptLog>([this] { return database(); }, clock);
+    std::unique_ptr<Federation::IgnoredMachines> ignored =
+        std::make_unique<Federation::IgnoredMachines>([this] { return database(); }, clock);
+};
+
 } // namespace
 
 class tst_AttemptLog : public QObject
@@ -55,12 +93,18 @@ class tst_AttemptLog : public QObject
 private Q_SLOTS:
     void repeatsFoldIntoOneRowWithACount()
     {
-        AttemptLog log;
-        log.record(refused(u"10.0.0.5"_s), 1000);
-        log.record(refused(u"10.0.0.5"_s), 2000);
-        log.record(refused(u"10.0.0.6"_s), 3000);
-        log.record(refused(u"10.0.0.5"_s), 4000);
-        const auto rows = log.entries(5000);
+        Store store;
+        AttemptLog &log = *store.log;
+        store.at(1000);
+        log.record(refused(u"10.0.0.5"_s));
+        store.at(2000);
+        log.record(refused(u"10.0.0.5"_s));
+        store.at(3000);
+        log.record(refused(u"10.0.0.6"_s));
+        store.at(4000);
+        log.record(refused(u"10.0.0.5"_s));
+        store.at(5000);
+        const auto rows = log.entries();
         QCOMPARE(rows.size(), 2);
         QCOMPARE(rows.first().address, u"10.0.0.5"_s); // newest first
         QCOMPARE(rows.first().count, 3);
@@ -68,37 +112,98 @@ private Q_SLOTS:
         QCOMPARE(rows.first().lastAtMs, 4000);
         QCOMPARE(log.refusals(), 4);
         // Outside the fold window the same refusal is a new row.
-        log.record(refused(u"10.0.0.5"_s), 4000 + AttemptLog::kFoldWindowMs + 1);
-        QCOMPARE(log.entries(4000 + AttemptLog::kFoldWindowMs + 2).size(), 3);
+        store.at(4000 + AttemptLog::kFoldWindowMs + 1);
+        log.record(refused(u"10.0.0.5"_s));
+        QCOMPARE(log.entries().size(), 3);
+        // A decision never folds into a refusal.
+        Attempt decision = refused(u"10.0.0.5"_s);
+        decision.kind = u"rejected"_s;
+        log.record(decision);
+        QCOMPARE(log.entries().size(), 4);
+        QCOMPARE(log.entries().first().kind, u"rejected"_s);
     }
 
     void aFloodOfSourcesStaysBounded()
     {
-        AttemptLog log;
-        for (int i = 0; i < AttemptLog::kMaxEntries + 50; ++i)
-            log.record(refused(u"10.1.%1.%2"_s.arg(i / 256).arg(i % 256)), 1000 + i);
-        const auto rows = log.entries(100000);
+        Store store;
+        const int total = AttemptLog::kMaxEntries + 50;
+        for (int i = 0; i < total; ++i) {
+            store.at(1000 + i);
+            store.log->record(refused(u"10.1.%1.%2"_s.arg(i / 256).arg(i % 256)));
+        }
+        const auto rows = store.log->entries();
         QCOMPARE(rows.size(), AttemptLog::kMaxEntries);
-        QCOMPARE(rows.first().address, u"10.1.1.49"_s); // the newest kept, the oldest gone
+        const int newest = total - 1;
+        const int oldestKept = total - AttemptLog::kMaxEntries;
+        QCOMPARE(rows.first().address, u"10.1.%1.%2"_s.arg(newest / 256).arg(newest % 256));
+        QCOMPARE(rows.last().address, u"10.1.%1.%2"_s.arg(oldestKept / 256).arg(oldestKept % 256));
+        // The table itself holds no more than the bound (not only what is listed).
+        QSqlQuery count(store.database());
+        QVERIFY(count.exec(u"SELECT count(*) FROM federation_attempts"_s) && count.next());
+        QCOMPARE(count.value(0).toInt(), AttemptLog::kMaxEntries);
     }
 
     void oldRowsArePruned()
     {
-        AttemptLog log;
-        log.record(refused(u"10.0.0.5"_s), 1000);
-        QCOMPARE(log.entries(1000 + AttemptLog::kKeepMs - 1).size(), 1);
-        QCOMPARE(log.entries(1000 + AttemptLog::kKeepMs).size(), 0);
+        Store store;
+        store.log->record(refused(u"10.0.0.5"_s));
+        store.at(1000 + AttemptLog::kKeepMs - 1);
+        QCOMPARE(store.log->entries().size(), 1);
+        store.at(1000 + AttemptLog::kKeepMs);
+        QCOMPARE(store.log->entries().size(), 0); // not listed once too old…
+        store.log->record(refused(u"10.0.0.6"_s));
+        QSqlQuery count(store.database());
+        QVERIFY(count.exec(u"SELECT count(*) FROM federation_attempts"_s) && count.next());
+        QCOMPARE(count.value(0).toInt(), 1); // …and deleted by the next write
     }
 
     void jsonHasEveryField()
     {
-        AttemptLog log;
-        log.record(refused(u"10.0.0.5"_s), 1764547200000);
-        const QJsonObject row = log.toJson(1764547200000).first().toObject();
+        Store store;
+        store.at(1764547200000);
+        store.log->record(refused(u"10.0.0.5"_s));
+        const QJsonObject row = store.log->toJson().first().toObject();
         for (const char *key : {"kind", "address", "hostname", "fingerprint", "path", "status", "reason",
                                 "first_at", "last_at", "count"})
             QVERIFY2(row.contains(QLatin1String(key)), key);
         QCOMPARE(row.value(u"last_at").toString(), u"2025-12-01T00:00:00.000Z"_s);
+    }
+
+    void aFailedWriteIsLostNotFatal()
+    {
+        Store store;
+        QSqlQuery drop(store.database());
+        QVERIFY(drop.exec(u"DROP TABLE federation_attempts"_s));
+        store.log->record(refused(u"10.0.0.5"_s)); // logged, nothing thrown
+        QCOMPARE(store.log->entries().size(), 0);
+        QCOMPARE(store.log->refusals(), 1);
+    }
+
+    void ignoredMachinesAreKeptByPinAndBounded()
+    {
+        Store store;
+        Federation::IgnoredMachines &ignored = *store.ignored;
+        ignored.add(QString(), u"legacy"_s, u"10.0.0.9:7900"_s); // no pin: nothing to recognise it by
+        QCOMPARE(ignored.toJson().size(), 0);
+        ignored.add(u"sha256-aaa"_s, u"mallory"_s, u"10.0.0.5:7900"_s);
+        QVERIFY(ignored.isIgnored(u"sha256-aaa"_s));
+        QVERIFY(!ignored.isIgnored(u"sha256-bbb"_s));
+        QVERIFY(!ignored.isIgnored(QString()));
+        const QJsonObject row = ignored.toJson().first().toObject();
+        QCOMPARE(row.value(u"fingerprint"_s).toString(), u"sha256-aaa"_s);
+        QCOMPARE(row.value(u"hostname"_s).toString(), u"mallory"_s);
+        QCOMPARE(row.value(u"address"_s).toString(), u"10.0.0.5:7900"_s);
+        QVERIFY(!row.value(u"ignored_at"_s).toString().isEmpty());
+        QVERIFY(ignored.remove(u"sha256-aaa"_s));
+        QVERIFY(!ignored.remove(u"sha256-aaa"_s)); // not ignored any more
+        QVERIFY(!ignored.isIgnored(u"sha256-aaa"_s));
+        for (int i = 0; i < Federation::IgnoredMachines::kMaxEntries + 5; ++i) {
+            store.clock.advance(1);
+            ignored.add(u"sha256-%1"_s.arg(i), u"h"_s, u"a"_s);
+        }
+        QCOMPARE(ignored.toJson().size(), Federation::IgnoredMachines::kMaxEntries);
+        QVERIFY(!ignored.isIgnored(u"sha256-0"_s)); // the oldest went
+        QVERIFY(ignored.isIgnored(u"sha256-%1"_s.arg(Federation::IgnoredMachines::kMaxEntries + 4)));
     }
 
     void recordingHandlerRecordsRefusalsWithTheClaimedIdentity_data()
@@ -118,8 +223,9 @@ private Q_SLOTS:
         QFETCH(bool, recorded);
         FixedHandler inner;
         inner.status = status;
-        AttemptLog log;
-        AttemptRecordingHandler handler(&inner, &log, [] { return qint64(5000); });
+        Store store;
+        AttemptLog &log = *store.log;
+        AttemptRecordingHandler handler(&inner, &log);
         Broker::Http::Request request;
         request.method = "POST";
         request.path = "/federation/pair/request";
@@ -130,7 +236,7 @@ private Q_SLOTS:
         auto responder = std::make_shared<CapturingResponder>();
         handler.handle(request, responder);
         QCOMPARE(responder->status, status); // the answer goes through unchanged
-        const auto rows = log.entries(5000);
+        const auto rows = log.entries();
         QCOMPARE(rows.size(), recorded ? 1 : 0);
         if (!recorded)
             return;
@@ -145,14 +251,15 @@ private Q_SLOTS:
     void claimedFieldsAreCutAndHugeBodiesNotParsed()
     {
         FixedHandler inner;
-        AttemptLog log;
-        AttemptRecordingHandler handler(&inner, &log, [] { return qint64(5000); });
+        Store store;
+        AttemptLog &log = *store.log;
+        AttemptRecordingHandler handler(&inner, &log);
         Broker::Http::Request request;
         request.path = "/federation/challenge";
         request.peerAddress = QHostAddress(u"10.0.0.1"_s);
         request.body = QJsonDocument(QJsonObject {{u"hostname"_s, QString(5000, u'h')}}).toJson();
         handler.handle(request, std::make_shared<CapturingResponder>());
-        QCOMPARE(log.entries(5000).first().hostname.size(), 256);
+        QCOMPARE(log.entries().first().hostname.size(), 256);
         request.body =
             QJsonDocument(
                 QJsonObject {{u"hostname"_s, u"big"_s},
@@ -160,7 +267,7 @@ private Q_SLOTS:
                 .toJson();
         request.peerAddress = QHostAddress(u"10.0.0.2"_s);
         handler.handle(request, std::make_shared<CapturingResponder>());
-        QCOMPARE(log.entries(5000).first().hostname, QString());
+        QCOMPARE(log.entries().first().hostname, QString());
     }
 };
 

@@ -26,17 +26,6 @@ namespace {
 const QString kPskMismatch =
     QStringLiteral("PSK mismatch — ensure both machines share the same ~/.claude-peers-token file");
 
-bool startNode(Node &node)
-{
-    QSignalSpy ready(node.module.get(), &FederationModule::ready);
-    return node.broker->start() && (ready.count() || ready.wait(TestSupport::scaled(15000)));
-}
-
-QJsonObject connectBody(quint16 port)
-{
-    return {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), port}};
-}
-
 QJsonObject remoteEntry(Node &node, quint16 port)
 {
     const QJsonArray remotes =
@@ -316,7 +305,7 @@ private Q_SLOTS:
 
         // No pin yet: the exchange itself decides, and pins b once b proved the PSK over its key.
         HttpResult connected =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(b.fedPort()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
         QCOMPARE(Broker::ConfigFile::load(a.broker->home().configPath())
                      .pins()
@@ -351,7 +340,7 @@ private Q_SLOTS:
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
         const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
         HttpResult connected =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(b.fedPort()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
 
         // beta's sessions expire (its monotonic clock moves past their lifetime, its wall clock
@@ -467,7 +456,7 @@ private Q_SLOTS:
         Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
         QVERIFY(startNode(a));
         HttpResult refused =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(impostor.port()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(impostor.port()));
         QCOMPARE(refused.object().value(u"ok").toBool(), false);
         QVERIFY2(refused.object().value(u"error").toString().contains(QStringLiteral("did not prove")),
                  refused.body.constData());
@@ -479,7 +468,8 @@ private Q_SLOTS:
         // Our own broker with another PSK: the same, and it never sees a verification.
         Node b = makeNode(QStringLiteral("beta"), {}, QByteArray("b").repeated(64), true);
         QVERIFY(startNode(b));
-        HttpResult wrongPsk = a.broker->post(QStringLiteral("/federation/connect"), connectBody(b.fedPort()));
+        HttpResult wrongPsk =
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QCOMPARE(wrongPsk.object().value(u"ok").toBool(), false);
         QVERIFY2(wrongPsk.object().value(u"error").toString().contains(QStringLiteral("different PSKs")),
                  wrongPsk.body.constData());
@@ -494,9 +484,9 @@ private Q_SLOTS:
         QVERIFY(startNode(a));
         QVERIFY(startNode(b));
         HttpResult connected =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(b.fedPort()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
-        QVERIFY(a.broker->post(QStringLiteral("/federation/disconnect"), connectBody(b.fedPort()))
+        QVERIFY(a.broker->post(QStringLiteral("/federation/disconnect"), loopbackTarget(b.fedPort()))
                     .object()
                     .value(u"ok")
                     .toBool());
@@ -514,7 +504,7 @@ private Q_SLOTS:
         config.setPin(QStringLiteral("127.0.0.1"), downgraded.port(), b.federation().ownPin());
         QVERIFY(config.save(a.broker->home().configPath()));
         HttpResult refused =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(downgraded.port()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(downgraded.port()));
         QCOMPARE(refused.object().value(u"ok").toBool(), false);
         QVERIFY2(refused.object().value(u"error").toString().contains(QStringLiteral("downgrade")),
                  refused.body.constData());
@@ -524,7 +514,7 @@ private Q_SLOTS:
         a.broker->server().stop();
         QVERIFY(startNode(a));
         HttpResult still =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(downgraded.port()));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(downgraded.port()));
         QVERIFY2(still.object().value(u"error").toString().contains(QStringLiteral("downgrade")),
                  still.body.constData());
         QVERIFY(!downgraded.sawSecret(kSharedPsk));
@@ -551,7 +541,7 @@ private Q_SLOTS:
         QVERIFY(startNode(a));
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
         HttpResult unpinned =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(standIn.port));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(standIn.port));
         QCOMPARE(unpinned.object().value(u"ok").toBool(), false);
         const QString why = unpinned.object().value(u"error").toString();
         QVERIFY2(why.contains(QStringLiteral("not pinned")) && why.contains(identity->pin), qPrintable(why));
@@ -565,7 +555,7 @@ private Q_SLOTS:
         config.setPin(QStringLiteral("127.0.0.1"), standIn.port, identity->pin);
         QVERIFY(config.save(a.broker->home().configPath()));
         HttpResult connected =
-            a.broker->post(QStringLiteral("/federation/connect"), connectBody(standIn.port));
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(standIn.port));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
         QCOMPARE(connected.object().value(u"hostname").toString(), QStringLiteral("zeroseven"));
         QCOMPARE(remoteEntry(a, standIn.port).value(u"auth").toString(), QStringLiteral("legacy"));
@@ -580,7 +570,7 @@ private Q_SLOTS:
         // 0.7 → ours: its header and its relays without replay fields, accepted (accept_legacy)
         // and recorded.
         const QJsonObject back =
-            standIn.control(QStringLiteral("/control/connect"), connectBody(a.fedPort()));
+            standIn.control(QStringLiteral("/control/connect"), loopbackTarget(a.fedPort()));
         QVERIFY2(back.value(u"ok").toBool(), QJsonDocument(back).toJson().constData());
         QCOMPARE(back.value(u"hostname").toString(), QStringLiteral("alpha"));
         const QJsonObject relayed =

@@ -13,6 +13,7 @@
 #include <QTest>
 
 using namespace Federation;
+using namespace Qt::StringLiterals;
 
 namespace {
 
@@ -319,6 +320,79 @@ private Q_SLOTS:
         QVERIFY(std::none_of(listed.begin(), listed.end(), [](const QJsonValue &host) {
             return host.toObject().value(u"hostname").toString() == u"gamma";
         }));
+    }
+
+    // Ignore (reject) a discovered machine: it is remembered by its pin, so the next announcement
+    // lists it as discovered but does not bring the card back; unignore lets it ask again.
+    void ignoredMachineIsNotProposedAgainUntilUnignored()
+    {
+        Node alpha = makeNode(QStringLiteral("alpha"), true);
+        Node beta = makeNode(QStringLiteral("beta"), false);
+        QVERIFY(startNode(alpha));
+        QVERIFY(startNode(beta));
+        FakeDiscovery *discovery = FakeDiscovery::last;
+        QVERIFY(discovery && discovery->active);
+        const QString betaPin = beta.module->ownPin();
+        const DiscoveredService betaService {
+            QStringLiteral("beta"), QStringLiteral("127.0.0.1"), beta.module->listeningPort(),
+            encodeDiscoveryTxt({QStringLiteral("1.0.0"), QStringLiteral("beta"), betaPin, false})};
+        const auto pendingOfAlpha = [&] {
+            QJsonArray waiting;
+            for (const QJsonValue &request : alpha.broker->post(QStringLiteral("/federation/pending"), {})
+                                                 .object()
+                                                 .value(u"requests")
+                                                 .toArray())
+                if (request.toObject().value(u"state").toString() == u"pending")
+                    waiting.append(request);
+            return waiting;
+        };
+        const auto attemptsOfAlpha = [&] {
+            return alpha.broker->post(QStringLiteral("/federation/attempts"), {}).object();
+        };
+
+        discovery->announce(betaService);
+        QJsonArray pending = pendingOfAlpha();
+        QCOMPARE(pending.size(), 1);
+        const QString id = pending.first().toObject().value(u"id").toString();
+        QVERIFY(alpha.broker->post(QStringLiteral("/federation/reject"), {{u"id"_s, id}})
+                    .object()
+                    .value(u"ok")
+                    .toBool());
+        const QJsonArray ignored = attemptsOfAlpha().value(u"ignored").toArray();
+        QCOMPARE(ignored.size(), 1);
+        QCOMPARE(ignored.first().toObject().value(u"fingerprint").toString(), betaPin);
+        QCOMPARE(ignored.first().toObject().value(u"hostname").toString(), QStringLiteral("beta"));
+
+        discovery->announce(betaService);
+        QCOMPARE(pendingOfAlpha().size(), 0);
+        const QJsonArray listed =
+            alpha.broker->get(QStringLiteral("/federation/status")).object().value(u"discovered").toArray();
+        QCOMPARE(listed.size(), 1);
+        QVERIFY(listed.first().toObject().value(u"reason").toString().contains(u"ignored"));
+
+        // Bad inputs are refused with what to send instead; nothing is un-ignored by them.
+        for (const QJsonObject &bad : {QJsonObject {}, QJsonObject {{u"fingerprint"_s, 7}},
+                                       QJsonObject {{u"fingerprint"_s, QString(300, u'x')}},
+                                       QJsonObject {{u"fingerprint"_s, u"sha256-unknown"_s}}}) {
+            const QJsonObject answer =
+                alpha.broker->post(QStringLiteral("/federation/unignore"), bad).object();
+            QCOMPARE(answer.value(u"ok").toBool(true), false);
+            QVERIFY(answer.value(u"error").toString().contains(u"federation attempts"));
+        }
+        QCOMPARE(attemptsOfAlpha().value(u"ignored").toArray().size(), 1);
+
+        const QJsonObject unignored =
+            alpha.broker->post(QStringLiteral("/federation/unignore"), {{u"fingerprint"_s, betaPin}})
+                .object();
+        QVERIFY2(unignored.value(u"ok").toBool(), qPrintable(unignored.value(u"error").toString()));
+        QVERIFY(attemptsOfAlpha().value(u"ignored").toArray().isEmpty());
+        discovery->announce(betaService);
+        QCOMPARE(pendingOfAlpha().size(), 1);
+        // The trail has the decision and the un-ignoring, newest first.
+        const QJsonArray trail = attemptsOfAlpha().value(u"attempts").toArray();
+        QVERIFY(trail.size() >= 2);
+        QCOMPARE(trail.at(0).toObject().value(u"kind").toString(), QStringLiteral("unignored"));
+        QCOMPARE(trail.at(1).toObject().value(u"kind").toString(), QStringLiteral("rejected"));
     }
 
     void reloadTurnsDiscoveryOffAndOn()

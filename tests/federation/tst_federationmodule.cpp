@@ -121,18 +121,13 @@ private Q_SLOTS:
     {
         Node a = makeNode(QStringLiteral("alpha"));
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
         const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
 
-        HttpResult connected = a.broker->post(
-            QStringLiteral("/federation/connect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult connected =
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QCOMPARE(connected.object().value(u"ok").toBool(), true);
         QCOMPARE(connected.object().value(u"hostname").toString(), QStringLiteral("beta"));
 
@@ -198,14 +193,12 @@ private Q_SLOTS:
         QVERIFY(texts(b.broker->poll(peerB.id)).contains(QStringLiteral("all of you")));
 
         // Disconnect: forgotten in memory and in the config.
-        HttpResult gone = a.broker->post(
-            QStringLiteral("/federation/disconnect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult gone =
+            a.broker->post(QStringLiteral("/federation/disconnect"), loopbackTarget(b.fedPort()));
         QCOMPARE(gone.object().value(u"ok").toBool(), true);
         QVERIFY(Broker::ConfigFile::load(a.broker->home().configPath()).remotes().isEmpty());
-        HttpResult again = a.broker->post(
-            QStringLiteral("/federation/disconnect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        HttpResult again =
+            a.broker->post(QStringLiteral("/federation/disconnect"), loopbackTarget(b.fedPort()));
         QCOMPARE(again.object().value(u"error").toString(),
                  QStringLiteral("Not connected to 127.0.0.1:%1").arg(b.fedPort()));
     }
@@ -215,15 +208,10 @@ private Q_SLOTS:
         Node a = makeNode(QStringLiteral("alpha"));
         // beta's clock never moves: its 30 s sync never runs, only announcements make it fetch.
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, false, true);
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
-        const HttpResult connected = a.broker->post(
-            QStringLiteral("/federation/connect"),
-            {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}, {QStringLiteral("port"), b.fedPort()}});
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
+        const HttpResult connected =
+            a.broker->post(QStringLiteral("/federation/connect"), loopbackTarget(b.fedPort()));
         QVERIFY2(connected.object().value(u"ok").toBool(), connected.body.constData());
         QTRY_COMPARE_WITH_TIMEOUT(
             b.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray().size(),
@@ -261,9 +249,7 @@ private Q_SLOTS:
     void peersChangedNeedsThePskAndAHostname()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const quint16 port = b.fedPort();
         QCOMPARE(fedPost(port, "/federation/peers-changed", "{\"hostname\":\"alpha\"}", "wrong").status, 403);
         QCOMPARE(fedPost(port, "/federation/peers-changed", "{}", kSharedPsk).status, 400);
@@ -290,9 +276,7 @@ private Q_SLOTS:
     void refusedRelaysStoreNothing()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         const quint16 port = b.fedPort();
         const qint64 now = QDateTime::currentMSecsSinceEpoch();
@@ -370,12 +354,45 @@ private Q_SLOTS:
         QCOMPARE(status.value(u"relays_refused").toInt(), 1);
     }
 
+    // The audit trail is in SQLite: refusals and decisions are still listed after a restart; the
+    // refusal count is the running broker's.
+    void auditTrailSurvivesARestart()
+    {
+        Node b = makeNode(QStringLiteral("beta"));
+        QVERIFY(startNode(b));
+        QCOMPARE(fedPost(b.fedPort(), "/federation/handshake", R"({"hostname":"mallory"})",
+                         QByteArray("x").repeated(64))
+                     .status,
+                 403);
+        QVERIFY(b.broker->post(QStringLiteral("/federation/rotate-psk"), {}).object().value(u"ok").toBool());
+        const auto trail = [&] {
+            return b.broker->post(QStringLiteral("/federation/attempts"), {}).object();
+        };
+        const auto kinds = [](const QJsonObject &answer) {
+            QStringList listed;
+            for (const QJsonValue &row : answer.value(u"attempts").toArray())
+                listed.append(row.toObject().value(u"kind").toString());
+            return listed;
+        };
+        QCOMPARE(kinds(trail()), (QStringList {QStringLiteral("key-rotated"), QStringLiteral("refused")}));
+        QCOMPARE(trail().value(u"refusals").toInt(), 1);
+
+        b.broker->server().stop();
+        QVERIFY(b.broker->start());
+        QTRY_VERIFY_WITH_TIMEOUT(!b.federation().psk().isEmpty(), TestSupport::scaled(15000));
+        const QJsonObject after = trail();
+        QCOMPARE(kinds(after), (QStringList {QStringLiteral("key-rotated"), QStringLiteral("refused")}));
+        const QJsonObject refusal = after.value(u"attempts").toArray().last().toObject();
+        QCOMPARE(refusal.value(u"hostname").toString(), QStringLiteral("mallory"));
+        QCOMPARE(refusal.value(u"path").toString(), QStringLiteral("/federation/handshake"));
+        QCOMPARE(refusal.value(u"status").toInt(), 403);
+        QCOMPARE(after.value(u"refusals").toInt(), 0); // since this start
+    }
+
     void legacyRelaysAreAcceptedAndRecordedOnce()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         for (int i = 0; i < 3; ++i) {
             LinkReply legacy = fedPost(
@@ -397,9 +414,7 @@ private Q_SLOTS:
     void acceptLegacyOffRefusesThePskHeader()
     {
         Node b = makeNode(QStringLiteral("beta"), [](FederationSettings &s) { s.acceptLegacy = false; });
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const RegisteredPeer peer = b.broker->registerPeer(QStringLiteral("/work/b"));
         LinkReply refused =
             fedPost(b.fedPort(), "/federation/relay",
@@ -411,9 +426,7 @@ private Q_SLOTS:
     void pipelineOrderAndLimits()
     {
         Node b = makeNode(QStringLiteral("beta"));
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         const quint16 port = b.fedPort();
         HttpResult health = TestSupport::httpGet(port, QStringLiteral("/health"));
         QCOMPARE(health.status, 200);
@@ -444,9 +457,7 @@ private Q_SLOTS:
     {
         Node b = makeNode(QStringLiteral("beta"),
                           [](FederationSettings &s) { s.subnets = {QStringLiteral("10.9.0.0/16")}; });
-        QSignalSpy ready(b.module.get(), &FederationModule::ready);
-        QVERIFY(b.broker->start());
-        QVERIFY(ready.count() || ready.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(b));
         HttpResult health = TestSupport::httpGet(b.fedPort(), QStringLiteral("/health"));
         QCOMPARE(health.status, 403);
         QCOMPARE(
@@ -459,19 +470,14 @@ private Q_SLOTS:
     {
         Node a = makeNode(QStringLiteral("alpha"), {}, QByteArray("a").repeated(64), true);
         Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
-        QSignalSpy readyA(a.module.get(), &FederationModule::ready);
-        QSignalSpy readyB(b.module.get(), &FederationModule::ready);
-        QVERIFY(a.broker->start());
-        QVERIFY(b.broker->start());
-        QVERIFY(readyA.count() || readyA.wait(TestSupport::scaled(15000)));
-        QVERIFY(readyB.count() || readyB.wait(TestSupport::scaled(15000)));
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
         QVERIFY(b.federation().ownPin().startsWith(QStringLiteral("sha256-")));
         QVERIFY(QFile::exists(b.broker->home().path() + QStringLiteral("/.claude-peers-federation.key")));
         const RegisteredPeer peerB = b.broker->registerPeer(QStringLiteral("/work/b"));
         const RegisteredPeer peerA = a.broker->registerPeer(QStringLiteral("/work/a"));
 
-        const QJsonObject target {{QStringLiteral("host"), QStringLiteral("127.0.0.1")},
-                                  {QStringLiteral("port"), b.fedPort()}};
+        const QJsonObject target = loopbackTarget(b.fedPort());
         // alpha joins with beta's URL: beta's PSK becomes alpha's, beta's pin is kept.
         HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
                                                {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
@@ -505,6 +511,53 @@ private Q_SLOTS:
         QVERIFY2(
             refused.object().value(u"error").toString().startsWith(QStringLiteral("Handshake failed (0)")),
             refused.body.constData());
+    }
+
+    // Two TLS brokers on loopback: each link's round-trip time is measured from the peer lists
+    // it fetches (no extra traffic) and shown in /federation/status; plausible, not timed.
+    void tlsLinkReportsItsRoundTripTime()
+    {
+        Node a = makeNode(QStringLiteral("alpha"), {}, kSharedPsk, true);
+        Node b = makeNode(QStringLiteral("beta"), {}, kSharedPsk, true);
+        QVERIFY(startNode(a));
+        QVERIFY(startNode(b));
+        HttpResult invitation = b.broker->post(QStringLiteral("/federation/token"),
+                                               {{QStringLiteral("host"), QStringLiteral("127.0.0.1")}});
+        HttpResult joined = a.broker->post(QStringLiteral("/federation/join"),
+                                           {{QStringLiteral("url"), invitation.object().value(u"url")}});
+        QVERIFY2(joined.object().value(u"ok").toBool(), joined.body.constData());
+        const auto linkToBeta = [&] {
+            const QJsonArray remotes =
+                a.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray();
+            for (const QJsonValue &remote : remotes)
+                if (remote.toObject().value(u"hostname").toString() == u"beta")
+                    return remote.toObject();
+            return QJsonObject {};
+        };
+        QJsonObject link = linkToBeta();
+        QCOMPARE(link.value(u"state").toString(), QStringLiteral("connected"));
+        QVERIFY2(link.value(u"rtt_ms").toDouble() > 0,
+                 qPrintable(QString::number(link.value(u"rtt_ms").toDouble())));
+        QVERIFY(link.value(u"rtt_ms").toDouble() < LinkTransport::kTimeoutMs);
+        QVERIFY(link.value(u"rtt_smoothed_ms").toDouble() > 0);
+        QCOMPARE(link.value(u"rtt_samples").toInteger(), 1);
+        // A peer registered on beta is announced; alpha's fetch of the list is one more sample.
+        b.broker->registerPeer(QStringLiteral("/work/b"));
+        QTRY_VERIFY_WITH_TIMEOUT(linkToBeta().value(u"rtt_samples").toInteger() >= 2,
+                                 TestSupport::scaled(10000));
+        link = linkToBeta();
+        qInfo().noquote() << "alpha to beta over TLS on loopback: last" << link.value(u"rtt_ms").toDouble()
+                          << "ms, smoothed" << link.value(u"rtt_smoothed_ms").toDouble() << "ms";
+        QVERIFY(link.value(u"rtt_ms").toDouble() > 0 &&
+                link.value(u"rtt_ms").toDouble() < LinkTransport::kTimeoutMs);
+        // The join links both ways: beta measures its link to alpha as well.
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const QJsonArray remotes =
+                    b.broker->get(QStringLiteral("/federation/status")).object().value(u"remotes").toArray();
+                return !remotes.isEmpty() && remotes.first().toObject().value(u"rtt_ms").toDouble() > 0;
+            }(),
+            TestSupport::scaled(10000));
     }
 
     void disabledFederationAnswersAsZeroSeven()

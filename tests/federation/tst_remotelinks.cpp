@@ -158,6 +158,49 @@ private Q_SLOTS:
         QVERIFY(transport->requests.isEmpty());
     }
 
+    // The round-trip time comes from the peer lists the link fetches anyway: the connect's, then
+    // each sync's; the last sample and a smoothed one (RFC 6298's 1/8 gain). Failed or unmeasured
+    // answers change nothing.
+    void roundTripTimeFromThePeerListAnswers()
+    {
+        const RemoteAddress address {QStringLiteral("10.0.0.2"), 7900};
+        links->connect(address, RemoteOrigin::Manual, nullptr);
+        SentRequest handshake = transport->take();
+        handshake.done(reply(200, {{QStringLiteral("hostname"), QStringLiteral("beta")}}));
+        QVERIFY(!links->statusRemotes().first().toObject().contains(u"rtt_ms")); // nothing measured yet
+        LinkReply first = reply(200, peersAnswer(QStringLiteral("beta"), {}));
+        first.roundTripUs = 800;
+        transport->take().done(first);
+        QJsonObject status = links->statusRemotes().first().toObject();
+        QCOMPARE(status.value(u"rtt_ms").toDouble(), 0.8);
+        QCOMPARE(status.value(u"rtt_smoothed_ms").toDouble(), 0.8); // the first sample is the estimate
+        QCOMPARE(status.value(u"rtt_samples").toInteger(), 1);
+
+        const auto syncAnswering = [&](LinkReply answer) -> QJsonObject {
+            clock->advance(RemoteLinks::kSyncIntervalMs);
+            links->syncRound();
+            SentRequest sync = transport->take();
+            if (sync.path != QByteArray("/federation/peers"))
+                return {}; // fails the checks that follow
+            sync.done(answer);
+            return links->statusRemotes().first().toObject();
+        };
+        LinkReply slow = reply(200, peersAnswer(QStringLiteral("beta"), {}));
+        slow.roundTripUs = 8800;
+        status = syncAnswering(slow);
+        QCOMPARE(status.value(u"rtt_ms").toDouble(), 8.8);
+        QCOMPARE(status.value(u"rtt_smoothed_ms").toDouble(), 1.8); // 0.8 + (8.8 - 0.8) / 8
+        QCOMPARE(status.value(u"rtt_samples").toInteger(), 2);
+
+        LinkReply failed = reply(500, {{QStringLiteral("error"), QStringLiteral("busy")}});
+        failed.roundTripUs = 100;
+        status = syncAnswering(failed);
+        QCOMPARE(status.value(u"rtt_ms").toDouble(), 8.8);
+        QCOMPARE(status.value(u"rtt_samples").toInteger(), 2);
+        status = syncAnswering(reply(200, peersAnswer(QStringLiteral("beta"), {}))); // not measured
+        QCOMPARE(status.value(u"rtt_samples").toInteger(), 2);
+    }
+
     void failedManualConnectLeavesNothing()
     {
         std::optional<Broker::Result<QJsonObject>> answer;

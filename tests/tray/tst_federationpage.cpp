@@ -184,6 +184,15 @@ private Q_SLOTS:
         QTRY_VERIFY_WITH_TIMEOUT(m_presenter->attempts()->rowCount() > 0 &&
                                      m_presenter->attempts()->rowAt(0).kind == u"accepted"_s,
                                  wait);
+        // The link's round-trip time (from its peer sync), in the Round trip column and the CLI.
+        QTRY_VERIFY_WITH_TIMEOUT(betaRow() >= 0 && paired->rowAt(betaRow()).rttSamples > 0, wait);
+        QVERIFY(paired->rowAt(betaRow()).rttMs > 0 && paired->rowAt(betaRow()).rttMs < 5000);
+        const QString roundTrip =
+            paired->index(betaRow(), App::PairedBrokersModel::RoundTripColumn).data().toString();
+        QVERIFY2(roundTrip.endsWith(u" ms"_s), qPrintable(roundTrip));
+        const auto statusText = TestSupport::run(TestSupport::cliExe(), {u"federation"_s, u"status"_s},
+                                                 alpha.home.environment(), wait);
+        QVERIFY2(statusText.out.contains("rtt="), statusText.out.constData());
 
         // Revoke asks first, then beta goes: no link, no pin, and the decision is in the trail.
         m_page->pairedView()->selectRow(betaRow());
@@ -265,6 +274,26 @@ private Q_SLOTS:
         QVERIFY2(confirmed.value(u"error"_s).toString().contains(u"rejected"_s),
                  QJsonDocument(confirmed).toJson().constData());
         QVERIFY(pins(*m_alpha).isEmpty());
+
+        // Ignored: listed with its pin; Stop ignoring takes it off (the CLI twin: unignore).
+        const QString betaPin = m_beta->status().value(u"fingerprint").toString();
+        App::IgnoredMachinesModel *ignored = m_presenter->ignored();
+        QTRY_VERIFY_WITH_TIMEOUT(ignored->rowCount() == 1, wait);
+        QCOMPARE(ignored->rowAt(0).fingerprint, betaPin);
+        QCOMPARE(ignored->rowAt(0).hostname, u"beta"_s);
+        QVERIFY(!m_page->unignoreButton()->isEnabled());
+        m_page->ignoredView()->selectRow(0);
+        QVERIFY(m_page->unignoreButton()->isEnabled());
+        finished.clear();
+        QTest::mouseClick(m_page->unignoreButton(), Qt::LeftButton);
+        QTRY_VERIFY_WITH_TIMEOUT(!finished.isEmpty(), wait);
+        QCOMPARE(finished.first().at(0).toString(), u"unignore"_s);
+        QVERIFY2(finished.first().at(1).toBool(), qPrintable(finished.first().at(2).toString()));
+        QTRY_COMPARE_WITH_TIMEOUT(ignored->rowCount(), 0, wait);
+        const auto again = TestSupport::run(TestSupport::cliExe(), {u"federation"_s, u"unignore"_s, betaPin},
+                                            m_alpha->home.environment(), wait);
+        QVERIFY(again.exitCode != 0);
+        QVERIFY2(again.err.contains("is ignored"), again.err.constData());
 
         // The CLI twin of Revoke refuses what is not paired, in plain words.
         const auto revoked = TestSupport::run(TestSupport::cliExe(),

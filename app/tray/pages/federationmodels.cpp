@@ -194,6 +194,11 @@ void PairedBrokersModel::setStatus(const QJsonObject &status)
         row.peers = r.value(QLatin1String("peer_count")).toInt();
         row.auth = r.value(QLatin1String("auth")).toString();
         row.lastError = r.value(QLatin1String("last_error")).toString();
+        if (r.contains(QLatin1String("rtt_ms"))) {
+            row.rttMs = r.value(QLatin1String("rtt_ms")).toDouble();
+            row.rttSmoothedMs = r.value(QLatin1String("rtt_smoothed_ms")).toDouble();
+            row.rttSamples = r.value(QLatin1String("rtt_samples")).toInteger();
+        }
         rows.append(row);
     }
     std::sort(rows.begin(), rows.end(), [](const Row &a, const Row &b) {
@@ -228,6 +233,14 @@ QString PairedBrokersModel::stateText(const Row &row)
     return row.state;
 }
 
+QString PairedBrokersModel::roundTripText(double ms)
+{
+    if (ms < 0)
+        return {};
+    // Loopback and LAN links answer in well under a millisecond: two decimals there, whole ones above 10.
+    return tr("%1 ms").arg(ms, 0, 'f', ms < 10 ? 2 : 0);
+}
+
 int PairedBrokersModel::rowCount(const QModelIndex &parent) const
 {
     return parent.isValid() ? 0 : int(m_rows.size());
@@ -253,6 +266,10 @@ QVariant PairedBrokersModel::data(const QModelIndex &index, int role) const
     case LastErrorRole:
         return row.lastError;
     case Qt::ToolTipRole:
+        if (index.column() == RoundTripColumn && row.rttSamples > 0)
+            return tr("Round trip of its peer sync: last %1, smoothed %2 (%n sample(s))", nullptr,
+                      int(row.rttSamples))
+                .arg(roundTripText(row.rttMs), roundTripText(row.rttSmoothedMs));
         return row.lastError.isEmpty() ? QVariant() : QVariant(row.lastError);
     case Qt::DisplayRole:
         break;
@@ -272,6 +289,11 @@ QVariant PairedBrokersModel::data(const QModelIndex &index, int role) const
         return localTime(row.lastSeen);
     case PeersColumn:
         return row.peers;
+    case RoundTripColumn:
+        // Only a live link has a current round trip; the smoothed value is what the column shows.
+        if (row.rttSamples == 0 || !(row.state.isEmpty() || row.state == QLatin1String("connected")))
+            return QStringLiteral("—");
+        return roundTripText(row.rttSmoothedMs);
     default:
         return {};
     }
@@ -294,6 +316,8 @@ QVariant PairedBrokersModel::headerData(int section, Qt::Orientation orientation
         return tr("Last seen");
     case PeersColumn:
         return tr("Peers");
+    case RoundTripColumn:
+        return tr("Round trip");
     default:
         return {};
     }
@@ -334,6 +358,10 @@ QString AttemptsModel::kindText(const QString &kind)
         return tr("revoked");
     if (kind == QLatin1String("key-rotated"))
         return tr("federation key rotated");
+    if (kind == QLatin1String("joined"))
+        return tr("joined with a join URL");
+    if (kind == QLatin1String("unignored"))
+        return tr("no longer ignored");
     return kind;
 }
 
@@ -395,6 +423,78 @@ QVariant AttemptsModel::headerData(int section, Qt::Orientation orientation, int
         return tr("Reason");
     case CountColumn:
         return tr("Times");
+    default:
+        return {};
+    }
+}
+
+// ---- IgnoredMachinesModel ---------------------------------------------------------------------
+
+IgnoredMachinesModel::IgnoredMachinesModel(QObject *parent) : QAbstractTableModel(parent) { }
+
+void IgnoredMachinesModel::setAnswer(const QJsonObject &answer)
+{
+    QList<Row> rows;
+    for (const QJsonValue &value : answer.value(QLatin1String("ignored")).toArray()) {
+        const QJsonObject r = value.toObject();
+        rows.append({r.value(QLatin1String("hostname")).toString(),
+                     r.value(QLatin1String("address")).toString(),
+                     r.value(QLatin1String("fingerprint")).toString(),
+                     r.value(QLatin1String("ignored_at")).toString()});
+    }
+    if (rows == m_rows)
+        return;
+    beginResetModel();
+    m_rows = std::move(rows);
+    endResetModel();
+}
+
+int IgnoredMachinesModel::rowCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : int(m_rows.size());
+}
+
+int IgnoredMachinesModel::columnCount(const QModelIndex &parent) const
+{
+    return parent.isValid() ? 0 : ColumnCount;
+}
+
+QVariant IgnoredMachinesModel::data(const QModelIndex &index, int role) const
+{
+    if (!checkIndex(index, CheckIndexOption::IndexIsValid | CheckIndexOption::ParentIsInvalid))
+        return {};
+    const Row &row = m_rows.at(index.row());
+    if (role == FingerprintRole)
+        return row.fingerprint;
+    if (role != Qt::DisplayRole)
+        return {};
+    switch (index.column()) {
+    case MachineColumn:
+        return row.hostname;
+    case AddressColumn:
+        return row.address;
+    case FingerprintColumn:
+        return row.fingerprint;
+    case SinceColumn:
+        return localTime(row.ignoredAt);
+    default:
+        return {};
+    }
+}
+
+QVariant IgnoredMachinesModel::headerData(int section, Qt::Orientation orientation, int role) const
+{
+    if (orientation != Qt::Horizontal || role != Qt::DisplayRole)
+        return {};
+    switch (section) {
+    case MachineColumn:
+        return tr("Machine");
+    case AddressColumn:
+        return tr("Address");
+    case FingerprintColumn:
+        return tr("Fingerprint");
+    case SinceColumn:
+        return tr("Ignored since");
     default:
         return {};
     }

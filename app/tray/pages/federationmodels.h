@@ -70,6 +70,7 @@ public:
         FingerprintColumn,
         LastSeenColumn,
         PeersColumn,
+        RoundTripColumn, // the link's round-trip time (its peer sync's answers)
         ColumnCount
     };
     Q_ENUM(Column)
@@ -86,6 +87,9 @@ public:
         int peers = 0;
         QString auth; // "session" | "legacy" | …
         QString lastError;
+        double rttMs = -1; // the last sample; -1: not measured yet
+        double rttSmoothedMs = -1;
+        qint64 rttSamples = 0;
         bool operator==(const Row &) const = default;
     };
 
@@ -97,6 +101,8 @@ public:
     int rowOf(const QString &host, int port) const;
     // "connected", "reconnecting · 3 tries: <error>" …, in the user's words.
     static QString stateText(const Row &row);
+    // "0.42 ms", "12 ms"; "" when not measured (ms < 0).
+    static QString roundTripText(double ms);
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;
@@ -144,6 +150,39 @@ public:
     void setAnswer(const QJsonObject &answer);
     const Row &rowAt(int row) const { return m_rows.at(row); }
     static QString kindText(const QString &kind);
+
+    int rowCount(const QModelIndex &parent = {}) const override;
+    int columnCount(const QModelIndex &parent = {}) const override;
+    QVariant data(const QModelIndex &index, int role = Qt::DisplayRole) const override;
+    QVariant headerData(int section, Qt::Orientation orientation, int role = Qt::DisplayRole) const override;
+
+private:
+    QList<Row> m_rows;
+};
+
+// Machines whose pairing request the user ignored (/federation/attempts "ignored"), newest
+// first: DNS-SD does not offer them again until un-ignored.
+class IgnoredMachinesModel : public QAbstractTableModel
+{
+    Q_OBJECT
+public:
+    enum Column { MachineColumn, AddressColumn, FingerprintColumn, SinceColumn, ColumnCount };
+    Q_ENUM(Column)
+    enum Role { FingerprintRole = Qt::UserRole + 1 };
+
+    struct Row
+    {
+        QString hostname;
+        QString address;
+        QString fingerprint;
+        QString ignoredAt; // ISO-8601
+        bool operator==(const Row &) const = default;
+    };
+
+    explicit IgnoredMachinesModel(QObject *parent = nullptr);
+
+    void setAnswer(const QJsonObject &answer);
+    const Row &rowAt(int row) const { return m_rows.at(row); }
 
     int rowCount(const QModelIndex &parent = {}) const override;
     int columnCount(const QModelIndex &parent = {}) const override;

@@ -178,6 +178,20 @@ FederationPage::FederationPage(FederationPresenter *presenter, QWidget *parent)
     m_attemptsView = tableOf(presenter->attempts(), attemptsGroup, QStringLiteral("attemptsView"));
     attemptsLayout->addWidget(m_attemptsView);
     layout->addWidget(attemptsGroup);
+
+    // ---- ignored machines (their requests were ignored; DNS-SD does not offer them again)
+    auto *ignoredGroup = new QGroupBox(tr("Ignored machines"), content);
+    auto *ignoredLayout = new QVBoxLayout(ignoredGroup);
+    m_ignoredView = tableOf(presenter->ignored(), ignoredGroup, QStringLiteral("ignoredView"));
+    ignoredLayout->addWidget(m_ignoredView);
+    m_unignoreButton = new QPushButton(tr("Stop ignoring"), ignoredGroup);
+    m_unignoreButton->setObjectName(QStringLiteral("unignoreButton"));
+    m_unignoreButton->setEnabled(false);
+    auto *ignoredButtons = new QHBoxLayout;
+    ignoredButtons->addWidget(m_unignoreButton);
+    ignoredButtons->addStretch(1);
+    ignoredLayout->addLayout(ignoredButtons);
+    layout->addWidget(ignoredGroup);
     layout->addStretch(1);
 
     // ---- confirmation and messages, always in view under the scroll area
@@ -229,6 +243,16 @@ FederationPage::FederationPage(FederationPresenter *presenter, QWidget *parent)
                          .arg(name),
                      tr("Revoke"),
                      [this, host = row.host, port = row.port] { m_presenter->revoke(host, port); });
+    });
+    const auto updateUnignore = [this] {
+        m_unignoreButton->setEnabled(m_ignoredView->selectionModel()->hasSelection());
+    };
+    connect(m_ignoredView->selectionModel(), &QItemSelectionModel::selectionChanged, this, updateUnignore);
+    connect(presenter->ignored(), &QAbstractItemModel::modelReset, this, updateUnignore);
+    connect(m_unignoreButton, &QPushButton::clicked, this, [this] {
+        const QModelIndexList rows = m_ignoredView->selectionModel()->selectedRows();
+        if (!rows.isEmpty())
+            m_presenter->unignore(m_presenter->ignored()->rowAt(rows.first().row()).fingerprint);
     });
     connect(m_rotateButton, &QPushButton::clicked, this, [this] {
         askToConfirm(tr("Make a new federation key? Every paired machine loses its link until it gets the "

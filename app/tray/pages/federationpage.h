@@ -47,6 +47,8 @@ public:
     QFrame *confirmBar() const { return m_confirmBar; }
     QPushButton *confirmYesButton() const { return m_confirmYes; }
     QTableView *attemptsView() const { return m_attemptsView; }
+    QTableView *ignoredView() const { return m_ignoredView; }
+    QPushButton *unignoreButton() const { return m_unignoreButton; }
     QLabel *messageLabel() const { return m_message; }
     // The card of a pairing request (objectName "pendingCard-<id>"), null when not shown.
     QFrame *cardOf(const QString &id) const;
@@ -93,6 +95,8 @@ private:
     QPushButton *m_confirmNo;
     std::function<void()> m_confirmAction;
     QTableView *m_attemptsView;
+    QTableView *m_ignoredView;
+    QPushButton *m_unignoreButton;
     QLabel *m_message;
     QString m_shownCode; // the code the QR image was drawn for
 };

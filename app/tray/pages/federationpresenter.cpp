@@ -3,6 +3,7 @@
 #include "brokerapi.h"
 #include "brokerclient.h"
 #include "config.h"
+#include "federationunignore.h"
 #include "traylogging.h"
 
 #include <QJsonArray>
@@ -41,7 +42,8 @@ FederationPresenter::FederationPresenter(Broker::BrokerClient *client, QObject *
       m_client(client),
       m_pending(new PendingRequestsModel(this)),
       m_paired(new PairedBrokersModel(this)),
-      m_attempts(new AttemptsModel(this))
+      m_attempts(new AttemptsModel(this)),
+      m_ignored(new IgnoredMachinesModel(this))
 {
     connect(&m_timer, &QTimer::timeout, this, &FederationPresenter::refresh);
     m_timer.start(kIdleRefreshMs);
@@ -129,8 +131,10 @@ void FederationPresenter::fetchDetails()
             roundStep();
         });
     api.call(Broker::FederationAttemptsRequest {}, [this](Broker::Result<Broker::FederationAnswer> answer) {
-        if (answer && answer->ok)
+        if (answer && answer->ok) {
             m_attempts->setAnswer(answer->details);
+            m_ignored->setAnswer(answer->details);
+        }
         roundStep();
     });
 }
@@ -322,6 +326,21 @@ void FederationPresenter::revoke(const QString &host, int port)
                     .arg(detail(*answer, "hostname"), host)
                     .arg(port));
         });
+}
+
+void FederationPresenter::unignore(const QString &fingerprint)
+{
+    Broker::FederationUnignoreRequest request;
+    request.fingerprint = fingerprint;
+    Broker::BrokerApi(*m_client).call(request, [this](Broker::Result<Broker::FederationAnswer> answer) {
+        if (!answer || !answer->ok) {
+            finish(QStringLiteral("unignore"), false, failure(answer));
+            return;
+        }
+        finish(QStringLiteral("unignore"), true,
+               tr("No longer ignored: when this machine is found on the network again, it is offered for "
+                  "pairing."));
+    });
 }
 
 void FederationPresenter::rotateKey()

@@ -24,6 +24,7 @@ namespace App {
 //   one-time code               claude-peers federation pair-code --json
 //   accept / ignore a request   claude-peers federation accept <id> --yes --json | reject <id> --json
 //   revoke a paired broker      claude-peers federation revoke <host:port> --json
+//   un-ignore a machine         claude-peers federation unignore <fingerprint> --json
 //   rotate the key (re-key)     claude-peers federation rotate-psk --json
 //   lists                       claude-peers federation status|pending|attempts --json
 // "Dismiss" only hides a card here; the request stays pending in the broker.
@@ -64,6 +65,7 @@ public:
     PendingRequestsModel *pending() const { return m_pending; }
     PairedBrokersModel *paired() const { return m_paired; }
     AttemptsModel *attempts() const { return m_attempts; }
+    IgnoredMachinesModel *ignored() const { return m_ignored; }
     const Overview &overview() const { return m_overview; }
     const std::optional<PairingCode> &pairingCode() const { return m_code; }
     // Seconds the code is still valid (0: none, or expired).
@@ -94,13 +96,15 @@ public Q_SLOTS:
     void dismiss(const QString &id); // hide the card; nothing is decided
     void revoke(const QString &host, int port);
     void rotateKey();
+    // The machine may be offered for pairing again when DNS-SD finds it.
+    void unignore(const QString &fingerprint);
 
 Q_SIGNALS:
     void overviewChanged();
     void pairingCodeChanged();
     // A pending request not seen before (traynotify may raise a notification that opens the page).
     void pendingRequestArrived(const QString &id, const QString &hostname);
-    // action: "enable", "disable", "pair-code", "accept", "reject", "revoke", "rotate-psk".
+    // action: "enable", "disable", "pair-code", "accept", "reject", "revoke", "rotate-psk", "unignore".
     void actionFinished(const QString &action, bool ok, const QString &message);
     // A refresh round completed (tests wait for it).
     void refreshed();
@@ -116,6 +120,7 @@ private:
     PendingRequestsModel *m_pending;
     PairedBrokersModel *m_paired;
     AttemptsModel *m_attempts;
+    IgnoredMachinesModel *m_ignored;
     Overview m_overview;
     std::optional<PairingCode> m_code;
     QSet<QString> m_seenPending;

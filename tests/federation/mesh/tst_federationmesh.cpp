@@ -58,6 +58,13 @@ QString hostPort(int octet)
     return u"%1:%2"_s.arg(address(octet)).arg(federationPort(octet));
 }
 
+// Where host <octet>'s federation port is, as /federation/connect|disconnect and the stand-in's
+// /control/connect take it.
+QJsonObject target(int octet)
+{
+    return {{u"host"_s, address(octet)}, {u"port"_s, federationPort(octet)}};
+}
+
 QByteArray randomToken()
 {
     QByteArray bytes(32, Qt::Uninitialized);
@@ -168,6 +175,9 @@ private:
     Mesh::Reply federationPost(const QString &from, int toOctet, const QString &path, const QJsonObject &body,
                                const QByteArray &psk);
     void pairAll();
+    // A 0.7 stand-in on host <name> (address <octet>) with the mesh's token; the rest as the
+    // scenario needs it.
+    Mesh::StandIn::Options standInOptions(const QString &name, int octet, const QString &hostname) const;
     // A relay from <fromMachine>:<fromPeer> to b's session, signed with the mesh's PSK; with
     // replay fields (ts, a fresh nonce, to_machine mesh-b) when tsMs is given, else 0.7's body.
     QJsonObject relayToB(const QString &fromMachine, const QString &fromPeer, const QString &text,
@@ -320,26 +330,18 @@ QJsonObject tst_FederationMesh::relayToB(const QString &fromMachine, const QStri
 
 void tst_FederationMesh::harnessStandInsAcrossNamespaces()
 {
-    Mesh::StandIn::Options o;
-    o.ns = m_namespaces.value(u"d"_s);
-    o.hostname = u"standin-d"_s;
-    o.address = address(4);
-    o.federationPort = federationPort(4);
-    o.sharedToken = m_token;
+    Mesh::StandIn::Options o = standInOptions(u"d"_s, 4, u"standin-d"_s);
     o.subnet = subnet();
     Mesh::StandIn d(o);
     QString error;
     QVERIFY2(d.start(&error), qPrintable(error));
-    o.ns = m_namespaces.value(u"e"_s);
-    o.hostname = u"standin-e"_s;
-    o.address = address(5);
-    o.federationPort = federationPort(5);
+    o = standInOptions(u"e"_s, 5, u"standin-e"_s);
+    o.subnet = subnet();
     Mesh::StandIn e(o);
     QVERIFY2(e.start(&error), qPrintable(error));
 
     QCOMPARE(d.control(u"POST"_s, u"/control/register"_s, {{u"id"_s, u"dddd0001"_s}}).status, 200);
-    const Mesh::Reply connected = e.control(u"POST"_s, u"/control/connect"_s,
-                                            {{u"host"_s, address(4)}, {u"port"_s, federationPort(4)}});
+    const Mesh::Reply connected = e.control(u"POST"_s, u"/control/connect"_s, target(4));
     QCOMPARE(connected.object().value(u"hostname"_s).toString(), u"standin-d"_s);
     const Mesh::Reply relayed = e.control(
         u"POST"_s, u"/control/relay"_s,
@@ -356,6 +358,18 @@ void tst_FederationMesh::harnessStandInsAcrossNamespaces()
                  .startsWith(
                      u"Connection rejected: %1 is outside allowed subnet %2"_s.arg(address(200), subnet())),
              outside.body.constData());
+}
+
+Mesh::StandIn::Options tst_FederationMesh::standInOptions(const QString &name, int octet,
+                                                          const QString &hostname) const
+{
+    Mesh::StandIn::Options o;
+    o.ns = m_namespaces.value(name);
+    o.hostname = hostname;
+    o.address = address(octet);
+    o.federationPort = federationPort(octet);
+    o.sharedToken = m_token;
+    return o;
 }
 
 void tst_FederationMesh::pairAll()
@@ -375,8 +389,7 @@ void tst_FederationMesh::pairAll()
              joined.out.constData());
     const QList<std::pair<int, int>> links {{0, 2}, {1, 2}};
     for (const auto &[from, to] : links) {
-        const Mesh::Reply r = m_brokers.at(from)->post(
-            u"/federation/connect"_s, {{u"host"_s, address(to + 1)}, {u"port"_s, federationPort(to + 1)}});
+        const Mesh::Reply r = m_brokers.at(from)->post(u"/federation/connect"_s, target(to + 1));
         QCOMPARE(r.status, 200);
         QVERIFY2(r.object().value(u"ok"_s).toBool(), r.body.constData());
         QCOMPARE(r.object().value(u"hostname"_s).toString(), m_brokers.at(to)->options().hostname);
@@ -586,13 +599,8 @@ void tst_FederationMesh::oversizedRelayRefused()
 void tst_FederationMesh::mixedMeshWithStandIn()
 {
     REQUIRE_TLS();
-    Mesh::StandIn::Options o;
-    o.ns = m_namespaces.value(u"d"_s);
-    o.hostname = u"mesh-07"_s;
-    o.address = address(4);
-    o.federationPort = federationPort(4);
-    o.sharedToken = m_token;
-    Mesh::StandIn d(o); // Ed25519 certificate, as older 0.7 installs have
+    Mesh::StandIn d(
+        standInOptions(u"d"_s, 4, u"mesh-07"_s)); // Ed25519 certificate, as older 0.7 installs have
     QString error;
     QVERIFY2(d.start(&error), qPrintable(error));
     QCOMPARE(d.control(u"POST"_s, u"/control/register"_s, {{u"id"_s, u"d0000007"_s}}).status, 200);
@@ -616,8 +624,7 @@ void tst_FederationMesh::mixedMeshWithStandIn()
                        TestSupport::scaled(10000)));
 
     // 0.7 → ours: legacy PSK header, no replay fields, accepted by default (accept_legacy).
-    const Mesh::Reply back = d.control(u"POST"_s, u"/control/connect"_s,
-                                       {{u"host"_s, address(1)}, {u"port"_s, federationPort(1)}});
+    const Mesh::Reply back = d.control(u"POST"_s, u"/control/connect"_s, target(1));
     QVERIFY2(back.object().value(u"ok"_s).toBool(), back.body.constData());
     QCOMPARE(back.object().value(u"hostname"_s).toString(), u"mesh-a"_s);
     const QString fromStandIn = u"from 0.7 "_s + newNonce();
@@ -629,13 +636,8 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     QVERIFY(
         hasMessage(m_brokers.at(0)->pendingMessages(m_peerIds.at(0)), u"mesh-07:d0000007"_s, fromStandIn));
 
-    QCOMPARE(
-        m_brokers.at(0)
-            ->post(u"/federation/disconnect"_s, {{u"host"_s, address(4)}, {u"port"_s, federationPort(4)}})
-            .object()
-            .value(u"ok"_s)
-            .toBool(),
-        true);
+    QCOMPARE(m_brokers.at(0)->post(u"/federation/disconnect"_s, target(4)).object().value(u"ok"_s).toBool(),
+             true);
 }
 
 void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
@@ -645,21 +647,14 @@ void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
     Mesh::Broker &b = *m_brokers.at(1);
     b.kill();
     // Another key answers on b's address and port.
-    Mesh::StandIn::Options o;
-    o.ns = b.options().ns;
-    o.hostname = u"mesh-b"_s;
-    o.address = address(2);
-    o.federationPort = federationPort(2);
-    o.sharedToken = m_token;
+    Mesh::StandIn::Options o = standInOptions(u"b"_s, 2, u"mesh-b"_s);
     o.keyType = u"rsa:2048"_s;
     {
         Mesh::StandIn impostor(o);
         QString error;
         QVERIFY2(impostor.start(&error), qPrintable(error));
-        m_brokers.at(0)->post(u"/federation/disconnect"_s,
-                              {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
-        const Mesh::Reply r = m_brokers.at(0)->post(
-            u"/federation/connect"_s, {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
+        m_brokers.at(0)->post(u"/federation/disconnect"_s, target(2));
+        const Mesh::Reply r = m_brokers.at(0)->post(u"/federation/connect"_s, target(2));
         QVERIFY2(!r.object().value(u"ok"_s).toBool(), r.body.constData());
         QVERIFY2(r.object().value(u"error"_s).toString().contains(u"certificate"_s, Qt::CaseInsensitive),
                  r.body.constData());
@@ -668,8 +663,7 @@ void tst_FederationMesh::changedCertificateOnPinnedAddressRefused()
     }
     QString error;
     QVERIFY2(b.start(&error), qPrintable(error));
-    const Mesh::Reply again = m_brokers.at(0)->post(
-        u"/federation/connect"_s, {{u"host"_s, address(2)}, {u"port"_s, federationPort(2)}});
+    const Mesh::Reply again = m_brokers.at(0)->post(u"/federation/connect"_s, target(2));
     QVERIFY2(again.object().value(u"ok"_s).toBool(), again.body.constData());
 }
 

@@ -1,13 +1,18 @@
-// /federation/doctor: what only the broker can check — its port, certificate, key, subnet, the
-// mDNS daemon, pairing requests waiting, and the clock skew against each remote (relays outside
-// ±300 s are refused) — each with a fix line. The CLI's `federation doctor` adds its own checks.
+// What the module reports: /federation/status (the FederationLink's status(): port, links, key,
+// pairing, discovery, warnings) and /federation/doctor: what only the broker can check — its
+// port, certificate, key, subnet, the mDNS daemon, pairing requests waiting, and the clock skew
+// against each remote (relays outside ±300 s are refused) — each with a fix line. The CLI's
+// `federation doctor` adds its own checks.
 #include "federationmodule.h"
 
+#include "challengeserver.h"
 #include "clock.h"
 #include "config.h"
 #include "pairing.h"
 #include "pinnedtlsclient.h"
 #include "pskkeeper.h"
+#include "replayguard.h"
+#include "sessiontransport.h"
 
 #include <QFileInfo>
 #include <QJsonArray>
@@ -204,6 +209,87 @@ void FederationModule::doctor(Broker::RouteCall &call)
             run->finishOne();
         });
     }
+}
+
+QJsonObject FederationModule::status() const
+{
+    if (!m_settings.enabled)
+        return Broker::DisabledFederationLink(m_settings.port).status();
+    QJsonObject status {{QStringLiteral("enabled"), true},
+                        {QStringLiteral("port"), int(listeningPort() ? listeningPort() : m_settings.port)},
+                        {QStringLiteral("subnet"), m_subnets.toStringList().join(QLatin1Char(','))},
+                        {QStringLiteral("hostname"), m_settings.hostname},
+                        {QStringLiteral("accept_legacy"), m_settings.acceptLegacy}};
+    QJsonArray remotes = m_links ? m_links->statusRemotes() : QJsonArray();
+    for (auto it = remotes.begin(); it != remotes.end(); ++it) {
+        // How we prove the PSK to it: a session of the challenge exchange, or 0.7's header.
+        QJsonObject entry = it->toObject();
+        const RemoteAddress address {entry.value(u"host").toString(), entry.value(u"port").toInt()};
+        const SessionTransport::Mode mode =
+            m_sessions ? m_sessions->mode(address) : SessionTransport::Mode::None;
+        entry.insert(QStringLiteral("auth"), SessionTransport::modeName(mode));
+        if (mode == SessionTransport::Mode::Legacy)
+            entry.insert(QStringLiteral("legacy"), true); // the CLI's "(0.7 protocol)"
+        if (const QString pin = pinFor(address); !pin.isEmpty())
+            entry.insert(QStringLiteral("fingerprint"), pin);
+        *it = entry;
+    }
+    status.insert(QStringLiteral("remotes"), remotes);
+    if (m_challenges) {
+        status.insert(QStringLiteral("sessions"), m_challenges->sessionCount());
+        status.insert(QStringLiteral("sessions_issued"), m_challenges->sessionsIssued());
+        status.insert(QStringLiteral("failed_verifications"), m_challenges->failedVerifications());
+    }
+    status.insert(QStringLiteral("total_remote_peers"), m_links ? m_links->totalRemotePeers() : 0);
+    QJsonArray warnings;
+    if (m_psk && m_psk->isLoaded()) {
+        const bool copied = m_psk->equalsLocalToken();
+        status.insert(QStringLiteral("psk_source"),
+                      copied ? QStringLiteral("local-token-copy") : QStringLiteral("own"));
+        status.insert(QStringLiteral("psk_location"), m_psk->where().describe());
+        if (copied)
+            warnings.append(
+                QStringLiteral("The federation PSK is a copy of the local token (claude-peers 0.7's "
+                               "arrangement): run `claude-peers federation rotate-psk` and give the "
+                               "new key to your other machines."));
+    }
+    if (!m_pskError.isEmpty())
+        warnings.append(m_pskError);
+    for (const QString &problem : {m_listenError, m_certificateError, m_subnetError})
+        if (!problem.isEmpty())
+            warnings.append(problem);
+    if (!m_ownPin.isEmpty())
+        status.insert(QStringLiteral("fingerprint"), m_ownPin);
+    if (m_guard && m_context) {
+        const QJsonArray legacy = m_guard->legacyUses();
+        status.insert(QStringLiteral("legacy_uses"), legacy);
+        if (!legacy.isEmpty())
+            warnings.append(QStringLiteral("%1 legacy (claude-peers 0.7) use(s) recorded; see legacy_uses")
+                                .arg(legacy.size()));
+    }
+    QJsonArray discovered;
+    for (const DiscoveredHost &host : m_discovered)
+        discovered.append(QJsonObject {{QStringLiteral("hostname"), host.hostname},
+                                       {QStringLiteral("host"), host.address},
+                                       {QStringLiteral("port"), int(host.port)},
+                                       {QStringLiteral("fingerprint"), host.fingerprint},
+                                       {QStringLiteral("version"), host.version},
+                                       {QStringLiteral("legacy"), host.fingerprint.isEmpty()},
+                                       {QStringLiteral("reason"), host.reason},
+                                       {QStringLiteral("seen_at"), Broker::Clock::toIso(host.seenAt)}});
+    status.insert(QStringLiteral("discovered"), discovered);
+    QJsonObject mdns {{QStringLiteral("active"), discoveryActive()}};
+    if (!discoveryActive())
+        mdns.insert(QStringLiteral("reason"), m_discoveryOff);
+    status.insert(QStringLiteral("mdns"), mdns);
+    if (m_pairing)
+        m_pairing->addToStatus(status);
+    if (m_inbound) {
+        status.insert(QStringLiteral("relays_accepted"), m_inbound->relaysAccepted());
+        status.insert(QStringLiteral("relays_refused"), m_inbound->relaysRefused());
+    }
+    status.insert(QStringLiteral("warnings"), warnings);
+    return status;
 }
 
 } // namespace Federation
