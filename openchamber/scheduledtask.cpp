@@ -83,6 +83,21 @@ bool isValidClockTime(const QString &text)
     return text.left(2).toInt() <= 23 && text.mid(3).toInt() <= 59;
 }
 
+bool isIanaTimeZone(const QString &id)
+{
+    // Qt 6.4's isTimeZoneIdAvailable() knows only the zones of tzdata's zone.tab and UTC, so it refuses
+    // "Etc/UTC", the system zone of many servers; QTimeZone itself loads them. The id is a file
+    // name under /usr/share/zoneinfo there, so it is checked as a zone name first (no "..", no
+    // leading '/', the characters of tzdata's names).
+    if (id.isEmpty() || id.size() > 64 || id.startsWith(u'/') || id.contains(QLatin1String("..")))
+        return false;
+    for (const QChar c : id) {
+        if (!(c.isLetterOrNumber() && c.unicode() < 128) && c != u'/' && c != u'_' && c != u'-' && c != u'+')
+            return false;
+    }
+    return QTimeZone::isTimeZoneIdAvailable(id.toUtf8()) || QTimeZone(id.toUtf8()).isValid();
+}
+
 QJsonObject TaskSchedule::toJson() const
 {
     QJsonObject json {{QStringLiteral("kind"), scheduleKindName(kind)}};
@@ -219,7 +234,7 @@ std::expected<void, QString> ScheduledTask::validate()
     if (schedule.timezone.isEmpty()) {
         const QByteArray system = QTimeZone::systemTimeZoneId();
         schedule.timezone = QTimeZone(system).isValid() ? QString::fromUtf8(system) : QStringLiteral("UTC");
-    } else if (!QTimeZone::isTimeZoneIdAvailable(schedule.timezone.toUtf8())) {
+    } else if (!isIanaTimeZone(schedule.timezone)) {
         return std::unexpected(QStringLiteral("schedule.timezone is invalid: %1 is not an IANA time zone")
                                    .arg(schedule.timezone));
     }

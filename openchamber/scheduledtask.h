@@ -99,5 +99,6 @@ struct ScheduledTask
 
 QString scheduleKindName(TaskSchedule::Kind kind);
 bool isValidClockTime(const QString &text); // "HH:mm", 00:00 to 23:59
+bool isIanaTimeZone(const QString &id); // "Europe/Kyiv", "Etc/UTC", "UTC"; never a path
 
 } // namespace OpenChamber

@@ -20,6 +20,8 @@ private Q_SLOTS:
     void createMapsInputs();
     void createRefusesBadInput_data();
     void createRefusesBadInput();
+    void createAcceptsZonesQtDoesNotList_data();
+    void createAcceptsZonesQtDoesNotList();
     void scopeRules_data();
     void scopeRules();
     void taskIdIsCheckedBeforeScope_data();
@@ -214,6 +216,14 @@ void tst_ScheduleService::createRefusesBadInput_data()
     QTest::newRow("bad zone") << with({{"timezone", QStringLiteral("Mars/Olympus")}}) << 400
                               << QStringLiteral(
                                      "schedule.timezone is invalid: Mars/Olympus is not an IANA time zone");
+    // The zone names a file under /usr/share/zoneinfo: a path is never looked up.
+    QTest::newRow("zone as a path") << with({{"timezone", QStringLiteral("../../../etc/passwd")}}) << 400
+                                    << QStringLiteral(
+                                           "schedule.timezone is invalid: ../../../etc/passwd is not an "
+                                           "IANA time zone");
+    QTest::newRow("zone absolute")
+        << with({{"timezone", QStringLiteral("/etc/localtime")}}) << 400
+        << QStringLiteral("schedule.timezone is invalid: /etc/localtime is not an IANA time zone");
     QTest::newRow("bad cron") << with({{"daily", drop}, {"cron", QStringLiteral("61 * * * *")}}) << 400
                               << QStringLiteral(
                                      "schedule.cron is invalid: cron field minute: 61 is out of range 0-59");
@@ -241,6 +251,33 @@ void tst_ScheduleService::createRefusesBadInput()
         call(QStringLiteral("schedule.list"), {{QStringLiteral("projectId"), QStringLiteral("p1")}});
     QVERIFY(listed);
     QVERIFY(listed->value(QStringLiteral("tasks")).toArray().isEmpty());
+}
+
+// Qt 6.4's list of zone ids lacks the Etc/ zones; a server's system zone is often Etc/UTC.
+void tst_ScheduleService::createAcceptsZonesQtDoesNotList_data()
+{
+    QTest::addColumn<QString>("zone");
+    QTest::newRow("Etc/UTC") << QStringLiteral("Etc/UTC");
+    QTest::newRow("Etc/GMT+5") << QStringLiteral("Etc/GMT+5");
+    QTest::newRow("UTC") << QStringLiteral("UTC");
+}
+
+void tst_ScheduleService::createAcceptsZonesQtDoesNotList()
+{
+    QFETCH(QString, zone);
+    const auto created = call(QStringLiteral("schedule.create"),
+                              {{QStringLiteral("directory"), m_module->projects[1].path},
+                               {QStringLiteral("name"), QStringLiteral("Zoned")},
+                               {QStringLiteral("prompt"), QStringLiteral("say hi")},
+                               {QStringLiteral("model"), QStringLiteral("openai/gpt-5.5")},
+                               {QStringLiteral("daily"), QStringLiteral("09:00")},
+                               {QStringLiteral("timezone"), zone}});
+    QVERIFY2(created, created ? "" : qPrintable(created.error().message));
+    QCOMPARE(created->value(QStringLiteral("task"))[QStringLiteral("schedule")][QStringLiteral("timezone")]
+                 .toString(),
+             zone);
+    QVERIFY(created->value(QStringLiteral("task"))[QStringLiteral("state")][QStringLiteral("nextRunAt")]
+                .isDouble());
 }
 
 void tst_ScheduleService::scopeRules_data()
