@@ -392,6 +392,8 @@ void BrokerServer::setFederationLink(std::shared_ptr<FederationLink> link)
 {
     Q_ASSERT(!d->running);
     d->federation = std::move(link);
+    if (d->federation)
+        d->federation->setRemotePeersChanged([this] { Q_EMIT remotePeersChanged(); });
 }
 
 void BrokerServer::setSecretStore(std::shared_ptr<SecretStore> keychain)

@@ -113,6 +113,8 @@ Q_SIGNALS:
     void peerRemoved(const QString &peerId);
     void messageStored(qint64 messageId, const QString &fromId, const QString &toId);
     void messageDelivered(qint64 messageId);
+    // The peers of linked remote brokers (remotePeers()) may have changed.
+    void remotePeersChanged();
     // POST /shutdown was accepted; the answer has been sent. The host decides what stopping
     // means (the headless broker quits, the tray hands over or quits).
     void shutdownRequested();

@@ -36,6 +36,20 @@ public:
     virtual void connectRemote(const QString &host, int port, Callback done) = 0; // {"hostname":…}
     virtual void disconnectRemote(const QString &host, int port, Callback done) = 0; // {}
     virtual void sendToRemote(const RemoteMessage &message, Callback done) = 0; // {}
+
+    // The broker asks to hear when remotePeers() may have changed (a link connected, synced,
+    // dropped), so a GUI showing them need not poll. Called on the broker's thread.
+    void setRemotePeersChanged(std::function<void()> callback) { m_remotePeersChanged = std::move(callback); }
+
+protected:
+    void remotePeersChanged() const
+    {
+        if (m_remotePeersChanged)
+            m_remotePeersChanged();
+    }
+
+private:
+    std::function<void()> m_remotePeersChanged;
 };
 
 // The link of a broker without federation: every operation answers the reference's

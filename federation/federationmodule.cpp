@@ -260,6 +260,7 @@ void FederationModule::bringUp()
     m_sessions = std::make_unique<SessionTransport>(*m_parts.transport, clock, std::move(hooks));
     m_links = std::make_unique<RemoteLinks>(*m_sessions, clock, identity, sign);
     m_links->onConnected = [this](const Remote &remote) { remoteConnected(remote); };
+    m_links->onPeersChanged = [this] { remotePeersChanged(); };
 
     // Register, unregister, rename, summary: linked brokers of ours hear of it at once instead
     // of at their next 30 s sync (heartbeats change nothing they list and are not announced).

@@ -181,6 +181,7 @@ void RemoteLinks::connected(const QString &key, quint64 generation, const QStrin
     remote->lastError.clear();
     qCInfo(lcFederation).noquote() << "connected to" << hostname << "at" << key << "with"
                                    << remote->peers.size() << "peers";
+    peersChanged();
     if (onConnected)
         onConnected(*remote);
     remote = lookup(key, generation); // onConnected may not remove it, but be safe
@@ -256,13 +257,22 @@ QList<Broker::Peer> RemoteLinks::mapPeers(const QString &hostname, const QJsonOb
     return peers;
 }
 
+void RemoteLinks::peersChanged() const
+{
+    if (onPeersChanged)
+        onPeersChanged();
+}
+
 bool RemoteLinks::disconnect(const RemoteAddress &address)
 {
     auto it = m_remotes.find(address.key());
     if (it == m_remotes.end())
         return false;
     auto waiting = std::move(it->second.waiting);
+    const bool hadPeers = !it->second.peers.isEmpty();
     m_remotes.erase(it);
+    if (hadPeers)
+        peersChanged();
     for (auto &done : waiting)
         done(fail(ErrorKind::Rejected,
                   QStringLiteral("Disconnected from %1 while connecting").arg(address.key())));
@@ -315,6 +325,7 @@ void RemoteLinks::syncRound()
                                        << (now - remote.lastSyncMs) / 1000 << "s); reconnecting";
         remote.state = RemoteState::Waiting;
         remote.peers.clear();
+        peersChanged();
         remote.failedAttempts = 0;
         remote.nextAttemptMs = now;
         remote.generation = m_nextGeneration++;
@@ -351,6 +362,7 @@ void RemoteLinks::sync(Remote &remote)
                                                             << reply.status << "):" << reply.remoteError();
                          } else {
                              current->peers = mapPeers(hostname, reply.body);
+                             peersChanged();
                              current->roundTrip.add(reply.roundTripUs);
                              current->lastSync = m_clock.now();
                              current->lastSyncMs = m_clock.monotonicMs();

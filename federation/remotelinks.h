@@ -128,6 +128,8 @@ public:
 
     // Called when a remote is connected (the module persists it to the config file).
     std::function<void(const Remote &)> onConnected;
+    // Called when remotePeers() may have changed: a remote connected, synced, was evicted or dropped.
+    std::function<void()> onPeersChanged;
 
     bool hasHostname(const QString &hostname) const;
     const Remote *find(const RemoteAddress &address) const;
@@ -145,6 +147,7 @@ private:
     void finishWaiting(Remote &remote, const Broker::Result<QJsonObject> &result);
     void sync(Remote &remote);
     Remote *lookup(const QString &key, quint64 generation);
+    void peersChanged() const;
     QByteArray psk() const { return m_identity.psk ? m_identity.psk() : QByteArray(); }
 
     LinkTransport &m_transport;

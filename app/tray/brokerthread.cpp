@@ -14,6 +14,7 @@ HostedBroker::HostedBroker(Broker::Settings settings, QObject *parent)
         connect(m_server, signal, m_publisher, &SnapshotPublisher::markDirty);
     connect(m_server, &BrokerServer::messageStored, m_publisher, &SnapshotPublisher::markDirty);
     connect(m_server, &BrokerServer::messageDelivered, m_publisher, &SnapshotPublisher::markDirty);
+    connect(m_server, &BrokerServer::remotePeersChanged, m_publisher, &SnapshotPublisher::markDirty);
 }
 
 HostedBroker::~HostedBroker()

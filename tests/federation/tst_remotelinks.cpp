@@ -201,6 +201,44 @@ private Q_SLOTS:
         QCOMPARE(status.value(u"rtt_samples").toInteger(), 2);
     }
 
+    // The tray shows remote peers from a snapshot it recomputes only when told: every change of
+    // remotePeers() is announced (connect, sync, eviction, disconnect), a failed sync is not.
+    void announcesEveryChangeOfTheRemotePeers()
+    {
+        int changes = 0;
+        links->onPeersChanged = [&] { ++changes; };
+        const RemoteAddress address {QStringLiteral("10.0.0.2"), 7900};
+        links->connect(address, RemoteOrigin::Manual, nullptr);
+        QCOMPARE(changes, 0);
+        answerConnect(QStringLiteral("beta"), {QStringLiteral("p1")});
+        QCOMPARE(changes, 1);
+
+        clock->advance(RemoteLinks::kSyncIntervalMs);
+        links->syncRound();
+        transport->take().done(
+            reply(200, peersAnswer(QStringLiteral("beta"), {QStringLiteral("p1"), QStringLiteral("p2")})));
+        QCOMPARE(links->remotePeers().size(), 2);
+        QCOMPARE(changes, 2);
+
+        clock->advance(RemoteLinks::kSyncIntervalMs);
+        links->syncRound();
+        transport->take().done(reply(500, {{QStringLiteral("error"), QStringLiteral("busy")}}));
+        QCOMPARE(changes, 2); // nothing new to show
+
+        clock->advance(RemoteLinks::kEvictAfterMs + 1);
+        links->syncRound(); // no sync answered for that long: evicted, its peers gone
+        QVERIFY(links->remotePeers().isEmpty());
+        QCOMPARE(changes, 3);
+        transport->requests.clear();
+
+        links->connect({QStringLiteral("10.0.0.3"), 7900}, RemoteOrigin::Manual, nullptr);
+        answerConnect(QStringLiteral("gamma"), {QStringLiteral("p9")});
+        QCOMPARE(changes, 4);
+        QVERIFY(links->disconnect({QStringLiteral("10.0.0.3"), 7900}));
+        QCOMPARE(changes, 5);
+        QVERIFY(links->remotePeers().isEmpty());
+    }
+
     void failedManualConnectLeavesNothing()
     {
         std::optional<Broker::Result<QJsonObject>> answer;
