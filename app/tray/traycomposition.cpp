@@ -306,6 +306,12 @@ void TrayComposition::wireNotifications()
     m_activityNotifications->watchFederation(m_federationPage->presenter());
     connect(m_activityNotifications, &ActivityNotifications::notificationRequested, m_notifier,
             &Notifier::notify);
+    // A message to the operator: who wrote and a quote; Open shows the thread, Reply answers in it.
+    connect(m_operator, &OperatorPeer::messagesReceived, this,
+            [this](const QList<Broker::Message> &messages) {
+                for (const Broker::Message &message : messages)
+                    m_notifier->notify(messageNotification(message));
+            });
     connect(m_notifier, &Notifier::openRequested, this, &TrayComposition::openNotification);
     connect(m_notifier, &Notifier::replyRequested, this, &TrayComposition::sendReply);
     connect(m_notifier, &Notifier::preferencesChanged, this, &TrayComposition::showPauseState);
@@ -314,6 +320,17 @@ void TrayComposition::wireNotifications()
             m_tray->showError(tr("Notifications"), message);
     });
     m_notifier->setCanSendReplies(true);
+}
+
+NotificationEvent TrayComposition::messageNotification(const Broker::Message &message) const
+{
+    constexpr int kQuoteChars = 200;
+    const int row = m_model->rowOf(message.fromId);
+    const QString name = row >= 0 ? m_model->peerAt(row).displayName() : message.fromId;
+    QString quote = message.text.simplified();
+    if (quote.size() > kQuoteChars)
+        quote = quote.left(kQuoteChars - 1) + QChar(0x2026);
+    return {NotificationKind::MessageReceived, message.fromId, name, tr("%1 wrote to you").arg(name), quote};
 }
 
 void TrayComposition::openNotification(const NotificationEvent &event)
@@ -325,6 +342,11 @@ void TrayComposition::openNotification(const NotificationEvent &event)
     }
     switch (event.subject) {
     case NotificationSubject::Peer:
+        if (event.kind == NotificationKind::MessageReceived) {
+            m_window->showPage(QStringLiteral("messages"));
+            m_messagesPage->openPeer(event.peerId);
+            return;
+        }
         m_window->showPage(QStringLiteral("peers"));
         m_peersPage->selectPeer(event.peerId);
         return;

@@ -92,6 +92,8 @@ public:
     void openNotification(const NotificationEvent &event);
     // The operator's inline reply from a notification: sent to the peer by the operator peer.
     void sendReply(const QString &peerId, const QString &text);
+    // What a message to the operator raises: the sender by name, a quote of the text.
+    NotificationEvent messageNotification(const Broker::Message &message) const;
 
 private:
     void onUnixSignal(int signalNumber);

@@ -6,8 +6,10 @@
 #include "brokerhost.h"
 #include "fakenotificationserver.h"
 #include "mainwindow.h"
+#include "messagespage.h"
 #include "notifier.h"
 #include "operatorpeer.h"
+#include "peersmodel.h"
 #include "privatebus.h"
 #include "testsupport.h"
 #include "traycomposition.h"
@@ -17,6 +19,7 @@
 
 #include <QAction>
 #include <QApplication>
+#include <QComboBox>
 #include <QJsonArray>
 #include <QMenu>
 #include <QSignalSpy>
@@ -116,6 +119,79 @@ private Q_SLOTS:
                                  scaled(5000));
         QCOMPARE(composition.notifier()->decide({App::NotificationKind::NeedsYou, peer, {}, {}, {}}),
                  App::Suppression::PeerMuted);
+        host->stop();
+    }
+
+    // A session writes to the operator: the notification names it and quotes the text; Open
+    // shows the operator's thread with that session on the Messages page; Reply answers it.
+    void messageToTheOperatorIsNotifiedAndOpensItsThread()
+    {
+        TestSupport::TestHome home;
+        TrayComposition composition(settingsFor(home));
+        BrokerHost *host = composition.host();
+        host->start();
+        QTRY_COMPARE_WITH_TIMEOUT(host->state(), BrokerHost::State::Running, scaled(5000));
+        composition.operatorPeer()->start();
+        QTRY_COMPARE_WITH_TIMEOUT(composition.operatorPeer()->state(), App::OperatorPeer::State::Online,
+                                  scaled(5000));
+        QTRY_COMPARE_WITH_TIMEOUT(composition.notifier()->desktop()->state(),
+                                  App::DesktopNotifications::State::Available, scaled(5000));
+        const int before = int(m_server->received.size());
+        // The in-app list also keeps what was suppressed (a peer joining): count the messages.
+        const auto messageRows = [&] {
+            const QAbstractItemModel *list = composition.notifier()->list();
+            int rows = 0;
+            for (int row = 0; row < list->rowCount(); ++row)
+                rows += list->index(row, 0).data(App::NotificationListModel::KindRole).toInt() ==
+                    int(App::NotificationKind::MessageReceived);
+            return rows;
+        };
+
+        const QByteArray token = home.token();
+        const auto reg = TestSupport::httpPostJson(home.port(), u"/register"_s,
+                                                   registration(::getppid(), u"/work/beta"_s), token);
+        QCOMPARE(reg.status, 200);
+        const QString peer = reg.object().value(u"id"_s).toString();
+        QCOMPARE(TestSupport::httpPostJson(home.port(), u"/set-name"_s,
+                                           {{u"id"_s, peer}, {u"session_name"_s, u"reviewer"_s}}, token)
+                     .status,
+                 200);
+        // The name is known to the tray's peers model before the message (it names the sender).
+        QTRY_VERIFY_WITH_TIMEOUT(
+            composition.peersModel()->rowOf(peer) >= 0 &&
+                composition.peersModel()->peerAt(composition.peersModel()->rowOf(peer)).sessionName ==
+                    u"reviewer"_s,
+            scaled(5000));
+        const QString text = u"The review is done: two findings in api.cpp. "_s + QString(300, u'x');
+        const auto sent = TestSupport::httpPostJson(
+            home.port(), u"/send-message"_s,
+            {{u"from_id"_s, peer}, {u"to_id"_s, u"operator"_s}, {u"text"_s, text}}, token);
+        QCOMPARE(sent.status, 200);
+
+        QTRY_VERIFY_WITH_TIMEOUT(m_server->received.size() > before, scaled(10000));
+        const FakeNotificationServer::Received n = m_server->received.last();
+        QCOMPARE(n.summary, u"reviewer wrote to you"_s);
+        QVERIFY2(n.body.startsWith(u"The review is done: two findings in api.cpp."_s), qPrintable(n.body));
+        QCOMPARE(n.body.size(), 200); // a quote, not the whole text
+        QVERIFY(n.actions.contains(u"inline-reply"_s));
+        QCOMPARE(messageRows(), 1);
+
+        QVERIFY(!composition.mainWindow()->isVisible());
+        Q_EMIT m_server->ActionInvoked(n.id, u"open"_s);
+        QTRY_VERIFY_WITH_TIMEOUT(composition.mainWindow()->isVisible(), scaled(5000));
+        QCOMPARE(composition.mainWindow()->currentPageId(), u"messages"_s);
+        QVERIFY2(composition.messagesPage()->targetCombo()->currentData().toString().contains(peer),
+                 qPrintable(composition.messagesPage()->targetCombo()->currentData().toString()));
+
+        // The session's second message is a second notification: each message is told once.
+        QCOMPARE(TestSupport::httpPostJson(
+                     home.port(), u"/send-message"_s,
+                     {{u"from_id"_s, peer}, {u"to_id"_s, u"operator"_s}, {u"text"_s, u"ping"_s}}, token)
+                     .status,
+                 200);
+        QTRY_COMPARE_WITH_TIMEOUT(messageRows(), 2, scaled(10000));
+        QTest::qWait(scaled(1500)); // long enough for a second delivery of either message to show
+        QCOMPARE(messageRows(), 2);
         host->stop();
     }
 
