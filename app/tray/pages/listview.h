@@ -15,9 +15,13 @@ inline constexpr int ModelOrder = -1;
 // The stretch column of a list whose last column takes the room that is left.
 inline constexpr int LastColumn = -1;
 
+// Columns other than the stretch one grow to what their visible rows need as rows arrive (at
+// most a third of the view), until the user drags one. The view must have its model.
+void fitColumnsToContents(QAbstractItemView *view, QHeaderView *header, int stretchColumn);
+
 // The pages' lists, tables or trees (the Peers page's machines): sorted by sortColumn (or
 // ModelOrder), one whole row selected, read-only, one line a row, no row numbers, one column
-// (or the last: LastColumn) taking the room that is left.
+// (or the last: LastColumn) taking the room that is left, the others fitted to their contents.
 template<typename View>
 requires std::is_base_of_v<QTableView, View> || std::is_base_of_v<QTreeView, View>
 void setUpListView(View *view, QAbstractItemModel *model, int sortColumn, int stretchColumn)
@@ -42,6 +46,8 @@ void setUpListView(View *view, QAbstractItemModel *model, int sortColumn, int st
     header->setStretchLastSection(stretchColumn == LastColumn);
     if (stretchColumn != LastColumn)
         header->setSectionResizeMode(stretchColumn, QHeaderView::Stretch);
+    fitColumnsToContents(view, header,
+                         stretchColumn == LastColumn ? model->columnCount() - 1 : stretchColumn);
 }
 
 } // namespace App
