@@ -2249,6 +2249,18 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
             <numerusform>%n entfernte Peers</numerusform>
         </translation>
     </message>
+    <message>
+        <source>not reported by this broker (a 0.7 broker keeps the token in the file %1)</source>
+        <translation>von diesem Broker nicht gemeldet (ein Broker 0.7 hält das Token in der Datei %1)</translation>
+    </message>
+    <message>
+        <source>local token in the OS keychain (%1); token file %2</source>
+        <translation>lokales Token im Schlüsselbund des Systems (%1); Token-Datei %2</translation>
+    </message>
+    <message>
+        <source>local token in the file %1</source>
+        <translation>lokales Token in der Datei %1</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayComposition</name>
@@ -2299,6 +2311,10 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Federation</source>
         <translation>Föderation</translation>
+    </message>
+    <message>
+        <source>%1 wrote to you</source>
+        <translation>%1 hat Ihnen geschrieben</translation>
     </message>
 </context>
 <context>

@@ -2273,6 +2273,18 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
             <numerusform>%n віддалених пірів</numerusform>
         </translation>
     </message>
+    <message>
+        <source>not reported by this broker (a 0.7 broker keeps the token in the file %1)</source>
+        <translation>цей брокер не повідомляє (брокер 0.7 тримає токен у файлі %1)</translation>
+    </message>
+    <message>
+        <source>local token in the OS keychain (%1); token file %2</source>
+        <translation>локальний токен у сховищі ключів системи (%1); файл токена %2</translation>
+    </message>
+    <message>
+        <source>local token in the file %1</source>
+        <translation>локальний токен у файлі %1</translation>
+    </message>
 </context>
 <context>
     <name>App::TrayComposition</name>
@@ -2323,6 +2335,10 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Federation</source>
         <translation>Федерація</translation>
+    </message>
+    <message>
+        <source>%1 wrote to you</source>
+        <translation>%1 написав вам</translation>
     </message>
 </context>
 <context>

@@ -41,7 +41,11 @@ private Q_SLOTS:
                     .startsWith(settingsFor(home).location.databasePath));
         QCOMPARE(page.field(QStringLiteral("peers"))->text(), QStringLiteral("0"));
         QCOMPARE(page.field(QStringLiteral("pending"))->text(), QStringLiteral("0"));
-        QVERIFY(page.field(QStringLiteral("secrets"))->text().startsWith(QStringLiteral("Secrets:")));
+        // The row says where the token lives in the page's words (not the CLI's "Secrets:" line).
+        const QString secrets = page.field(QStringLiteral("secrets"))->text();
+        QVERIFY2(secrets.startsWith(QStringLiteral("local token in the ")), qPrintable(secrets));
+        QVERIFY2(secrets.contains(home.tokenPath()), qPrintable(secrets));
+        QVERIFY(page.diagnostics().contains(QStringLiteral("Secrets: local token in the ")));
         QVERIFY(page.field(QStringLiteral("federation"))->text().startsWith(QStringLiteral("off")));
         QVERIFY(page.field(QStringLiteral("rates"))->text().contains(QStringLiteral("messages/s")));
         QVERIFY(!page.problemLabel()->isVisible());

@@ -171,8 +171,24 @@ void StatusPage::showAnswers()
         m_fields.value(QStringLiteral("rates"))->setText(tr("unknown: %1").arg(m_metrics->error().message));
     }
     if (m_secrets)
-        m_fields.value(QStringLiteral("secrets"))
-            ->setText(Cli::Format::statusSecrets(*m_secrets, location.tokenPath).join(QLatin1Char('\n')));
+        m_fields.value(QStringLiteral("secrets"))->setText(secretsText(*m_secrets, location.tokenPath));
+}
+
+// The Secrets row in the page's words (the diagnostics keep the CLI's `status` lines).
+QString StatusPage::secretsText(const Broker::Result<Broker::SecretsAnswer> &secrets,
+                                const QString &tokenPath)
+{
+    if (!secrets && secrets.error().httpStatus == 404)
+        return tr("not reported by this broker (a 0.7 broker keeps the token in the file %1)").arg(tokenPath);
+    if (!secrets)
+        return tr("unknown: %1").arg(secrets.error().message);
+    const Broker::SecretsAnswer::LocalToken &local = secrets->localToken;
+    QString text = secrets->inKeychain()
+        ? tr("local token in the OS keychain (%1); token file %2").arg(local.where, local.tokenFile)
+        : tr("local token in the file %1").arg(local.where);
+    if (!local.note.isEmpty())
+        text += QLatin1Char('\n') + local.note; // the broker's own sentence
+    return text;
 }
 
 QString StatusPage::diagnostics() const

@@ -34,6 +34,9 @@ public:
     void refresh();
     // The text "Copy diagnostics" puts on the clipboard.
     QString diagnostics() const;
+    // The Secrets row: where the local token lives, in the page's (translated) words.
+    static QString secretsText(const Broker::Result<Broker::SecretsAnswer> &secrets,
+                               const QString &tokenPath);
     QLabel *field(const QString &name) const; // "port", "database", "uptime", "rates", "peers",
                                               // "pending", "federation", "secrets", "version"
     bool isRefreshing() const { return m_outstanding > 0; }
