@@ -1345,6 +1345,15 @@ Auf der Seite „Sitzungen“ einen Prompt senden, sie abzweigen oder auf sie wa
             <numerusform>%n OpenCode-Sitzungen</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 — %2</source>
+        <extracomment>a remote machine&apos;s row on the Peers page: %1 its name and count, %2 its link&apos;s health</extracomment>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Certificate fingerprint: %1</source>
+        <translation>Fingerabdruck des Zertifikats: %1</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersModel</name>

@@ -1361,6 +1361,15 @@ Send it a prompt, fork it or wait for it on the Sessions page.</source>
             <numerusform>%n сеансів OpenCode</numerusform>
         </translation>
     </message>
+    <message>
+        <source>%1 — %2</source>
+        <extracomment>a remote machine&apos;s row on the Peers page: %1 its name and count, %2 its link&apos;s health</extracomment>
+        <translation>%1 — %2</translation>
+    </message>
+    <message>
+        <source>Certificate fingerprint: %1</source>
+        <translation>Відбиток сертифіката: %1</translation>
+    </message>
 </context>
 <context>
     <name>App::PeersModel</name>

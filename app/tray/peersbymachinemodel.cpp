@@ -255,6 +255,19 @@ QString PeersByMachineModel::machineLabel(const Group &group) const
         .arg(tr("%n OpenCode session(s)", nullptr, sessions));
 }
 
+void PeersByMachineModel::setMachineLinks(QHash<QString, MachineLink> links)
+{
+    if (links == m_links)
+        return;
+    m_links = std::move(links);
+    for (size_t row = 0; row < m_groups.size(); ++row) {
+        if (!m_groups[row]->machine.isEmpty()) {
+            const QModelIndex machine = index(int(row), 0);
+            Q_EMIT dataChanged(machine, machine, {Qt::DisplayRole, Qt::ToolTipRole});
+        }
+    }
+}
+
 QVariant PeersByMachineModel::data(const QModelIndex &index, int role) const
 {
     if (!checkIndex(index, CheckIndexOption::IndexIsValid))
@@ -262,8 +275,21 @@ QVariant PeersByMachineModel::data(const QModelIndex &index, int role) const
     if (!index.internalPointer()) { // a machine row
         const Group &group = *m_groups[size_t(index.row())];
         switch (role) {
-        case Qt::DisplayRole:
-            return index.column() == 0 ? machineLabel(group) : QVariant();
+        case Qt::DisplayRole: {
+            if (index.column() != 0)
+                return {};
+            const auto link = m_links.constFind(group.machine);
+            if (group.machine.isEmpty() || link == m_links.cend() || link->health.isEmpty())
+                return machineLabel(group);
+            //: a remote machine's row on the Peers page: %1 its name and count, %2 its link's health
+            return tr("%1 — %2").arg(machineLabel(group), link->health);
+        }
+        case Qt::ToolTipRole: {
+            const auto link = m_links.constFind(group.machine);
+            if (index.column() != 0 || link == m_links.cend() || link->fingerprint.isEmpty())
+                return {};
+            return tr("Certificate fingerprint: %1").arg(link->fingerprint);
+        }
         case IsMachineRole:
             return true;
         case MachineRankRole:

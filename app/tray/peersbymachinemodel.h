@@ -32,6 +32,18 @@ public:
     explicit PeersByMachineModel(PeersModel *peers, QObject *parent = nullptr);
     ~PeersByMachineModel() override;
 
+    // A remote machine's link as the federation reports it: its row reads "build-box (3 peers) —
+    // connected · 0.6 ms" and its tooltip gives the certificate's fingerprint (row 7 of the GUI
+    // anchors: machine groups with their link's health).
+    struct MachineLink
+    {
+        QString health; // "connected · 0.6 ms", "reconnecting · 3 tries: …"
+        QString fingerprint; // sha256-…
+        bool operator==(const MachineLink &) const = default;
+    };
+    // By hostname (the remote peers' MachineRole); machines not named show no link.
+    void setMachineLinks(QHash<QString, MachineLink> links);
+
     // Another table with PeersModel's columns and roles (PeerIdRole names a row uniquely within
     // it, MachineRole groups it, KindRole says what it is).
     void addSource(QAbstractItemModel *rows);
@@ -80,6 +92,7 @@ private:
 
     std::vector<Source> m_sources;
     std::vector<std::unique_ptr<Group>> m_groups;
+    QHash<QString, MachineLink> m_links;
 };
 
 } // namespace App

@@ -10,6 +10,7 @@
 #include "controlbackend.h"
 #include "controlcalls.h"
 #include "desktopnotifications.h"
+#include "federationmodels.h"
 #include "federationpage.h"
 #include "federationpresenter.h"
 #include "firstrunwizard.h"
@@ -19,6 +20,7 @@
 #include "notifier.h"
 #include "opencodeactivity.h"
 #include "operatorpeer.h"
+#include "peersbymachinemodel.h"
 #include "peersmodel.h"
 #include "peerspage.h"
 #include "schedulespage.h"
@@ -94,6 +96,19 @@ TrayComposition::TrayComposition(Broker::Settings settings, QObject *parent)
     m_schedulesPage = new SchedulesPage(new SchedulesPresenter(m_client));
     m_window->addPage(QStringLiteral("schedules"), tr("Schedules"), m_schedulesPage);
     connect(m_schedulesPage, &SchedulesPage::openSessionRequested, this, &TrayComposition::openSession);
+    // The Peers page's remote machines show their link's health from the federation's status.
+    PairedBrokersModel *paired = m_federationPage->presenter()->paired();
+    connect(paired, &QAbstractItemModel::modelReset, this, [this, paired] {
+        QHash<QString, PeersByMachineModel::MachineLink> links;
+        for (int row = 0; row < paired->rowCount(); ++row) {
+            const PairedBrokersModel::Row &link = paired->rowAt(row);
+            QString health = PairedBrokersModel::stateText(link);
+            if (const QString rtt = PairedBrokersModel::roundTripText(link.rttSmoothedMs); !rtt.isEmpty())
+                health += QStringLiteral(" · ") + rtt;
+            links.insert(link.hostname, {health, link.fingerprint});
+        }
+        m_peersPage->tree()->setMachineLinks(std::move(links));
+    });
     connect(m_peersPage, &PeersPage::openSessionRequested, this, &TrayComposition::openSession);
     connect(m_peersPage, &PeersPage::messageRequested, this, [this](const QString &peerId) {
         m_window->showPage(QStringLiteral("messages"));

@@ -116,6 +116,38 @@ private Q_SLOTS:
                  QStringLiteral("State"));
     }
 
+    // Row 7 of the GUI anchors: a remote machine's row carries its link's health, its tooltip the
+    // certificate's fingerprint; a change is one dataChanged on that row, never a reset.
+    void remoteMachinesShowTheirLink()
+    {
+        PeersModel table;
+        PeersByMachineModel tree(&table);
+        QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
+        table.sync(
+            peers({QStringLiteral("aaaa0001"), QStringLiteral("alpha:a1"), QStringLiteral("zeta:z1")}));
+        const QString alphaBefore = tree.machineIndex(QStringLiteral("alpha")).data().toString();
+        QSignalSpy changed(&tree, &QAbstractItemModel::dataChanged);
+        QSignalSpy reset(&tree, &QAbstractItemModel::modelReset);
+
+        tree.setMachineLinks({{QStringLiteral("alpha"),
+                               {QStringLiteral("connected · 0.65 ms"), QStringLiteral("sha256-ab12")}}});
+        const QModelIndex alpha = tree.machineIndex(QStringLiteral("alpha"));
+        QCOMPARE(alpha.data().toString(), alphaBefore + QStringLiteral(" — connected · 0.65 ms"));
+        QVERIFY(alpha.data(Qt::ToolTipRole).toString().contains(QStringLiteral("sha256-ab12")));
+        // A machine the federation did not name, and this machine, show no link.
+        QVERIFY(!tree.machineIndex(QStringLiteral("zeta")).data().toString().contains(QStringLiteral(" — ")));
+        QVERIFY(!tree.machineIndex(QString()).data().toString().contains(QStringLiteral(" — ")));
+        QVERIFY(changed.count() >= 1);
+        QCOMPARE(reset.count(), 0);
+
+        changed.clear();
+        tree.setMachineLinks({{QStringLiteral("alpha"),
+                               {QStringLiteral("connected · 0.65 ms"), QStringLiteral("sha256-ab12")}}});
+        QCOMPARE(changed.count(), 0); // the same links: nothing to repaint
+        tree.setMachineLinks({});
+        QCOMPARE(tree.machineIndex(QStringLiteral("alpha")).data().toString(), alphaBefore);
+    }
+
     void peersComeAndGoWithoutAReset()
     {
         PeersModel table;
