@@ -21,6 +21,8 @@ private Q_SLOTS:
         QTableView view;
         view.resize(900, 400);
         App::setUpListView(&view, &model, App::ModelOrder, 2);
+        view.setColumnHidden(1, true); // a page hiding a column is not the user sizing one
+        view.setColumnHidden(1, false);
         view.show();
         QVERIFY(QTest::qWaitForWindowExposed(&view));
         const int before = view.columnWidth(0);

@@ -126,20 +126,18 @@ PeersPage::PeersPage(PeersModel *model, TrayPresenter *presenter, Broker::Broker
     // project's tooltip and the details, and the filter still matches it. The summary needs
     // the room.
     m_view->setColumnHidden(PeersModel::DirectoryColumn, true);
-    m_view->setColumnWidth(PeersModel::NameColumn, 190);
-    m_view->setColumnWidth(PeersModel::StateColumn, 120);
-    m_view->setColumnWidth(PeersModel::IdColumn, 90);
-    m_view->setColumnWidth(PeersModel::ProjectColumn, 140);
-    m_view->setColumnWidth(PeersModel::ScopeColumn, 150);
-    m_view->setColumnWidth(PeersModel::ReachabilityColumn, 90);
-    m_view->setColumnWidth(PeersModel::LastSeenColumn, 90);
+    // A machine's row is a heading across the whole width (its name, counts and link).
+    for (int row = 0; row < m_proxy->rowCount(); ++row)
+        m_view->setFirstColumnSpanned(row, {}, true);
     m_view->expandAll();
     connect(m_proxy, &QAbstractItemModel::rowsInserted, this,
             [this](const QModelIndex &parent, int first, int last) {
                 if (parent.isValid())
                     return;
-                for (int row = first; row <= last; ++row)
+                for (int row = first; row <= last; ++row) {
+                    m_view->setFirstColumnSpanned(row, {}, true);
                     m_view->expand(m_proxy->index(row, 0));
+                }
             });
 
     m_details->setObjectName(QStringLiteral("details"));

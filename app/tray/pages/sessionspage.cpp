@@ -75,9 +75,6 @@ SessionsPage::SessionsPage(SessionsPresenter *presenter, QWidget *parent)
     m_proxy->setSortRole(SessionsModel::SortRole);
     m_view->setObjectName(QStringLiteral("sessionsView"));
     setUpListView(m_view, m_proxy, SessionsModel::StateColumn, SessionsModel::AnswerColumn);
-    m_view->setColumnWidth(SessionsModel::TitleColumn, 180);
-    m_view->setColumnWidth(SessionsModel::StateColumn, 170);
-    m_view->setColumnWidth(SessionsModel::DirectoryColumn, 200);
 
     m_status->setObjectName(QStringLiteral("status"));
     m_status->setWordWrap(true);
