@@ -230,6 +230,28 @@ private Q_SLOTS:
         QVERIFY(ui.activity.attentionItems().isEmpty());
     }
 
+    // A session started elsewhere (another client of the same OpenCode) is first known by an
+    // event, which has no title: the tray lists its folder once, so the Peers page, the menu and
+    // notifications name it, without the Sessions page ever being shown.
+    void sessionStartedElsewhereGetsItsTitle()
+    {
+        OpenCodeBrokerFixture f;
+        QVERIFY(f.start());
+        OpenCodeActivity activity;
+        activity.follow(&f.backend->events());
+        SessionsPresenter presenter(f.client.get(), &activity); // its page is never shown
+        QTRY_VERIFY_WITH_TIMEOUT(
+            f.backend->sessionWatcher() && f.backend->sessionWatcher()->isConnected(f.repo), scaled(10000));
+
+        QMetaObject::invokeMethod(&f.fake, [&f] {
+            f.fake.addSession(f.repo, u"ses_elsewhere"_s, u"Fix the flaky checkout test"_s);
+            f.fake.setStatus(u"ses_elsewhere"_s, u"busy"_s);
+        });
+        QTRY_VERIFY_WITH_TIMEOUT(activity.session(u"ses_elsewhere"_s).has_value(), scaled(10000));
+        QTRY_COMPARE_WITH_TIMEOUT(activity.session(u"ses_elsewhere"_s)->title,
+                                  u"Fix the flaky checkout test"_s, scaled(10000));
+    }
+
     void openCodeUnreachableSaysWhatToRun()
     {
         const quint16 closed = TestSupport::freePort();

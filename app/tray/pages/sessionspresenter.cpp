@@ -322,6 +322,9 @@ void SessionsPresenter::onActivity(const QString &sessionId)
             return;
         addDirectory(row.session.directory);
         m_model->upsert(row);
+        // Events carry no title: one listing of its folder names it everywhere (OpenCodeActivity
+        // learns it from the listing), also while the Sessions page is hidden.
+        refresh();
         return;
     }
     const bool wasIdle = m_model->rowAt(index).session.status == QLatin1String("idle");
