@@ -9,9 +9,9 @@ namespace App {
 
 namespace {
 
-// Grows the columns other than the stretch one to what their visible rows need, as rows arrive,
-// never beyond a third of the view, until the user drags one: a header's default 100 px cuts
-// names, times and paths that would fit.
+// Fits the columns other than the stretch one to what their visible rows need, as rows arrive
+// and as the view resizes (fit() says how the room is shared), until the user drags one: a
+// header's default 100 px cuts names, times and paths that would fit.
 class ColumnFitter final : public QObject
 {
 public:
