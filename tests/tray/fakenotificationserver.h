@@ -1,10 +1,15 @@
 #pragma once
 
+#include "privatebus.h"
+
 #include <QDBusConnection>
 #include <QDBusContext>
 #include <QObject>
+#include <QStandardPaths>
 #include <QStringList>
 #include <QVariantMap>
+
+#include <memory>
 
 // A notification server as the Desktop Notifications Specification 1.2 describes it, exported on
 // a test's private bus under org.freedesktop.Notifications: it records what it was asked and emits
@@ -90,3 +95,20 @@ private:
     QStringList m_capabilities;
     QString m_name;
 };
+
+// What an end-to-end tray test needs: a private bus made the process's session bus (the
+// composition notifies there; set before anything opens it) and on it a server that offers
+// actions, a body and inline replies. Null when dbus-daemon is missing or the server cannot
+// register (the test fails with that).
+inline std::unique_ptr<FakeNotificationServer> startServerOnPrivateSessionBus(PrivateBus &bus)
+{
+    if (QStandardPaths::findExecutable(QStringLiteral("dbus-daemon")).isEmpty() || !bus.start())
+        return nullptr;
+    qputenv("DBUS_SESSION_BUS_ADDRESS", bus.address().toUtf8());
+    auto server = std::make_unique<FakeNotificationServer>(
+        QStringList {QStringLiteral("actions"), QStringLiteral("body"), QStringLiteral("inline-reply")},
+        QStringLiteral("fake"));
+    if (!server->publish(QDBusConnection::connectToBus(bus.address(), QStringLiteral("server"))))
+        return nullptr;
+    return server;
+}

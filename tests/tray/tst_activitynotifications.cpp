@@ -123,13 +123,10 @@ class tst_ActivityNotifications : public QObject
 private Q_SLOTS:
     void initTestCase()
     {
-        QVERIFY2(!QStandardPaths::findExecutable(u"dbus-daemon"_s).isEmpty(),
-                 "dbus-daemon is missing: run tools/install-deps.sh test");
-        QVERIFY(m_bus.start());
-        qputenv("DBUS_SESSION_BUS_ADDRESS", m_bus.address().toUtf8());
-        m_server = std::make_unique<FakeNotificationServer>(
-            QStringList {u"actions"_s, u"body"_s, u"inline-reply"_s}, u"fake"_s);
-        QVERIFY(m_server->publish(QDBusConnection::connectToBus(m_bus.address(), u"server"_s)));
+        m_server = startServerOnPrivateSessionBus(m_bus);
+        QVERIFY2(m_server,
+                 "no private bus with the fake notification server: is dbus-daemon installed "
+                 "(tools/install-deps.sh test)?");
     }
 
     void init()
