@@ -24,7 +24,7 @@
 // Invariants: every request gets exactly one answer (at once or after the events are
 // processed) with a valid status; a JSON answer is an object; the lists stay within their caps.
 // /federation/pair-code costs a PBKDF2 of 100,000 rounds (and the harness's proof another): one
-// real pair-code per kInputsPerPairCode inputs, the code kept for later inputs.
+// real pair-code per kInputsPerPairCode inputs, the code kept for later inputs of the same module.
 #include "fuzzhistory.h"
 #include "fuzzsupport.h"
 
@@ -74,7 +74,7 @@ namespace PairingCode = Federation::PairingCode;
 namespace {
 
 constexpr int kInputsPerModule = 1024;
-constexpr int kInputsPerPairCode = 512;
+constexpr int kInputsPerPairCode = 4096;
 constexpr size_t kMaxInputBytes = 8192; // run-fuzz.sh's -max_len
 // The longest an answer may take: the pinned TLS client's 5 s timeout, with room for a loaded machine.
 constexpr int kAnswerDeadlineMs = 8000;
@@ -297,6 +297,7 @@ public:
     void setOnClosed(std::function<void()> callback) override { m_onClosed = std::move(callback); }
 
     bool answered() const { return m_answered; }
+    QByteArray label; // FUZZ_TRACE's
     // A pairing request the harness sent: what its collect needs once the id is known.
     void expectInbound(Learned::Inbound inbound) { m_inbound = std::move(inbound); }
 
@@ -721,6 +722,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (expensive)
                 --g_pairCodesLeft;
             responder = std::make_shared<CaptureResponder>(learned);
+            responder->label = request.path;
             if (g_trace)
                 fprintf(stderr, "%s %s %s\n", request.method.constData(), request.path.constData(),
                         request.body.left(200).constData());
@@ -742,6 +744,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         return std::any_of(sent.cbegin(), sent.cend(), [](const auto &r) { return r->isOpen(); });
     };
     processQueued();
+    if (g_trace && unanswered()) {
+        for (const auto &r : sent)
+            if (r->isOpen())
+                fprintf(stderr, "waiting for an answer to %s\n", r->label.constData());
+    }
     if (unanswered()) {
         QTimer wake; // WaitForMoreEvents returns at least this often
         wake.start(50);
