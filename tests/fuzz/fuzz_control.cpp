@@ -3,11 +3,11 @@
 // two adapters (ControlModule's /control and /agent-tool handlers, on the JSON body the broker's
 // pipeline hands them), with fuzzed JSON inputs; cancellation at any point. Also the helper's
 // openchamber tool (ControlTool) on fuzzed tools/call arguments, up to where it would call the
-// broker (its session is never registered here). The real
-// SessionService, ScheduleService, Scheduler and ScheduleStore (SQLite ":memory:", emptied before
-// every input, so an input replays alone), a ManualClock whose sleeps pass at once, and an
-// OpenCode URL on a loopback port that is bound but never listens (connection refused, no
-// network), so every OpenCode request fails fast as "unreachable".
+// broker (its session is never registered here). The real SessionService, ScheduleService,
+// Scheduler and ScheduleStore (SQLite ":memory:", emptied before every input, so an input replays
+// alone), a ManualClock whose sleeps pass at once, and OpenCode nowhere: a loopback port that is
+// bound but never listens, or a file: URL of nothing (World::nowhereUrl), so every OpenCode
+// request fails fast as "unreachable" and nothing reaches the network.
 // Invariants: every call answers exactly once (now or after the event loop ran); a failure's
 // status is one of the contract's (400, 404, 409, 499, 500) with a message; a success is a JSON
 // object that encodes and parses back; a cancellation before the answer answers 499 at once;
@@ -665,7 +665,7 @@ bool idle(const World &w)
         w.scheduler->runningCount() == 0 && w.module->actionsInFlight() == 0 && w.tools->callsInFlight() == 0;
 }
 
-// One pass of the event loop; waits for the network thread's news when something is in flight.
+// One pass of the event loop.
 void pass(World &w)
 {
     processQueued();
