@@ -5,8 +5,9 @@
 // replaces it. The inputs a broker has run are kept in a history file (fuzzhistory.h), so a finding
 // that needs an earlier input's rows replays with FUZZ_REPLAY_HISTORY (docs/fuzzing.md).
 // The input is a script of requests:
-//   route, credential, a few flags, body (with $ID1/$ID2/$MSG replaced by the ids of peers
-//   and messages that earlier requests of the same input created), and clock steps.
+//   route, credential, a few flags, optional headers (Idempotency-Key, the federation PSK), body
+//   (with $ID1/$ID2/$MSG replaced by the ids of peers and messages that earlier requests of the
+//   same input created), and clock steps.
 #include "fuzzhistory.h"
 #include "fuzzsupport.h"
 
@@ -60,6 +61,10 @@ const char *const kPaths[] = {
     "/metrics",
     "/federation/status",
     "/nowhere",
+    // Routes added after the seeds were written go last, so the seeds keep naming theirs.
+    "/rotate-token",
+    "/secrets",
+    "/set-attention",
 };
 
 // What the answers told us, so later requests can name real peers and messages.
@@ -74,7 +79,9 @@ struct Learned
 class CaptureResponder final : public Http::Responder
 {
 public:
-    explicit CaptureResponder(Learned &learned) : m_learned(learned) { }
+    CaptureResponder(Learned &learned, QByteArray sentKey) : m_learned(learned), m_sentKey(std::move(sentKey))
+    {
+    }
 
     void respond(const Http::Response &response) override
     {
@@ -86,6 +93,13 @@ public:
         m_onClosed = nullptr;
         ++m_learned.answers;
         Q_ASSERT(response.status >= 100 && response.status < 600);
+        // Only a 200 answer echoes the key, and only the key of its own request.
+        for (const auto &[name, value] : response.extraHeaders) {
+            if (name.compare("idempotency-key", Qt::CaseInsensitive) == 0) {
+                Q_ASSERT(response.status == 200);
+                Q_ASSERT(value == m_sentKey);
+            }
+        }
         if (response.contentType != "application/json")
             return;
         // Every JSON answer is valid JSON.
@@ -115,6 +129,7 @@ public:
 
 private:
     Learned &m_learned;
+    QByteArray m_sentKey;
     bool m_open = true;
     bool m_answered = false;
     std::function<void()> m_onClosed;
@@ -220,6 +235,17 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             }
             if (flags & 4)
                 request.query = input.chunk();
+            QByteArray key;
+            if (flags & 0x40) {
+                // A few shared keys, so that requests of one input re-send each other's; or any bytes.
+                const uint8_t headers = input.byte();
+                if (headers & 1) {
+                    key = (headers & 2) ? input.chunk() : "key-" + QByteArray::number(headers >> 4 & 3);
+                    request.headers.append({"idempotency-key", key});
+                }
+                if (headers & 4)
+                    request.headers.append({"x-claude-peers-psk", input.chunk()});
+            }
             request.peerAddress = QHostAddress::LocalHost;
             QByteArray body = input.bytes(input.u16() % 2048);
             body.replace("$ID1", pick(learned.ids, 1));
@@ -227,7 +253,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             body.replace("$MSG", learned.lastMessageId);
             request.body = std::move(body);
 
-            auto responder = std::make_shared<CaptureResponder>(learned);
+            auto responder = std::make_shared<CaptureResponder>(learned, key);
             broker.core.api().handle(request, responder);
             if (responder->isOpen())
                 pending.push_back(responder); // a wait, or an answer held for the commit
