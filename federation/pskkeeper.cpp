@@ -35,10 +35,20 @@ bool PskKeeper::equalsLocalToken() const
 
 void PskKeeper::load(Done done)
 {
+    // A second read started while one is in flight made the first one's answer stale, and its
+    // caller never heard back (two /federation/init at once: the first hung). The read in flight
+    // now answers every caller.
+    m_loading.push_back(std::move(done));
+    if (m_loading.size() > 1)
+        return;
+    Done everyone = [this](Broker::Result<void> loaded) {
+        for (const Done &waiting : std::exchange(m_loading, {}))
+            waiting(loaded);
+    };
     if (keychain())
-        readFrom(keychain(), true, std::move(done));
+        readFrom(keychain(), true, std::move(everyone));
     else
-        readFrom(m_file.get(), false, std::move(done));
+        readFrom(m_file.get(), false, std::move(everyone));
 }
 
 void PskKeeper::readFrom(SecretStore *from, bool isKeychain, Done done)

@@ -9,6 +9,7 @@
 
 #include <functional>
 #include <memory>
+#include <vector>
 
 namespace Federation {
 
@@ -27,7 +28,8 @@ public:
               QString tokenPath, QObject *parent = nullptr);
 
     using Done = std::function<void(Broker::Result<void>)>;
-    // Reads it (or makes it by the migration); done runs once, later.
+    // Reads it (or makes it by the migration); done runs once, later. Calls made while a read is
+    // in flight are answered by that read.
     void load(Done done);
     // A fresh random PSK (32 bytes, 64 hex characters, like the token) replaces the current one.
     void rotate(Done done);
@@ -54,6 +56,7 @@ private:
     QByteArray m_psk;
     Broker::SecretLocation m_where;
     quint64 m_generation = 0;
+    std::vector<Done> m_loading; // the callers of the read in flight
 };
 
 } // namespace Federation
