@@ -52,6 +52,7 @@
 #include <QJsonDocument>
 #include <QJsonObject>
 #include <QNetworkProxy>
+#include <QTcpServer>
 #include <QTimer>
 
 #include <cerrno>
@@ -344,12 +345,24 @@ Settings brokerSettings()
     return s;
 }
 
-// The config as the module reads it, but never the real federation port: the OS picks one.
+// A port the OS gave once: the module's settings never say 7900, nor 0 (no broker has port 0 in
+// its settings: a join URL made while the port is closed names the configured one).
+quint16 federationPort()
+{
+    static const quint16 port = [] {
+        QTcpServer probe;
+        probe.listen(QHostAddress::LocalHost, 0);
+        return probe.serverPort();
+    }();
+    return port;
+}
+
+// The config as the module reads it, but the port is ours.
 Federation::FederationSettings federationSettings(const Settings &settings)
 {
     Federation::FederationSettings s =
         Federation::FederationSettings::load(settings.location, moduleEnvironment());
-    s.port = 0;
+    s.port = federationPort();
     return s;
 }
 
