@@ -50,7 +50,12 @@ SessionService::SessionService(OpenCodeClient &openCode, SettingsProvider settin
     m_eventNetwork.setTransferTimeout(0);
 }
 
-SessionService::~SessionService() = default;
+SessionService::~SessionService()
+{
+    // Runs in flight are children: they must end while the members they use (the OpenCode
+    // client, the event network, the running count) still exist, not in ~QObject after them.
+    qDeleteAll(findChildren<ActionRun *>(Qt::FindDirectChildrenOnly));
+}
 
 void SessionService::setTimers(ControlTimers timers)
 {

@@ -62,8 +62,10 @@ protected:
     void run() override;
 
 private:
+    void serve(); // the broker's life on this thread: built, its event loop, destroyed
+
     Broker::Settings m_settings;
-    HostedBroker *m_broker = nullptr; // lives in run(), on this thread
+    HostedBroker *m_broker = nullptr; // lives in serve(), on this thread
     QSemaphore m_ready;
 };
 

@@ -416,7 +416,10 @@ private Q_SLOTS:
         QVERIFY(answer.contains("{\"error\":\"Request body too large (limit 1048576 bytes)\"}"));
         const qint64 after = peakRssKiB(broker.pid());
         qInfo() << "broker VmHWM before" << before << "KiB, after" << after << "KiB";
-        QVERIFY2(after < 60 * 1024, qPrintable(QString::number(after)));
+        // Growth, not an absolute size: a sanitized build starts near 100 MB. Buffering the 64 MB
+        // pushed (or the 300 MB declared) would show far above this bound.
+        QVERIFY2(after - before < 16 * 1024,
+                 qPrintable(QStringLiteral("%1 -> %2 KiB").arg(before).arg(after)));
         QCOMPARE(httpGet(home.port(), QStringLiteral("/health")).status, 200);
     }
 

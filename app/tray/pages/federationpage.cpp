@@ -379,7 +379,8 @@ QFrame *FederationPage::makeCard(const QString &id)
     const auto button = [&](const QString &text, const QString &name, auto slot) {
         auto *b = new QPushButton(text, card);
         b->setObjectName(name);
-        connect(b, &QPushButton::clicked, m_presenter, [this, id, slot] { (m_presenter->*slot)(id); });
+        connect(b, &QPushButton::clicked, m_presenter,
+                [presenter = m_presenter, id, slot] { (presenter->*slot)(id); });
         buttons->addWidget(b);
         return b;
     };
