@@ -9,6 +9,7 @@
 //   (with $ID1/$ID2/$MSG replaced by the ids of peers and messages that earlier requests of the
 //   same input created), and clock steps.
 #include "fuzzhistory.h"
+#include "fuzzresponder.h"
 #include "fuzzsupport.h"
 
 #include "clock.h"
@@ -76,7 +77,7 @@ struct Learned
     int answers = 0;
 };
 
-class CaptureResponder final : public Http::Responder
+class CaptureResponder final : public Fuzz::ConnectionResponder
 {
 public:
     CaptureResponder(Learned &learned, QByteArray sentKey) : m_learned(learned), m_sentKey(std::move(sentKey))
@@ -85,12 +86,8 @@ public:
 
     void respond(const Http::Response &response) override
     {
-        Q_ASSERT(!m_answered); // answered at most once
-        if (!m_open)
-            return; // the client went away: answering is a no-op, as on a real connection
-        m_open = false;
-        m_answered = true;
-        m_onClosed = nullptr;
+        if (!accept())
+            return;
         ++m_learned.answers;
         Q_ASSERT(response.status >= 100 && response.status < 600);
         // Only a 200 answer echoes the key, and only the key of its own request.
@@ -115,24 +112,10 @@ public:
         if (const QJsonValue mid = object.value(QLatin1String("message_id")); mid.isDouble())
             m_learned.lastMessageId = QByteArray::number(mid.toInteger());
     }
-    bool isOpen() const override { return m_open; }
-    void setOnClosed(std::function<void()> callback) override { m_onClosed = std::move(callback); }
-
-    // The connection went away before an answer.
-    void close()
-    {
-        if (!std::exchange(m_open, false))
-            return;
-        if (auto callback = std::exchange(m_onClosed, nullptr))
-            callback();
-    }
 
 private:
     Learned &m_learned;
     QByteArray m_sentKey;
-    bool m_open = true;
-    bool m_answered = false;
-    std::function<void()> m_onClosed;
 };
 
 // The broker's core on ":memory:", the token file alone (no keychain) in the scratch
@@ -158,12 +141,6 @@ struct BrokerUnderTest
     Settings settings;
     BrokerCore core;
 };
-
-void processQueued()
-{
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-}
 
 // Never destroyed at exit (Qt's SQL globals may already be gone then).
 std::shared_ptr<ManualClock> *g_clock = nullptr;
@@ -211,7 +188,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             const uint8_t op = input.byte();
             if (op >= 0xf0) { // a step of the clock (heartbeat timeouts, rate-limit windows)
                 clock.advance(qint64(input.u16()) * 100);
-                processQueued();
+                Fuzz::processQueued();
                 continue;
             }
             ++requests;
@@ -258,19 +235,19 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (responder->isOpen())
                 pending.push_back(responder); // a wait, or an answer held for the commit
             if (flags & 8)
-                processQueued(); // else the next request shares this event-loop pass
+                Fuzz::processQueued(); // else the next request shares this event-loop pass
             if ((flags & 0x30) == 0x30 && !pending.empty()) {
                 pending.front()->close(); // the client of the oldest open request goes away
                 pending.erase(pending.begin());
             }
         }
-        processQueued();
+        Fuzz::processQueued();
     }
     // The end of this client's session: waits are answered or closed, nothing stays held.
     broker.core.hub().releaseAll();
     broker.core.commit().flush();
     for (const auto &responder : pending)
         responder->close();
-    processQueued();
+    Fuzz::processQueued();
     return 0;
 }

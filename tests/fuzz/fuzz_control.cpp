@@ -16,6 +16,7 @@
 // tick instead), a flags byte (adapter, context directory, cancellation, input encoding) and the
 // input: either JSON text or a structured object (keys and values from the contract's words,
 // values of any JSON type). Task ids that schedule.create answered can be named by later calls.
+#include "fuzzresponder.h"
 #include "fuzzsupport.h"
 
 #include "actioncatalog.h"
@@ -567,7 +568,7 @@ void checkResult(const ControlResult &result, Answer &answer, QStringList &taskI
     learnTaskId(*result, taskIds);
 }
 
-class RouteResponder final : public Broker::Http::Responder
+class RouteResponder final : public Fuzz::ConnectionResponder
 {
 public:
     RouteResponder(bool agentTool, std::shared_ptr<Answer> answer, QStringList &taskIds)
@@ -577,12 +578,9 @@ public:
 
     void respond(const Broker::Http::Response &response) override
     {
-        if (!m_open)
-            return; // the client left: a no-op, as on a real connection
-        m_open = false;
-        m_onClosed = nullptr;
-        if (++m_answer.count > 1)
-            broken("a route answered twice");
+        if (!accept())
+            return;
+        ++m_answer.count;
         CHECK(response.contentType == "application/json");
         QJsonParseError error;
         const QJsonDocument doc = QJsonDocument::fromJson(response.body, &error);
@@ -613,25 +611,12 @@ public:
         CHECK(contractStatus(response.status));
         CHECK(body.value(QStringLiteral("error")).isString());
     }
-    bool isOpen() const override { return m_open; }
-    void setOnClosed(std::function<void()> callback) override { m_onClosed = std::move(callback); }
-
-    // The client goes away before the answer.
-    void close()
-    {
-        if (!std::exchange(m_open, false))
-            return;
-        if (auto callback = std::exchange(m_onClosed, nullptr))
-            callback();
-    }
 
 private:
     bool m_agentTool;
     std::shared_ptr<Answer> m_answerKept; // a late answer must find it (and fail the run)
     Answer &m_answer;
     QStringList &m_taskIds;
-    bool m_open = true;
-    std::function<void()> m_onClosed;
 };
 
 // The tool's answer: one text item holding the /agent-tool envelope; isError iff not ok.
@@ -653,12 +638,6 @@ void checkToolResult(const QJsonObject &result, Answer &answer)
         answer.message = envelope->errorMessage;
 }
 
-void processQueued()
-{
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-}
-
 bool idle(const World &w)
 {
     return w.sessions->runningCount() == 0 && w.client->pendingCount() == 0 &&
@@ -668,13 +647,13 @@ bool idle(const World &w)
 // One pass of the event loop.
 void pass(World &w)
 {
-    processQueued();
+    Fuzz::processQueued();
     // Waits for the network thread's news, or the tool's zero-time timer, when one is due.
     if (w.client->pendingCount() > 0 || w.tools->callsInFlight() > 0)
         QCoreApplication::processEvents(QEventLoop::WaitForMoreEvents);
     else
         QCoreApplication::processEvents();
-    processQueued();
+    Fuzz::processQueued();
 }
 
 // A manual run queued for a slot starts at a tick, when nothing else is running that could end
@@ -880,7 +859,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             tickIfStalled(w);
     }
     CHECK(idle(w));
-    processQueued(); // objects the last answers deleted later (an input that frees all it took
-                     // is not run a second time for LeakSanitizer)
+    Fuzz::processQueued(); // objects the last answers deleted later (an input that frees all it took
+                           // is not run a second time for LeakSanitizer)
     return 0;
 }

@@ -26,6 +26,7 @@
 // /federation/pair-code costs a PBKDF2 of 100,000 rounds (and the harness's proof another): one
 // real pair-code per kInputsPerPairCode inputs, the code kept for later inputs of the same module.
 #include "fuzzhistory.h"
+#include "fuzzresponder.h"
 #include "fuzzsupport.h"
 
 #include "attemptlog.h"
@@ -256,22 +257,15 @@ void learnFrom(Learned &learned, const QJsonObject &answer)
         Learned::keep(learned.pins, pin);
 }
 
-class CaptureResponder final : public Http::Responder
+class CaptureResponder final : public Fuzz::ConnectionResponder
 {
 public:
     explicit CaptureResponder(Learned &learned) : m_learned(learned) { }
 
     void respond(const Http::Response &response) override
     {
-        if (m_answered) {
-            fprintf(stderr, "fedadmin: a request was answered twice\n");
-            abort();
-        }
-        if (!m_open)
-            return; // the client went away: answering is a no-op, as on a real connection
-        m_open = false;
-        m_answered = true;
-        m_onClosed = nullptr;
+        if (!accept())
+            return;
         ++m_learned.answers;
         if (g_trace)
             fprintf(stderr, "  -> %d %s\n", response.status, response.body.left(300).constData());
@@ -294,29 +288,13 @@ public:
             Learned::keep(m_learned.ids, id);
         }
     }
-    bool isOpen() const override { return m_open; }
-    void setOnClosed(std::function<void()> callback) override { m_onClosed = std::move(callback); }
-
-    bool answered() const { return m_answered; }
     QByteArray label; // FUZZ_TRACE's
     // A pairing request the harness sent: what its collect needs once the id is known.
     void expectInbound(Learned::Inbound inbound) { m_inbound = std::move(inbound); }
 
-    // The connection went away before an answer.
-    void close()
-    {
-        if (!std::exchange(m_open, false))
-            return;
-        if (auto callback = std::exchange(m_onClosed, nullptr))
-            callback();
-    }
-
 private:
     Learned &m_learned;
-    bool m_open = true;
-    bool m_answered = false;
     std::optional<Learned::Inbound> m_inbound;
-    std::function<void()> m_onClosed;
 };
 
 // ---- the module under test --------------------------------------------------------------------
@@ -440,12 +418,6 @@ struct ModuleUnderTest
     std::unique_ptr<BrokerCore> core;
     Learned learned;
 };
-
-void processQueued()
-{
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-}
 
 // Never destroyed at exit (Qt's SQL globals may already be gone then).
 std::shared_ptr<ManualClock> *g_clock = nullptr;
@@ -672,12 +644,12 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     if (!g_module || ++g_inputs % kInputsPerModule == 0) {
         const bool enabled = g_inputs / kInputsPerModule % 2 == 1; // every other module starts on
         delete std::exchange(g_module, nullptr);
-        processQueued();
+        Fuzz::processQueued();
         delete g_clock;
         g_clock = new std::shared_ptr<ManualClock>(
             std::make_shared<ManualClock>(QDateTime(QDate(2026, 12, 1), QTime(12, 0), Qt::UTC)));
         g_module = new ModuleUnderTest(*g_clock, enabled);
-        processQueued(); // the PSK's first read
+        Fuzz::processQueued(); // the PSK's first read
         if (g_history)
             g_history->restart();
     }
@@ -699,10 +671,10 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             mut.core->jobs().runDue();
         } else if (op >= 0xf4) { // the user turns federation on or off in the config, then reloads
             mut.setEnabled(op & 1);
-            processQueued();
+            Fuzz::processQueued();
         } else if (op >= 0xf0) { // a reload of the config as it is (init may have turned it on)
             mut.module->reload();
-            processQueued();
+            Fuzz::processQueued();
         } else if (op >= 0xe8) {
             discoveryEvent(input, learned);
         } else if (op >= 0xe0) { // a machine on the federation port
@@ -741,7 +713,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
                         request.body.left(200).constData());
             mut.core->api().handle(request, responder);
             if (flags & 8)
-                processQueued(); // else the next request shares this event-loop pass
+                Fuzz::processQueued(); // else the next request shares this event-loop pass
             if ((flags & 0x30) == 0x30 && !sent.empty() && sent.back()->isOpen())
                 sent.back()->close(); // the client of the request before goes away
         }
@@ -756,7 +728,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
     const auto unanswered = [&] {
         return std::any_of(sent.cbegin(), sent.cend(), [](const auto &r) { return r->isOpen(); });
     };
-    processQueued();
+    Fuzz::processQueued();
     if (g_trace && unanswered()) {
         for (const auto &r : sent)
             if (r->isOpen())
@@ -772,6 +744,6 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         fprintf(stderr, "fedadmin: a request got no answer within %d ms\n", kAnswerDeadlineMs);
         abort();
     }
-    processQueued();
+    Fuzz::processQueued();
     return 0;
 }

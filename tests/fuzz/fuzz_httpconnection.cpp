@@ -166,12 +166,6 @@ ScriptedHandler *g_handler = nullptr;
 // given a time the fuzzer moves forward from there.
 QElapsedTimer g_serverClock;
 
-void processQueued()
-{
-    QCoreApplication::sendPostedEvents();
-    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
-}
-
 } // namespace
 
 extern "C" int LLVMFuzzerInitialize(int *argc, char ***argv)
@@ -226,11 +220,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
             if (input.flag())
                 socket->clientCloses();
             else
-                processQueued();
+                Fuzz::processQueued();
             break;
         }
     }
-    processQueued();
+    Fuzz::processQueued();
 
     // The end: the server shuts the connection down as HttpServer::close() does; every
     // responder still kept must then report closed.
@@ -242,7 +236,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
         Q_ASSERT(!responder->isOpen());
     g_handler->kept.clear();
     g_handler->input = nullptr;
-    processQueued();
+    Fuzz::processQueued();
     Q_ASSERT(!connection);
     return 0;
 }

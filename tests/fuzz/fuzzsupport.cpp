@@ -45,6 +45,12 @@ QString scratchDir()
     return g_dir->path();
 }
 
+void processQueued()
+{
+    QCoreApplication::sendPostedEvents();
+    QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
+}
+
 uint8_t Input::byte()
 {
     return m_pos < m_size ? m_data[m_pos++] : 0;

@@ -17,6 +17,9 @@ void initialize(int *argc, char ***argv);
 // A private directory for files a target writes (removed at exit).
 QString scratchDir();
 
+// What one pass of an event loop would deliver: posted events, then deferred deletes.
+void processQueued();
+
 class Input
 {
 public:
