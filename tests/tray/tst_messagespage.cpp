@@ -59,6 +59,25 @@ QJsonObject listedPeer(const TestHome &home, const QString &id)
     return {};
 }
 
+// A broker, a helper as Claude Code with channels runs it, and the operator peer, all online.
+struct OperatorAndHelper
+{
+    bool start()
+    {
+        if (!broker.start() || !(helper = startChannelHelper(home)))
+            return false;
+        op = std::make_unique<App::OperatorPeer>(locationOf(home));
+        op->start();
+        return QTest::qWaitFor([this] { return op->isOnline(); }, scaled(10000));
+    }
+
+    TestHome home;
+    BrokerProcess broker {home};
+    std::unique_ptr<McpClient> helper;
+    const QString helperId = peerIdOfTty(HelperTty);
+    std::unique_ptr<App::OperatorPeer> op;
+};
+
 int rowWithText(const App::MessageLogModel &model, const QString &text)
 {
     for (int row = 0; row < model.rowCount(); ++row) {
@@ -82,16 +101,10 @@ private Q_SLOTS:
 
     void operatorTalksWithAHelperThroughThePage()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto helper = startChannelHelper(home);
-        QVERIFY(helper);
-        const QString helperId = peerIdOfTty(HelperTty);
-
-        App::OperatorPeer op(locationOf(home));
-        op.start();
-        QTRY_VERIFY_WITH_TIMEOUT(op.isOnline(), scaled(10000));
+        OperatorAndHelper online;
+        QVERIFY(online.start());
+        auto &[home, broker, helper, helperId, opOwned] = online;
+        App::OperatorPeer &op = *opOwned;
         QCOMPARE(op.id(), QStringLiteral("operator"));
 
         // A 0.7 client (main token, /list-peers) sees an ordinary peer row.
@@ -248,21 +261,14 @@ private Q_SLOTS:
         QVERIFY2(log.rowOfId(unseen) >= 0, "the feed skipped a message older than one merged by the page");
     }
 
-    // Restart of the broker (a hand-over looks the same to a client): the operator registers
-    // again under its id; and while the tray runs it is not evicted for silence.
     // The Schedules page's "Open the message" (a peer task's last run): the operator's thread
     // with that message selected, also when the log holds it only after the page is shown.
     void openMessageSelectsItOnceTheLogHoldsIt()
     {
-        TestHome home;
-        BrokerProcess broker(home);
-        QVERIFY(broker.start());
-        auto helper = startChannelHelper(home);
-        QVERIFY(helper);
-        const QString helperId = peerIdOfTty(HelperTty);
-        App::OperatorPeer op(locationOf(home));
-        op.start();
-        QTRY_VERIFY_WITH_TIMEOUT(op.isOnline(), scaled(10000));
+        OperatorAndHelper online;
+        QVERIFY(online.start());
+        auto &[home, broker, helper, helperId, opOwned] = online;
+        App::OperatorPeer &op = *opOwned;
         // As a scheduled task sends it: from operator, to the peer.
         qint64 scheduled = 0;
         for (const QString &text :
@@ -289,6 +295,8 @@ private Q_SLOTS:
         QCOMPARE(page.targetCombo()->currentData().toString(), QString(QStringLiteral("peer:") + helperId));
     }
 
+    // Restart of the broker (a hand-over looks the same to a client): the operator registers
+    // again under its id; and while the tray runs it is not evicted for silence.
     void operatorSurvivesARestartAndIsNotEvicted()
     {
         TestHome home;

@@ -87,6 +87,24 @@ QStringList labels(const QList<PeerScope> &scopes)
     return out;
 }
 
+// What the Peers page shows: this machine's peers and OpenCode sessions in one tree, under the
+// page's filter proxy sorted by one column.
+struct PeersAndSessions
+{
+    explicit PeersAndSessions(int sortColumn)
+    {
+        tree.addSource(&sessions);
+        proxy.setSourceModel(&tree);
+        proxy.sort(sortColumn);
+    }
+
+    PeersModel table;
+    OpenCodeActivity activity;
+    OpenCodeRowsModel sessions {&activity};
+    PeersByMachineModel tree {&table};
+    PeersFilterProxy proxy;
+};
+
 } // namespace
 
 class tst_PeersByMachineModel : public QObject
@@ -218,19 +236,13 @@ private Q_SLOTS:
     // the peers by attention (who needs you longest first), the labels count both kinds.
     void openCodeSessionsJoinThisMachineInAttentionOrder()
     {
-        PeersModel table;
+        PeersAndSessions page(PeersModel::StateColumn);
+        auto &[table, activity, sessions, tree, proxy] = page;
         table.setClock([] { return T0; });
-        OpenCodeActivity activity;
         QDateTime clock = T0.addSecs(-600);
         activity.setClock([&clock] { return clock; });
-        OpenCodeRowsModel sessions(&activity);
         QAbstractItemModelTester sessionsTester(&sessions,
                                                 QAbstractItemModelTester::FailureReportingMode::QtTest);
-        PeersByMachineModel tree(&table);
-        tree.addSource(&sessions);
-        PeersFilterProxy proxy;
-        proxy.setSourceModel(&tree);
-        proxy.sort(PeersModel::StateColumn);
         QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
 
@@ -295,14 +307,8 @@ private Q_SLOTS:
         QDir(home.path()).mkpath(QStringLiteral("api/web"));
         const QString api = QDir(home.path()).filePath(QStringLiteral("api"));
         const QString web = api + QStringLiteral("/web");
-        PeersModel table;
-        OpenCodeActivity activity;
-        OpenCodeRowsModel sessions(&activity);
-        PeersByMachineModel tree(&table);
-        tree.addSource(&sessions);
-        PeersFilterProxy proxy;
-        proxy.setSourceModel(&tree);
-        proxy.sort(PeersModel::NameColumn);
+        PeersAndSessions page(PeersModel::NameColumn);
+        auto &[table, activity, sessions, tree, proxy] = page;
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         table.sync({placed(QStringLiteral("a1"), api, api),
                     placed(QStringLiteral("a2"), web + QStringLiteral("/"), api),
@@ -372,14 +378,8 @@ private Q_SLOTS:
     // in the tree once.
     void randomChurnWithSessionsAndScopes()
     {
-        PeersModel table;
-        OpenCodeActivity activity;
-        OpenCodeRowsModel sessions(&activity);
-        PeersByMachineModel tree(&table);
-        tree.addSource(&sessions);
-        PeersFilterProxy proxy;
-        proxy.setSourceModel(&tree);
-        proxy.sort(PeersModel::StateColumn);
+        PeersAndSessions page(PeersModel::StateColumn);
+        auto &[table, activity, sessions, tree, proxy] = page;
         QAbstractItemModelTester tester(&tree, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QAbstractItemModelTester proxyTester(&proxy, QAbstractItemModelTester::FailureReportingMode::QtTest);
         QRandomGenerator random(20261201);
