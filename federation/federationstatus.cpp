@@ -17,6 +17,7 @@
 #include <QFileInfo>
 #include <QJsonArray>
 #include <QJsonDocument>
+#include <QPointer>
 
 namespace Federation {
 
@@ -160,7 +161,7 @@ void FederationModule::doctor(Broker::RouteCall &call)
     }
     run->client = {new PinnedTlsClient, [](PinnedTlsClient *client) { client->deleteLater(); }};
     run->waiting = int(remotes.size());
-    const Broker::Clock &clock = m_context->clock();
+    const qint64 sentAt = m_context->clock().msecsSinceEpoch();
     for (const QJsonValue &value : remotes) {
         const QJsonObject remote = value.toObject();
         const RemoteAddress address {remote.value(u"host").toString(), remote.value(u"port").toInt()};
@@ -176,38 +177,48 @@ void FederationModule::doctor(Broker::RouteCall &call)
             request.acceptPin = [](const QString &, const QSslCertificate &) { return true; };
         request.timeoutMs = LinkTransport::kTimeoutMs;
         request.maxResponseBytes = 64 * 1024;
-        const qint64 sentAt = clock.msecsSinceEpoch();
-        run->client->send(request, [run, name, sentAt, &clock](const TlsRequestResult &result) {
-            const qint64 receivedAt = clock.msecsSinceEpoch();
-            const auto remoteTime = result ? remoteTimeMs(*result) : std::nullopt;
-            const QString fix =
-                QStringLiteral("turn on time sync on both machines: sudo timedatectl set-ntp true");
-            if (!remoteTime) {
-                run->checks.append(check(name, "warn",
-                                         result
-                                             ? QStringLiteral("it did not say its time")
-                                             : QStringLiteral("not measured: %1").arg(result.error().message),
-                                         QStringLiteral("claude-peers federation doctor on that machine")));
-            } else {
-                const qint64 skew = *remoteTime - (sentAt + receivedAt) / 2;
-                const qint64 magnitude = std::abs(skew);
-                const QString detail =
-                    QStringLiteral("%1 ms (its clock %2 ours; round trip %3 ms)")
-                        .arg(skew)
-                        .arg(skew >= 0 ? QStringLiteral("ahead of") : QStringLiteral("behind"))
-                        .arg(receivedAt - sentAt);
-                if (magnitude > kSkewFailMs)
-                    run->checks.append(check(
-                        name, "fail", detail + QStringLiteral(": relays beyond ±300 s are refused"), fix));
-                else if (magnitude > kSkewWarnMs)
-                    run->checks.append(check(name, "warn", detail, fix));
-                else
-                    run->checks.append(check(name, "ok", detail));
-                run->skews.append(
-                    QJsonObject {{QStringLiteral("remote"), name}, {QStringLiteral("skew_ms"), skew}});
-            }
-            run->finishOne();
-        });
+        // The run outlives the module when the broker stops first (the client finishes its
+        // requests): the broker's clock is read through the module, and only while it runs.
+        run->client->send(
+            request,
+            [run, name, sentAt, self = QPointer<FederationModule>(this)](const TlsRequestResult &result) {
+                if (!self || !self->m_context) {
+                    run->checks.append(check(name, "warn", QStringLiteral("not measured: the broker stopped"),
+                                             QStringLiteral("claude-peers federation doctor")));
+                    run->finishOne();
+                    return;
+                }
+                const qint64 receivedAt = self->m_context->clock().msecsSinceEpoch();
+                const auto remoteTime = result ? remoteTimeMs(*result) : std::nullopt;
+                const QString fix =
+                    QStringLiteral("turn on time sync on both machines: sudo timedatectl set-ntp true");
+                if (!remoteTime) {
+                    run->checks.append(
+                        check(name, "warn",
+                              result ? QStringLiteral("it did not say its time")
+                                     : QStringLiteral("not measured: %1").arg(result.error().message),
+                              QStringLiteral("claude-peers federation doctor on that machine")));
+                } else {
+                    const qint64 skew = *remoteTime - (sentAt + receivedAt) / 2;
+                    const qint64 magnitude = std::abs(skew);
+                    const QString detail =
+                        QStringLiteral("%1 ms (its clock %2 ours; round trip %3 ms)")
+                            .arg(skew)
+                            .arg(skew >= 0 ? QStringLiteral("ahead of") : QStringLiteral("behind"))
+                            .arg(receivedAt - sentAt);
+                    if (magnitude > kSkewFailMs)
+                        run->checks.append(
+                            check(name, "fail", detail + QStringLiteral(": relays beyond ±300 s are refused"),
+                                  fix));
+                    else if (magnitude > kSkewWarnMs)
+                        run->checks.append(check(name, "warn", detail, fix));
+                    else
+                        run->checks.append(check(name, "ok", detail));
+                    run->skews.append(
+                        QJsonObject {{QStringLiteral("remote"), name}, {QStringLiteral("skew_ms"), skew}});
+                }
+                run->finishOne();
+            });
     }
 }
 

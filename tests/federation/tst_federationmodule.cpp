@@ -10,6 +10,8 @@
 #include <QJsonDocument>
 #include <QMessageAuthenticationCode>
 #include <QSignalSpy>
+#include <QTcpServer>
+#include <QTcpSocket>
 #include <QTest>
 
 using namespace Federation;
@@ -558,6 +560,47 @@ private Q_SLOTS:
                 return !remotes.isEmpty() && remotes.first().toObject().value(u"rtt_ms").toDouble() > 0;
             }(),
             TestSupport::scaled(10000));
+    }
+
+    // A doctor run still measuring a remote's clock when its broker stops and is destroyed: the
+    // run ends later without touching anything of that broker (it read the broker's clock, freed
+    // by then: fuzz_fedadmin found it; make test-asan reports the use-after-free without the fix).
+    void doctorOutlivedByItsBrokerTouchesNothingOfIt()
+    {
+        QTcpServer silent; // a remote that accepts and never answers, not even the TLS handshake
+        QVERIFY(silent.listen(QHostAddress::LocalHost, 0));
+        QList<QTcpSocket *> accepted;
+        connect(&silent, &QTcpServer::newConnection, &silent, [&] {
+            while (QTcpSocket *socket = silent.nextPendingConnection())
+                accepted.append(socket);
+        });
+        const int silentPort = silent.serverPort();
+        auto alpha = std::make_unique<Node>(makeNode(
+            QStringLiteral("alpha"),
+            [&](FederationSettings &settings) {
+                settings.remotes = {{QStringLiteral("127.0.0.1"), silentPort, QStringLiteral("silent")}};
+            },
+            kSharedPsk, true, true));
+        QVERIFY(startNode(*alpha));
+        QTRY_VERIFY_WITH_TIMEOUT(!accepted.isEmpty(), TestSupport::scaled(10000)); // the link's attempt
+        const qsizetype beforeDoctor = accepted.size();
+
+        QTcpSocket client; // the CLI asks for the doctor and does not wait
+        client.connectToHost(QHostAddress::LocalHost, alpha->broker->port());
+        QVERIFY(client.waitForConnected(TestSupport::scaled(5000)));
+        client.write("POST /federation/doctor HTTP/1.1\r\nHost: 127.0.0.1\r\nAuthorization: Bearer " +
+                     alpha->broker->token() +
+                     "\r\nContent-Type: application/json\r\nContent-Length: 2\r\n\r\n{}");
+        // The doctor's own request to the silent remote is in flight...
+        QTRY_VERIFY_WITH_TIMEOUT(accepted.size() > beforeDoctor, TestSupport::scaled(10000));
+        QTcpSocket *doctorsConnection = accepted.last();
+        // ...when the broker stops and is gone, its clock with it.
+        alpha.reset();
+        // The request times out and the run ends: the remote sees the connection close.
+        QTRY_VERIFY_WITH_TIMEOUT(doctorsConnection->state() == QAbstractSocket::UnconnectedState,
+                                 TestSupport::scaled(3 * LinkTransport::kTimeoutMs));
+        QCoreApplication::sendPostedEvents(); // the run's answer, queued after the timeout
+        QCoreApplication::sendPostedEvents(nullptr, QEvent::DeferredDelete);
     }
 
     void disabledFederationAnswersAsZeroSeven()
