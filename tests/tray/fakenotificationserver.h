@@ -4,9 +4,12 @@
 
 #include <QDBusConnection>
 #include <QDBusContext>
+#include <QDBusMessage>
+#include <QDBusPendingCall>
 #include <QObject>
 #include <QStandardPaths>
 #include <QStringList>
+#include <QTest>
 #include <QVariantMap>
 
 #include <memory>
@@ -111,4 +114,17 @@ inline std::unique_ptr<FakeNotificationServer> startServerOnPrivateSessionBus(Pr
     if (!server->publish(QDBusConnection::connectToBus(bus.address(), QStringLiteral("server"))))
         return nullptr;
     return server;
+}
+
+// Waits until every call this process made on its session bus so far has reached the server: a
+// call sent after them on the same connection is answered after them (D-Bus keeps a connection's
+// order, and Qt runs the server's calls in the order they came). A finished test's notification
+// still on its way thus lands before the next test clears the record, not in it. Counts as one
+// GetCapabilities call.
+inline bool sessionBusDelivered(int timeoutMs)
+{
+    const QDBusPendingCall call = QDBusConnection::sessionBus().asyncCall(QDBusMessage::createMethodCall(
+        QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("/org/freedesktop/Notifications"),
+        QStringLiteral("org.freedesktop.Notifications"), QStringLiteral("GetCapabilities")));
+    return QTest::qWaitFor([&call] { return call.isFinished(); }, timeoutMs) && !call.isError();
 }

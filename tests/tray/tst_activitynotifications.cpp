@@ -131,6 +131,7 @@ private Q_SLOTS:
 
     void init()
     {
+        QVERIFY2(sessionBusDelivered(scaled(5000)), "the fake notification server does not answer");
         m_server->received.clear();
         if (qstrcmp(QTest::currentTestFunction(), "pairingRequestFromAnotherBrokerOpensItsCard") == 0)
             return; // its own two broker processes
@@ -279,9 +280,9 @@ private Q_SLOTS:
         calls.run(u"schedule.run"_s, {{u"projectId"_s, u"app"_s}, {u"taskId"_s, taskId}},
                   [](App::ControlOutcome) {});
 
-        // Found by its task's name: the test before may still have a notification on its way over
-        // the bus ("Deploy finished", its session idle again once the page asked), which can
-        // land after init() emptied the list.
+        // Found by its task's name, whatever else reached the server: the test before can end with
+        // a notification just sent ("Deploy finished", its session idle again once the page asked;
+        // init() waits for it to land before it empties the record).
         const auto ours = [this] {
             for (const FakeNotificationServer::Received &r : std::as_const(m_server->received))
                 if (r.summary.contains(u"Nightly review"_s))

@@ -65,6 +65,12 @@ private Q_SLOTS:
                  "(tools/install-deps.sh test)?");
     }
 
+    // What the test before still had on its way to the server lands before this one counts.
+    void init()
+    {
+        QVERIFY2(sessionBusDelivered(scaled(5000)), "the fake notification server does not answer");
+    }
+
     void needsYouNotificationAndItsActions()
     {
         TestSupport::TestHome home;
@@ -239,6 +245,25 @@ private Q_SLOTS:
         QVERIFY(notifier->resume());
         QCOMPARE(notifier->decide({App::NotificationKind::NeedsYou, u"p"_s, {}, {}, {}}),
                  App::Suppression::Shown);
+    }
+
+    // What init() relies on: calls already sent on the session bus have all reached the server
+    // when sessionBusDelivered() returns, with no waiting after it.
+    void sessionBusDeliveredWaitsForTheCallsSentBefore()
+    {
+        const qsizetype before = m_server->received.size();
+        constexpr int sent = 20;
+        for (int i = 0; i < sent; ++i) {
+            QDBusMessage notify = QDBusMessage::createMethodCall(
+                u"org.freedesktop.Notifications"_s, u"/org/freedesktop/Notifications"_s,
+                u"org.freedesktop.Notifications"_s, u"Notify"_s);
+            notify << u"test"_s << 0u << QString() << u"call %1"_s.arg(i) << QString() << QStringList()
+                   << QVariantMap() << -1;
+            QDBusConnection::sessionBus().asyncCall(notify);
+        }
+        QVERIFY(sessionBusDelivered(scaled(5000)));
+        QCOMPARE(m_server->received.size(), before + sent);
+        QCOMPARE(m_server->received.last().summary, u"call %1"_s.arg(sent - 1));
     }
 };
 
