@@ -5,6 +5,8 @@
 # New inputs go to <work dir>/<name>/corpus (never into the tree); a finding is written to
 # <work dir>/<name>/ and makes the exit status non-zero (crash, leak, UB, timeout, OOM).
 # FUZZ_FRESH=1 (the smoke run) starts from the seeds alone, so its duration stays bounded.
+# FUZZ_LOG names the log (default <work dir>/<name>/last-run.log; long-run.sh keeps one per run).
+# A run stopped with SIGINT exits 72 ("interrupted"), which is not a finding.
 set -uo pipefail
 binary=$1 src=$2 name=$3 seconds=$4 work=$5
 shift 5
@@ -14,7 +16,7 @@ if [ ! -x "$binary" ]; then
 fi
 [ "${FUZZ_FRESH:-0}" = 1 ] && rm -rf "$work/$name/corpus"
 mkdir -p "$work/$name/corpus"
-log="$work/$name/last-run.log"
+log=${FUZZ_LOG:-$work/$name/last-run.log}
 dict=()
 [ -f "$src/$name.dict" ] && dict=(-dict="$src/$name.dict")
 export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1}
@@ -26,6 +28,10 @@ status=$?
 elapsed=$(( SECONDS - started ))
 execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
 rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$log" | tail -n 1)
+if [ "$status" -eq 72 ] && grep -q 'libFuzzer: run interrupted' "$log"; then
+    echo "fuzz $name: interrupted after ${execs:-?} executions in ${elapsed} s, no finding"
+    exit 72
+fi
 if [ "$status" -ne 0 ]; then
     echo "fuzz $name: FINDING (exit $status) after ${execs:-?} executions; artifacts in $work/$name/" >&2
     grep -E -A 40 'ERROR: |runtime error|qFatal|ASSERT|deadly signal' "$log" | head -n 80 >&2

@@ -1,0 +1,130 @@
+#!/usr/bin/env bash
+# The long fuzz run of docs/fuzzing.md: targets one after another, each resuming from the corpus
+# its earlier runs grew in <work dir>, at idle priority, every run's log kept and every run
+# written down in <work dir>/ledger.tsv, so that counts made over several sessions add up.
+#
+#   long-run.sh [--leak-checks] <fuzz binary dir> <work dir> <target>[=<runs>]...
+#   long-run.sh --tally <work dir>
+#
+# <runs> defaults to 10000000. Per-input leak checks are off unless --leak-checks is given
+# (with state kept across inputs every input would trigger a full LeakSanitizer scan);
+# LeakSanitizer still checks the whole process at exit. Ctrl-C or SIGTERM stops the running
+# target (libFuzzer exits 72: "interrupted", not a finding) and records how far it got.
+#
+# --tally adds up, per target and per binary (a binary is named by the start of its SHA-256:
+# every rebuilt binary starts a new count, as one of changed code must), the executions of the
+# runs that found nothing; a run that never ended (the machine or the session stopped) counts as
+# far as its log's last progress line, shown as "at least".
+set -uo pipefail
+
+here=$(cd "$(dirname "$0")" && pwd)
+usage() {
+    sed -n '6,7p' "$0" | sed 's/^# *//' >&2
+    exit 2
+}
+
+progress_count() { # the last "#N" progress line of a libFuzzer log, or empty
+    grep -a -o '^#[0-9]*' "$1" 2>/dev/null | tail -n 1 | tr -d '#'
+}
+
+tally() {
+    local work=$1 ledger=$1/ledger.tsv
+    [ -f "$ledger" ] || { echo "no ledger in $work: nothing was run there with long-run.sh" >&2; exit 1; }
+    # A run's end line carries its count; a start line without an end is read from its log.
+    # (Fields are never empty: read collapses adjacent tabs.)
+    local rows
+    rows=$(awk -F'\t' '$1 == "start" { log_[$5] = $3 "\t" $4 } $1 == "end" { ended[$5] = $6 "\t" $7 }
+        END { for (l in log_) print log_[l] "\t" l "\t" (l in ended ? ended[l] : "-\tunended") }' "$ledger")
+    [ -n "$rows" ] || { echo "the ledger in $work names no run yet"; return; }
+    printf '%-16s %-12s %5s %14s %9s  %s\n' target binary runs executions findings "10 million, no finding"
+    while IFS=$'\t' read -r target binary log executions result; do
+        local atleast=0
+        if [ "$result" = unended ]; then
+            executions=$(progress_count "$log")
+            executions=${executions:-0}
+            atleast=1
+        fi
+        printf '%s\t%s\t%s\t%s\t%s\n' "$target" "$binary" "$executions" "$result" "$atleast"
+    done <<< "$rows" | sort | awk -F'\t' '
+        function grouped(n,   s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
+        { key = $1 "\t" $2; runs[key]++
+          if ($4 ~ /^finding/) findings[key]++; else { sum[key] += $3; if ($5) atleast[key] = 1 } }
+        END { for (k in runs) {
+                split(k, p, "\t")
+                shown = ((k in atleast) ? ">= " : "") grouped(sum[k])
+                done_ = (!(k in findings) && sum[k] >= 10000000) ? "yes" : "no"
+                printf "%-16s %-12s %5d %14s %9d  %s\n", p[1], p[2], runs[k], shown, findings[k] + 0, done_ } }' |
+        sort
+}
+
+if [ "${1:-}" = --help ] || [ "${1:-}" = -h ]; then
+    sed -n '2,/^set -uo/p' "$0" | sed '$d; s/^# \{0,1\}//'
+    exit 0
+fi
+if [ "${1:-}" = --tally ]; then
+    [ $# -eq 2 ] || usage
+    tally "$2"
+    exit
+fi
+
+leak_flags=(-detect_leaks=0)
+if [ "${1:-}" = --leak-checks ]; then
+    leak_flags=()
+    shift
+fi
+[ $# -ge 3 ] || usage
+bindir=$1 work=$2
+shift 2
+for spec in "$@"; do # every target checked before the first one starts
+    target=${spec%%=*}
+    runs=${spec#"$target"}
+    runs=${runs#=}
+    [ -x "$bindir/fuzz_$target" ] || { echo "no fuzz target $bindir/fuzz_$target (build it: make fuzz)" >&2; exit 2; }
+    [[ -z "$runs" || "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "runs of $target must be a positive number, not '$runs'" >&2; exit 2; }
+done
+mkdir -p "$work" || exit 1
+ledger=$work/ledger.tsv
+
+# Builds and tests on the same machine go first.
+echo 19 2>/dev/null >/proc/self/autogroup
+idle=(nice -n 19)
+command -v chrt >/dev/null && chrt --idle 0 true 2>/dev/null && idle=(chrt --idle 0)
+
+child=
+# The fuzzer is run-fuzz.sh's child; a background job of a script ignores the terminal's Ctrl-C.
+stop() { [ -n "$child" ] && pkill -INT -P "$child"; stopped=1; }
+stopped=0
+trap stop INT TERM
+
+status=0
+for spec in "$@"; do
+    target=${spec%%=*}
+    runs=${spec#"$target"}
+    runs=${runs#=}
+    runs=${runs:-10000000}
+    binary=$bindir/fuzz_$target
+    id=$(sha256sum "$binary" | cut -c1-12)
+    mkdir -p "$work/$target"
+    log=$work/$target/run-$(date -u +%Y%m%dT%H%M%S.%N).log
+    printf 'start\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$id" "$log" "$binary" >> "$ledger"
+    echo "$target: $runs runs of $binary ($id), log $log"
+    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1:malloc_context_size=2} \
+        FUZZ_LOG=$log "${idle[@]}" "$here/run-fuzz.sh" "$binary" "$here" "$target" 1000000 "$work" \
+        -runs="$runs" "${leak_flags[@]}" &
+    child=$!
+    wait "$child"
+    rc=$?
+    [ "$rc" -gt 128 ] && [ "$stopped" = 1 ] && { wait "$child"; rc=$?; } # wait again after the trap
+    child=
+    executions=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -n 1)
+    [ -n "$executions" ] || executions=$(progress_count "$log")
+    case $rc in
+        0) result=no-finding ;;
+        72) result=interrupted ;;
+        *) result="finding(exit $rc)"; status=1 ;;
+    esac
+    printf 'end\t%s\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$id" "$log" "${executions:-0}" "$result" >> "$ledger"
+    echo "$target: ${executions:-0} executions, $result"
+    [ "$stopped" = 1 ] && break
+done
+exit "$status"

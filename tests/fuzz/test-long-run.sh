@@ -1,0 +1,73 @@
+#!/usr/bin/env bash
+# long-run.sh's ledger and tally, with stand-in fuzz binaries (shell scripts that print what
+# libFuzzer prints): counts add up per binary, a finding is never counted, a run that never ended
+# counts as far as its log's last progress line, and bad arguments get a clear error.
+#   test-long-run.sh <tests/fuzz dir>
+set -uo pipefail
+src=$1
+scratch=$(mktemp -d)
+trap 'rm -rf "$scratch"' EXIT
+failures=0
+check() { # check <what> <command…>
+    local what=$1
+    shift
+    if "$@"; then echo "ok: $what"; else echo "FAIL: $what"; failures=$((failures + 1)); fi
+}
+
+mkdir -p "$scratch/bin"
+cat > "$scratch/bin/fuzz_clean" <<'EOF'
+#!/bin/sh
+echo "#6000000	DONE   cov: 10 ft: 20"
+echo "stat::number_of_executed_units: 6000000"
+echo "stat::average_exec_per_sec:     100000"
+EOF
+cat > "$scratch/bin/fuzz_crashing" <<'EOF'
+#!/bin/sh
+echo "#70000	pulse  cov: 10 ft: 20"
+echo "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1 (stand-in)"
+exit 1
+EOF
+chmod +x "$scratch/bin/"*
+work=$scratch/work
+
+"$src/long-run.sh" "$scratch/bin" "$work" clean clean=5 > "$scratch/out" 2>&1
+check "two clean runs exit 0" [ $? -eq 0 ]
+"$src/long-run.sh" "$scratch/bin" "$work" crashing clean > "$scratch/out" 2>&1
+check "a finding makes the queue's exit status 1" [ $? -eq 1 ]
+check "the target after a finding still runs" grep -q '^clean: 6000000 executions, no-finding' "$scratch/out"
+check "every run keeps its own log" [ "$(ls "$work/clean" | grep -c '^run-.*\.log$')" -eq 3 ]
+
+# A run the session's end killed: a start line, a log, no end line.
+mkdir -p "$work/clean"
+printf '#1048576\tpulse  cov: 10\n#2097152\tpulse  cov: 10\n' > "$work/clean/run-killed.log"
+printf 'start\t2026-12-01T00:00:00Z\tclean\t%s\t%s\t%s\n' "$(sha256sum "$scratch/bin/fuzz_clean" | cut -c1-12)" \
+    "$work/clean/run-killed.log" "$scratch/bin/fuzz_clean" >> "$work/ledger.tsv"
+
+"$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
+cat "$scratch/tally"
+check "clean: three ended runs and a killed one add up, shown as at least" \
+    grep -Eq '^clean +[0-9a-f]{12} +4 +>= 20,097,152 +0 +yes$' "$scratch/tally"
+check "crashing: its executions are not counted and it has not reached the goal" \
+    grep -Eq '^crashing +[0-9a-f]{12} +1 +0 +1 +no$' "$scratch/tally"
+
+# A rebuilt binary starts a count of its own.
+echo "# rebuilt" >> "$scratch/bin/fuzz_clean"
+"$src/long-run.sh" "$scratch/bin" "$work" clean > /dev/null 2>&1
+"$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
+check "a rebuilt binary counts apart" [ "$(grep -c '^clean ' "$scratch/tally")" -eq 2 ]
+check "the rebuilt binary's count is its own run only" \
+    grep -Eq '^clean +[0-9a-f]{12} +1 +6,000,000 +0 +no$' "$scratch/tally"
+
+"$src/long-run.sh" "$scratch/bin" "$work" nosuch > "$scratch/out" 2>&1
+check "an unknown target: exit 2" [ $? -eq 2 ]
+check "an unknown target: says which and what to do" grep -q 'no fuzz target .*fuzz_nosuch (build it: make fuzz)' "$scratch/out"
+"$src/long-run.sh" "$scratch/bin" "$work" clean=ten > "$scratch/out" 2>&1
+check "a run count that is not a number: exit 2" [ $? -eq 2 ]
+check "a run count that is not a number: says so" grep -q "runs of clean must be a positive number, not 'ten'" "$scratch/out"
+"$src/long-run.sh" --tally "$scratch/none" > "$scratch/out" 2>&1
+check "a tally without a ledger: exit 1 and why" \
+    bash -c '[ $0 -eq 1 ] && grep -q "no ledger in" "$1"' $? "$scratch/out"
+"$src/long-run.sh" > "$scratch/out" 2>&1
+check "no arguments: exit 2 with the usage" bash -c '[ $0 -eq 2 ] && grep -q "long-run.sh --tally" "$1"' $? "$scratch/out"
+
+[ "$failures" -eq 0 ] || { echo "$failures check(s) failed"; exit 1; }
