@@ -45,7 +45,7 @@ tally() {
             atleast=1
         fi
         printf '%s\t%s\t%s\t%s\t%s\n' "$target" "$binary" "$executions" "$result" "$atleast"
-    done <<< "$rows" | sort | awk -F'\t' '
+    done <<< "$rows" | awk -F'\t' '
         function grouped(n,   s) { s = sprintf("%d", n); while (s ~ /[0-9][0-9][0-9][0-9]/) sub(/[0-9][0-9][0-9]($|,)/, ",&", s); return s }
         { key = $1 "\t" $2; runs[key]++
           if ($4 ~ /^finding/) findings[key]++; else { sum[key] += $3; if ($5) atleast[key] = 1 } }
@@ -75,12 +75,16 @@ fi
 [ $# -ge 3 ] || usage
 bindir=$1 work=$2
 shift 2
-for spec in "$@"; do # every target checked before the first one starts
-    target=${spec%%=*}
-    runs=${spec#"$target"}
+split_spec() { # <target>[=<runs>] -> $target and $runs (10 million when not given)
+    target=${1%%=*}
+    runs=${1#"$target"}
     runs=${runs#=}
+    runs=${runs:-10000000}
+}
+for spec in "$@"; do # every target checked before the first one starts
+    split_spec "$spec"
     [ -x "$bindir/fuzz_$target" ] || { echo "no fuzz target $bindir/fuzz_$target (build it: make fuzz)" >&2; exit 2; }
-    [[ -z "$runs" || "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "runs of $target must be a positive number, not '$runs'" >&2; exit 2; }
+    [[ "$runs" =~ ^[1-9][0-9]*$ ]] || { echo "runs of $target must be a positive number, not '$runs'" >&2; exit 2; }
 done
 mkdir -p "$work" || exit 1
 ledger=$work/ledger.tsv
@@ -98,10 +102,7 @@ trap stop INT TERM
 
 status=0
 for spec in "$@"; do
-    target=${spec%%=*}
-    runs=${spec#"$target"}
-    runs=${runs#=}
-    runs=${runs:-10000000}
+    split_spec "$spec"
     binary=$bindir/fuzz_$target
     id=$(sha256sum "$binary" | cut -c1-12)
     mkdir -p "$work/$target"
