@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # long-run.sh's ledger and tally, with stand-in fuzz binaries (shell scripts that print what
 # libFuzzer prints): counts add up per binary, a finding is never counted, a run that never ended
-# counts as far as its log's last progress line, and bad arguments get a clear error.
+# counts as far as its log's last progress line, a timeout counts only when a recheck does not
+# reproduce it, and bad arguments get a clear error.
 #   test-long-run.sh <tests/fuzz dir>
 set -uo pipefail
 src=$1
@@ -27,6 +28,38 @@ echo "#70000	pulse  cov: 10 ft: 20"
 echo "==1==ERROR: AddressSanitizer: heap-use-after-free on address 0x1 (stand-in)"
 exit 1
 EOF
+# A fuzzer that times out: <name> <does its input alone time out again> <does the history replay>.
+timing_out() {
+    cat > "$scratch/bin/fuzz_$1" <<EOF
+#!/bin/sh
+timeout_report() {
+    echo "ALARM: working on the last Unit for 17 seconds"
+    echo "       and the timeout value is 10 (use -timeout=N to change)"
+    echo "==4242== ERROR: libFuzzer: timeout after 17 seconds"
+    echo "SUMMARY: libFuzzer: timeout"
+    exit 70
+}
+if [ -n "\${FUZZ_REPLAY_HISTORY:-}" ]; then
+    [ "$3" = yes ] && { echo "fuzz: replayed 2 inputs, no finding"; exit 0; }
+    timeout_report
+fi
+for arg; do
+    case \$arg in
+        -artifact_prefix=*) prefix=\${arg#-artifact_prefix=} ;;
+        */timeout-*) [ "$2" = yes ] && timeout_report; echo "Executed \$arg in 3 ms"; exit 0 ;;
+    esac
+done
+printf x > "\${prefix}timeout-0123abcd"
+printf x > "\${prefix}$1-history-4242"
+echo "#50000	pulse  cov: 10 ft: 20"
+echo "artifact_prefix='\$prefix'; Test unit written to \${prefix}timeout-0123abcd"
+echo "stat::number_of_executed_units: 50001"
+timeout_report
+EOF
+}
+timing_out stalled no yes
+timing_out hanging yes yes
+timing_out hangingafterothers no no
 chmod +x "$scratch/bin/"*
 work=$scratch/work
 
@@ -46,9 +79,33 @@ printf 'start\t2026-12-01T00:00:00Z\tclean\t%s\t%s\t%s\n' "$(sha256sum "$scratch
 "$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
 cat "$scratch/tally"
 check "clean: three ended runs and a killed one add up, shown as at least" \
-    grep -Eq '^clean +[0-9a-f]{12} +4 +>= 20,097,152 +0 +yes$' "$scratch/tally"
+    grep -Eq '^clean +[0-9a-f]{12} +4 +>= 20,097,152 +0 +0 +yes$' "$scratch/tally"
 check "crashing: its executions are not counted and it has not reached the goal" \
-    grep -Eq '^crashing +[0-9a-f]{12} +1 +0 +1 +no$' "$scratch/tally"
+    grep -Eq '^crashing +[0-9a-f]{12} +1 +0 +1 +0 +no$' "$scratch/tally"
+
+# Timeouts: not counted until a recheck fails to reproduce them.
+"$src/long-run.sh" "$scratch/bin" "$work" stalled hanging hangingafterothers > /dev/null 2>&1
+"$src/long-run.sh" --recheck-timeouts "$work" > "$scratch/out" 2>&1
+check "a recheck without the stall named: exit 2 with the usage" \
+    bash -c '[ $0 -eq 2 ] && grep -q "long-run.sh --recheck-timeouts" "$1"' $? "$scratch/out"
+"$src/long-run.sh" --recheck-timeouts "$work" "test: stand-in stall" > "$scratch/out" 2>&1
+check "a recheck that reproduces a timeout or meets a crash: exit 1" [ $? -eq 1 ]
+cat "$scratch/out"
+check "a crash is never rechecked away" grep -q 'crashing/run-.*: not a timeout alone, a finding to fix' "$scratch/out"
+check "a timeout that does not come back, alone or after the inputs before it" \
+    grep -q '^stalled: not-reproduced: .*timeout-0123abcd alone: 3 runs in 3 ms (timeout 10 s each); replayed 2 inputs of .*stalled-history-4242 before it, no finding' "$scratch/out"
+check "a timeout that comes back alone" grep -q '^hanging: reproduced: .*alone times out again' "$scratch/out"
+check "a timeout that comes back after the inputs before it" \
+    grep -q '^hangingafterothers: reproduced: .*times out again after the inputs before it' "$scratch/out"
+check "the ledger names the stall" grep -q $'^recheck\t.*\tnot-reproduced\t.*\ttest: stand-in stall$' "$work/ledger.tsv"
+"$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
+cat "$scratch/tally"
+check "a timeout not reproduced counts, shown as stalled" \
+    grep -Eq '^stalled +[0-9a-f]{12} +1 +50,001 +0 +1 +no$' "$scratch/tally"
+check "a reproduced timeout stays a finding" grep -Eq '^hanging +[0-9a-f]{12} +1 +0 +1 +0 +no$' "$scratch/tally"
+rows=$(grep -c '^recheck' "$work/ledger.tsv")
+"$src/long-run.sh" --recheck-timeouts "$work" "test: again" > "$scratch/out" 2>&1
+check "a finding is rechecked once" [ "$(grep -c '^recheck' "$work/ledger.tsv")" -eq "$rows" ]
 
 # A rebuilt binary starts a count of its own.
 echo "# rebuilt" >> "$scratch/bin/fuzz_clean"
@@ -56,7 +113,7 @@ echo "# rebuilt" >> "$scratch/bin/fuzz_clean"
 "$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
 check "a rebuilt binary counts apart" [ "$(grep -c '^clean ' "$scratch/tally")" -eq 2 ]
 check "the rebuilt binary's count is its own run only" \
-    grep -Eq '^clean +[0-9a-f]{12} +1 +6,000,000 +0 +no$' "$scratch/tally"
+    grep -Eq '^clean +[0-9a-f]{12} +1 +6,000,000 +0 +0 +no$' "$scratch/tally"
 
 "$src/long-run.sh" "$scratch/bin" "$work" nosuch > "$scratch/out" 2>&1
 check "an unknown target: exit 2" [ $? -eq 2 ]
