@@ -111,7 +111,7 @@ recheck_timeouts() {
                 if FUZZ_REPLAY_HISTORY=$history timeout 14400 "$binary" >> "$log.recheck" 2>&1; then
                     details+="; $(grep -a -o 'replayed [0-9]* inputs' "$log.recheck" | tail -n 1) of $history before it, no finding, $((SECONDS - started)) s"
                 else
-                    verdict=reproduced details="$artifact times out again after the inputs before it ($history, log $log.recheck)"
+                    verdict=reproduced details="$artifact fails again after the inputs before it ($history, log $log.recheck)"
                 fi
             fi
         fi

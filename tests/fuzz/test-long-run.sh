@@ -96,7 +96,7 @@ check "a timeout that does not come back, alone or after the inputs before it" \
     grep -q '^stalled: not-reproduced: .*timeout-0123abcd alone: 3 runs in 3 ms (timeout 10 s each); replayed 2 inputs of .*stalled-history-4242 before it, no finding' "$scratch/out"
 check "a timeout that comes back alone" grep -q '^hanging: reproduced: .*alone times out again' "$scratch/out"
 check "a timeout that comes back after the inputs before it" \
-    grep -q '^hangingafterothers: reproduced: .*times out again after the inputs before it' "$scratch/out"
+    grep -q '^hangingafterothers: reproduced: .*fails again after the inputs before it' "$scratch/out"
 check "the ledger names the stall" grep -q $'^recheck\t.*\tnot-reproduced\t.*\ttest: stand-in stall$' "$work/ledger.tsv"
 "$src/long-run.sh" --tally "$work" > "$scratch/tally" 2>&1
 cat "$scratch/tally"
