@@ -32,22 +32,27 @@ usage() {
     exit 2
 }
 
+# The fuzzers' sanitizer settings, for the runs and their rechecks alike.
+asan_options=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1:malloc_context_size=2}
+
+need_ledger() { # need_ledger <work dir>
+    [ -f "$1/ledger.tsv" ] || { echo "no ledger in $1: nothing was run there with long-run.sh" >&2; exit 1; }
+}
+
 progress_count() { # the last "#N" progress line of a libFuzzer log, or empty
     grep -a -o '^#[0-9]*' "$1" 2>/dev/null | tail -n 1 | tr -d '#'
 }
 
 tally() {
     local work=$1 ledger=$1/ledger.tsv
-    [ -f "$ledger" ] || { echo "no ledger in $work: nothing was run there with long-run.sh" >&2; exit 1; }
+    need_ledger "$work"
     # A run's end line carries its count; a start line without an end is read from its log.
     # A timeout that --recheck-timeouts did not reproduce counts as "stalled".
     # (Fields are never empty: read collapses adjacent tabs.)
     local rows
     rows=$(awk -F'\t' '$1 == "start" { log_[$5] = $3 "\t" $4 } $1 == "end" { ended[$5] = $6 "\t" $7 }
-        $1 == "recheck" && $4 == "not-reproduced" { stalled[$3] = 1 }
-        END { for (l in log_) {
-                if (l in ended && l in stalled) { split(ended[l], e, "\t"); ended[l] = e[1] "\tstalled" }
-                print log_[l] "\t" l "\t" (l in ended ? ended[l] : "-\tunended") } }' "$ledger")
+        $1 == "recheck" && $4 == "not-reproduced" { sub(/\t.*/, "\tstalled", ended[$3]) } # after its end line
+        END { for (l in log_) print log_[l] "\t" l "\t" (l in ended ? ended[l] : "-\tunended") }' "$ledger")
     [ -n "$rows" ] || { echo "the ledger in $work names no run yet"; return; }
     printf '%-16s %-12s %5s %14s %9s %8s  %s\n' target binary runs executions findings stalled "10 million, no finding"
     while IFS=$'\t' read -r target binary log executions result; do
@@ -74,13 +79,13 @@ tally() {
 # recheck_timeouts <work dir> <what stalled the machine>: see the header.
 recheck_timeouts() {
     local work=$1 why=${2//[$'\t\n']/ } ledger=$1/ledger.tsv
-    [ -f "$ledger" ] || { echo "no ledger in $work: nothing was run there with long-run.sh" >&2; exit 1; }
+    need_ledger "$work"
     local runs
     runs=$(awk -F'\t' '$1 == "start" { started[$5] = $3 "\t" $6 } $1 == "end" && $7 ~ /^finding/ { found[$5] = 1 }
         $1 == "recheck" { rechecked[$3] = 1 }
         END { for (l in found) if (!(l in rechecked)) print l "\t" started[l] }' "$ledger" | sort)
     [ -n "$runs" ] || { echo "no finding in $work is waiting for a recheck"; return 0; }
-    export ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1:malloc_context_size=2}
+    export ASAN_OPTIONS=$asan_options
     local status=0 log target binary
     while IFS=$'\t' read -r log target binary; do
         if grep -a -E 'ERROR:|runtime error:' "$log" | grep -q -v 'ERROR: libFuzzer: timeout after'; then
@@ -179,7 +184,7 @@ for spec in "$@"; do
     log=$work/$target/run-$(date -u +%Y%m%dT%H%M%S.%N).log
     printf 'start\t%s\t%s\t%s\t%s\t%s\n' "$(date -u +%FT%TZ)" "$target" "$id" "$log" "$binary" >> "$ledger"
     echo "$target: $runs runs of $binary ($id), log $log"
-    ASAN_OPTIONS=${ASAN_OPTIONS:-detect_leaks=1:abort_on_error=1:symbolize=1:malloc_context_size=2} \
+    ASAN_OPTIONS=$asan_options \
         FUZZ_LOG=$log "${idle[@]}" "$here/run-fuzz.sh" "$binary" "$here" "$target" 1000000 "$work" \
         -runs="$runs" "${leak_flags[@]}" &
     child=$!
