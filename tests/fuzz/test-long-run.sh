@@ -60,6 +60,7 @@ EOF
 timing_out stalled no yes
 timing_out hanging yes yes
 timing_out hangingafterothers no no
+timing_out inputgone no yes
 chmod +x "$scratch/bin/"*
 work=$scratch/work
 
@@ -106,6 +107,15 @@ check "a reproduced timeout stays a finding" grep -Eq '^hanging +[0-9a-f]{12} +1
 rows=$(grep -c '^recheck' "$work/ledger.tsv")
 "$src/long-run.sh" --recheck-timeouts "$work" "test: again" > "$scratch/out" 2>&1
 check "a finding is rechecked once" [ "$(grep -c '^recheck' "$work/ledger.tsv")" -eq "$rows" ]
+"$src/long-run.sh" "$scratch/bin" "$work" inputgone > /dev/null 2>&1
+rm "$work/inputgone/timeout-0123abcd"
+"$src/long-run.sh" --recheck-timeouts "$work" "test: stand-in stall" > "$scratch/out" 2>&1
+check "a timeout whose input is gone: exit 1, says so, and stays a finding" \
+    bash -c '[ $0 -eq 1 ] && grep -q "inputgone/run-.*: cannot recheck: its timeout input .* is missing" "$1" &&
+        [ "$(grep -c "^recheck" "$2")" -eq "$3" ]' $? "$scratch/out" "$work/ledger.tsv" "$rows"
+"$src/long-run.sh" --recheck-timeouts "$scratch/none" "test: stand-in stall" > "$scratch/out" 2>&1
+check "a recheck without a ledger: exit 1 and why" \
+    bash -c '[ $0 -eq 1 ] && grep -q "no ledger in" "$1"' $? "$scratch/out"
 
 # A rebuilt binary starts a count of its own.
 echo "# rebuilt" >> "$scratch/bin/fuzz_clean"
