@@ -3,7 +3,7 @@
 # its earlier runs grew in <work dir>, at idle priority, every run's log kept and every run
 # written down in <work dir>/ledger.tsv, so that counts made over several sessions add up.
 #
-#   long-run.sh [--leak-checks] <fuzz binary dir> <work dir> <target>[=<runs>]...
+#   long-run.sh [--leak-checks] [--timeout <s>] <fuzz binary dir> <work dir> <target>[=<runs>]...
 #   long-run.sh --tally <work dir>
 #   long-run.sh --recheck-timeouts <work dir> <what stalled the machine>
 #
@@ -11,6 +11,8 @@
 # (with state kept across inputs every input would trigger a full LeakSanitizer scan);
 # LeakSanitizer still checks the whole process at exit. Ctrl-C or SIGTERM stops the running
 # target (libFuzzer exits 72: "interrupted", not a finding) and records how far it got.
+# --timeout sets libFuzzer's per-input timeout, 10 s unless given. It counts wall time, and W
+# workers on C cores get about C/W of a core each: scale it (60 for 20 workers on 2 cores).
 #
 # --tally adds up, per target and per binary (a binary is named by the start of its SHA-256:
 # every rebuilt binary starts a new count, as one of changed code must), the executions of the
@@ -143,10 +145,18 @@ if [ "${1:-}" = --recheck-timeouts ]; then
 fi
 
 leak_flags=(-detect_leaks=0)
-if [ "${1:-}" = --leak-checks ]; then
-    leak_flags=()
-    shift
-fi
+timeout_flags=() # run-fuzz.sh's -timeout=10 stands; a later -timeout overrides it
+while [ $# -gt 0 ]; do
+    case $1 in
+        --leak-checks) leak_flags=(); shift ;;
+        --timeout)
+            [[ "${2:-}" =~ ^[1-9][0-9]*$ ]] ||
+                { echo "--timeout takes whole seconds, not '${2:-}'" >&2; exit 2; }
+            timeout_flags=(-timeout="$2")
+            shift 2 ;;
+        *) break ;;
+    esac
+done
 [ $# -ge 3 ] || usage
 bindir=$1 work=$2
 shift 2
@@ -186,7 +196,7 @@ for spec in "$@"; do
     echo "$target: $runs runs of $binary ($id), log $log"
     ASAN_OPTIONS=$asan_options \
         FUZZ_LOG=$log "${idle[@]}" "$here/run-fuzz.sh" "$binary" "$here" "$target" 1000000 "$work" \
-        -runs="$runs" "${leak_flags[@]}" &
+        -runs="$runs" "${leak_flags[@]}" "${timeout_flags[@]}" &
     child=$!
     wait "$child"
     rc=$?

@@ -2,7 +2,7 @@
 # long-run.sh's ledger and tally, with stand-in fuzz binaries (shell scripts that print what
 # libFuzzer prints): counts add up per binary, a finding is never counted, a run that never ended
 # counts as far as its log's last progress line, a timeout counts only when a recheck does not
-# reproduce it, and bad arguments get a clear error.
+# reproduce it, the options reach libFuzzer, and bad arguments get a clear error.
 #   test-long-run.sh <tests/fuzz dir>
 set -uo pipefail
 src=$1
@@ -57,6 +57,11 @@ echo "stat::number_of_executed_units: 50001"
 timeout_report
 EOF
 }
+cat > "$scratch/bin/fuzz_flags" <<'EOF'
+#!/bin/sh
+echo "flags: $*"
+echo "stat::number_of_executed_units: 1"
+EOF
 timing_out stalled no yes
 timing_out hanging yes yes
 timing_out hangingafterothers no no
@@ -124,6 +129,20 @@ echo "# rebuilt" >> "$scratch/bin/fuzz_clean"
 check "a rebuilt binary counts apart" [ "$(grep -c '^clean ' "$scratch/tally")" -eq 2 ]
 check "the rebuilt binary's count is its own run only" \
     grep -Eq '^clean +[0-9a-f]{12} +1 +6,000,000 +0 +0 +no$' "$scratch/tally"
+
+# Options: what libFuzzer is given (the stand-in prints its arguments to the run's log).
+flags_of_last_run() { grep '^flags: ' "$(ls -t "$work"/flags/run-*.log | head -n 1)"; }
+"$src/long-run.sh" "$scratch/bin" "$work" flags > /dev/null 2>&1
+check "by default: per-input leak checks off, run-fuzz.sh's timeout alone" \
+    bash -c 'grep -q -- " -detect_leaks=0" <<< "$0" && [ "$(grep -o -- "-timeout=[0-9]*" <<< "$0")" = -timeout=10 ]' \
+    "$(flags_of_last_run)"
+"$src/long-run.sh" --timeout 60 --leak-checks "$scratch/bin" "$work" flags > /dev/null 2>&1
+check "--timeout comes after run-fuzz.sh's default, so libFuzzer takes it; --leak-checks with it" \
+    bash -c 'grep -q -- "-timeout=10 .*-timeout=60 " <<< "$0" && ! grep -q -- -detect_leaks <<< "$0"' \
+    "$(flags_of_last_run)"
+"$src/long-run.sh" --timeout ten "$scratch/bin" "$work" flags > "$scratch/out" 2>&1
+check "a timeout that is not a number: exit 2 and says so" \
+    bash -c '[ $0 -eq 2 ] && grep -q "^--timeout takes whole seconds, not '"'ten'"'" "$1"' $? "$scratch/out"
 
 "$src/long-run.sh" "$scratch/bin" "$work" nosuch > "$scratch/out" 2>&1
 check "an unknown target: exit 2" [ $? -eq 2 ]
