@@ -12,8 +12,10 @@ packages=(cmake ninja-build g++ make pkg-config binutils ccache
 if [ "$what" = test ]; then
     packages+=(clang-format python3 procps dbus gnome-keyring libsecret-tools xvfb xauth fonts-dejavu-core
                tmux iproute2 util-linux curl openssl avahi-daemon)
-    # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer.
-    packages+=(clang-15 libfuzzer-15-dev)
+    # Fuzzing (tests/fuzz: the smoke run of make test, make fuzz): clang and libFuzzer, and
+    # llvm-15 for the sanitizers' llvm-symbolizer: without it (LLVM 14's on the PATH) they say
+    # "invalid path to external symbolizer" and a finding's stack has no function names.
+    packages+=(clang-15 libfuzzer-15-dev llvm-15)
     # Desktop resources and packages (tests/packaging): the freedesktop validators, lintian,
     # what cpack's .deb generator calls (dpkg-shlibdeps, file), and help2man for the man pages.
     packages+=(desktop-file-utils appstream lintian dpkg-dev file help2man)
