@@ -1,4 +1,4 @@
-#include "benchrunner.h"
+#include "bench/benchrunner.h"
 
 #include <QCoreApplication>
 #include <QFile>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httpconnection.h"
+#include "bench/httpconnection.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

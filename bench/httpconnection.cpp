@@ -1,4 +1,4 @@
-#include "httpconnection.h"
+#include "bench/httpconnection.h"
 
 #include <QHostAddress>
 

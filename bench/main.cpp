@@ -1,7 +1,7 @@
 // peers-bench: measures a running broker through its public HTTP API only.
 // Usage: see bench/README.md or `peers-bench --help`.
 
-#include "benchrunner.h"
+#include "bench/benchrunner.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

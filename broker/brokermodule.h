@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "routes.h"
+#include "broker/routes.h"
+#include "common/result.h"
 
 #include <QList>
 #include <QSqlDatabase>

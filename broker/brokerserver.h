@@ -1,8 +1,8 @@
 #pragma once
 
-#include "dto.h"
-#include "result.h"
-#include "settings.h"
+#include "broker/settings.h"
+#include "common/dto.h"
+#include "common/result.h"
 
 #include <QJsonValue>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "clock.h"
+#include "broker/clock.h"
 
 #include <chrono>
 

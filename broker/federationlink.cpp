@@ -1,4 +1,4 @@
-#include "federationlink.h"
+#include "broker/federationlink.h"
 
 #include <QJsonArray>
 

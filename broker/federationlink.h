@@ -1,8 +1,8 @@
 #pragma once
 
-#include "dto.h"
-#include "result.h"
-#include "wire.h"
+#include "common/dto.h"
+#include "common/result.h"
+#include "common/wire.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,5 +1,5 @@
-#include "filesecretstore.h"
-#include "secretfile.h"
+#include "broker/filesecretstore.h"
+#include "common/secretfile.h"
 
 #include <QDir>
 #include <QFile>

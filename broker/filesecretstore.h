@@ -1,7 +1,7 @@
 #pragma once
 
-#include "location.h"
-#include "secretstore.h"
+#include "broker/secretstore.h"
+#include "common/location.h"
 
 #include <QHash>
 

@@ -1,4 +1,4 @@
-#include "routes.h"
+#include "broker/routes.h"
 
 #include <QJsonDocument>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "credential.h"
-#include "http/httptypes.h"
+#include "broker/credential.h"
+#include "broker/http/httptypes.h"
 
 #include <QByteArray>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "secretstore.h"
+#include "broker/secretstore.h"
 
 namespace Broker {
 

@@ -1,5 +1,5 @@
-#include "settings.h"
-#include "logging.h"
+#include "broker/settings.h"
+#include "broker/brokerlogging.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "location.h"
+#include "common/location.h"
 
 #include <QProcessEnvironment>
 

@@ -1,8 +1,8 @@
-#include "attemptlog.h"
+#include "federation/attemptlog.h"
 
-#include "brokermodule.h"
-#include "clock.h"
-#include "subnetfilter.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
+#include "federation/subnetfilter.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

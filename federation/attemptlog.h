@@ -1,7 +1,7 @@
 #pragma once
 
-#include "federationtable.h"
-#include "http/httptypes.h"
+#include "broker/http/httptypes.h"
+#include "federation/federationtable.h"
 
 #include <QJsonArray>
 #include <QList>

@@ -1,4 +1,4 @@
-#include "canonicaljson.h"
+#include "federation/canonicaljson.h"
 
 #include <algorithm>
 #include <charconv>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "orderedjson.h"
+#include "federation/orderedjson.h"
 
 #include <QByteArray>
 

@@ -1,8 +1,8 @@
-#include "certificate.h"
-#include "certificatepin.h"
-#include "federationlogging.h"
-#include "internal/openssl.h"
-#include "secretfile.h"
+#include "federation/certificate.h"
+#include "common/secretfile.h"
+#include "federation/certificatepin.h"
+#include "federation/federationlogging.h"
+#include "federation/internal/openssl.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,5 +1,5 @@
-#include "certificatepin.h"
-#include "internal/openssl.h"
+#include "federation/certificatepin.h"
+#include "federation/internal/openssl.h"
 
 #include <QCryptographicHash>
 #include <QSslCertificate>

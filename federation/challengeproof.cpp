@@ -1,7 +1,7 @@
-#include "challengeproof.h"
+#include "federation/challengeproof.h"
 
-#include "certificatepin.h"
-#include "relaysignature.h"
+#include "federation/certificatepin.h"
+#include "federation/relaysignature.h"
 
 #include <QJsonDocument>
 #include <QJsonValue>

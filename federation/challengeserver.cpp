@@ -1,8 +1,8 @@
-#include "challengeserver.h"
+#include "federation/challengeserver.h"
 
-#include "clock.h"
-#include "federationlogging.h"
-#include "subnetfilter.h"
+#include "broker/clock.h"
+#include "federation/federationlogging.h"
+#include "federation/subnetfilter.h"
 
 #include <QCryptographicHash>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "challengeproof.h"
+#include "federation/challengeproof.h"
 
 #include <QByteArray>
 #include <QHash>

@@ -1,7 +1,7 @@
-#include "challengespeakers.h"
+#include "federation/challengespeakers.h"
 
-#include "brokermodule.h"
-#include "clock.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
 
 namespace Federation {
 

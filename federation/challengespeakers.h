@@ -1,6 +1,6 @@
 #pragma once
 
-#include "federationtable.h"
+#include "federation/federationtable.h"
 
 #include <QList>
 #include <QString>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "discoverypolicy.h"
+#include "federation/discoverypolicy.h"
 
 #include <QObject>
 #include <QString>

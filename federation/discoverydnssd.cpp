@@ -1,6 +1,6 @@
-#include "discoverydnssd.h"
+#include "federation/discoverydnssd.h"
 
-#include "federationlogging.h"
+#include "federation/federationlogging.h"
 
 #include <QHostAddress>
 #include <QSocketNotifier>

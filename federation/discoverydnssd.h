@@ -1,6 +1,6 @@
 #pragma once
 
-#include "discovery.h"
+#include "federation/discovery.h"
 
 #include <map>
 #include <memory>

@@ -1,4 +1,4 @@
-#include "discoverypolicy.h"
+#include "federation/discoverypolicy.h"
 
 namespace Federation {
 

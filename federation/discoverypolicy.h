@@ -1,6 +1,6 @@
 #pragma once
 
-#include "discoverytxt.h"
+#include "federation/discoverytxt.h"
 
 #include <QByteArray>
 #include <QSet>

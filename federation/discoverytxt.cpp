@@ -1,6 +1,6 @@
-#include "discoverytxt.h"
+#include "federation/discoverytxt.h"
 
-#include "certificatepin.h"
+#include "federation/certificatepin.h"
 
 namespace Federation {
 

@@ -3,16 +3,16 @@
 // ignored (ignoredmachines.h); /federation/unignore takes one off that list; /federation/revoke
 // forgets a paired broker — its link, its saved remote, its pin — and refuses it from then on
 // (revokedremotes.h) until the user pairs or connects it again.
-#include "federationmodule.h"
+#include "federation/federationmodule.h"
 
-#include "challengeserver.h"
-#include "clock.h"
-#include "config.h"
-#include "federationlogging.h"
-#include "ignoredmachines.h"
-#include "pendingrequests.h"
-#include "revokedremotes.h"
-#include "sessiontransport.h"
+#include "broker/clock.h"
+#include "common/config.h"
+#include "federation/challengeserver.h"
+#include "federation/federationlogging.h"
+#include "federation/ignoredmachines.h"
+#include "federation/pendingrequests.h"
+#include "federation/revokedremotes.h"
+#include "federation/sessiontransport.h"
 
 #include <QDateTime>
 #include <QJsonArray>

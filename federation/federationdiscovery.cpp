@@ -1,17 +1,17 @@
 // DNS-SD discovery in the module: announcing our fingerprint, connecting found hosts whose key is
 // already pinned, and turning unknown ones into pairing requests (TXT is a hint only).
-#include "federationmodule.h"
+#include "federation/federationmodule.h"
 
-#include "clock.h"
-#include "config.h"
-#include "discoverypolicy.h"
-#include "discoverytxt.h"
-#include "federationlogging.h"
-#include "ignoredmachines.h"
-#include "pendingrequests.h"
-#include "pskkeeper.h"
+#include "broker/clock.h"
+#include "common/config.h"
+#include "federation/discoverypolicy.h"
+#include "federation/discoverytxt.h"
+#include "federation/federationlogging.h"
+#include "federation/ignoredmachines.h"
+#include "federation/pendingrequests.h"
+#include "federation/pskkeeper.h"
 #ifdef PEERS_HAVE_DNSSD
-#include "discoverydnssd.h"
+#include "federation/discoverydnssd.h"
 #endif
 
 namespace Federation {

@@ -1,4 +1,4 @@
-#include "federationlogging.h"
+#include "federation/federationlogging.h"
 
 namespace Federation {
 

@@ -1,14 +1,14 @@
 #pragma once
 
-#include "attemptlog.h"
-#include "brokermodule.h"
-#include "discovery.h"
-#include "federationlink.h"
-#include "federationsettings.h"
-#include "inboundhandler.h"
-#include "linktransport.h"
-#include "remotelinks.h"
-#include "subnetfilter.h"
+#include "broker/brokermodule.h"
+#include "broker/federationlink.h"
+#include "federation/attemptlog.h"
+#include "federation/discovery.h"
+#include "federation/federationsettings.h"
+#include "federation/inboundhandler.h"
+#include "federation/linktransport.h"
+#include "federation/remotelinks.h"
+#include "federation/subnetfilter.h"
 
 #include <QHostAddress>
 #include <QObject>

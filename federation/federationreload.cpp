@@ -1,14 +1,14 @@
 // Reload (SIGHUP / POST /reload) and the certificate's renewal while running: the module re-reads
 // its settings and applies what changed without a broker restart (docs/decisions.md "Federation
 // discovery and reload").
-#include "federationmodule.h"
+#include "federation/federationmodule.h"
 
-#include "brokerserver.h"
-#include "certificate.h"
-#include "clock.h"
-#include "federationlogging.h"
-#include "pskkeeper.h"
-#include "tlsserver.h"
+#include "broker/brokerserver.h"
+#include "broker/clock.h"
+#include "federation/certificate.h"
+#include "federation/federationlogging.h"
+#include "federation/pskkeeper.h"
+#include "federation/tlsserver.h"
 
 namespace Federation {
 

@@ -1,6 +1,6 @@
-#include "federationsettings.h"
+#include "federation/federationsettings.h"
 
-#include "federationlogging.h"
+#include "federation/federationlogging.h"
 
 #include <QFileInfo>
 #include <QSysInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "config.h"
-#include "location.h"
+#include "common/config.h"
+#include "common/location.h"
 
 #include <QList>
 #include <QProcessEnvironment>

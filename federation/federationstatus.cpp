@@ -3,16 +3,16 @@
 // port, certificate, key, subnet, the mDNS daemon, pairing requests waiting, and the clock skew
 // against each remote (relays outside ±300 s are refused) — each with a fix line. The CLI's
 // `federation doctor` adds its own checks.
-#include "federationmodule.h"
+#include "federation/federationmodule.h"
 
-#include "challengeserver.h"
-#include "clock.h"
-#include "config.h"
-#include "pairing.h"
-#include "pinnedtlsclient.h"
-#include "pskkeeper.h"
-#include "replayguard.h"
-#include "sessiontransport.h"
+#include "broker/clock.h"
+#include "common/config.h"
+#include "federation/challengeserver.h"
+#include "federation/pairing.h"
+#include "federation/pinnedtlsclient.h"
+#include "federation/pskkeeper.h"
+#include "federation/replayguard.h"
+#include "federation/sessiontransport.h"
 
 #include <QFileInfo>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "federationtable.h"
+#include "federation/federationtable.h"
 
-#include "brokermodule.h"
-#include "federationlogging.h"
+#include "broker/brokermodule.h"
+#include "federation/federationlogging.h"
 
 #include <QSqlError>
 

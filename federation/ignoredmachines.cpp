@@ -1,7 +1,7 @@
-#include "ignoredmachines.h"
+#include "federation/ignoredmachines.h"
 
-#include "brokermodule.h"
-#include "clock.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
 
 #include <QJsonObject>
 

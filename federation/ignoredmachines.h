@@ -1,6 +1,6 @@
 #pragma once
 
-#include "federationtable.h"
+#include "federation/federationtable.h"
 
 #include <QJsonArray>
 #include <QList>

@@ -1,14 +1,14 @@
-#include "inboundhandler.h"
+#include "federation/inboundhandler.h"
 
-#include "brokerserver.h"
-#include "challengeproof.h"
-#include "challengeserver.h"
-#include "clock.h"
-#include "federationlogging.h"
-#include "relayenvelope.h"
-#include "relaysignature.h"
-#include "replayguard.h"
-#include "subnetfilter.h"
+#include "broker/brokerserver.h"
+#include "broker/clock.h"
+#include "federation/challengeproof.h"
+#include "federation/challengeserver.h"
+#include "federation/federationlogging.h"
+#include "federation/relayenvelope.h"
+#include "federation/relaysignature.h"
+#include "federation/replayguard.h"
+#include "federation/subnetfilter.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "http/httptypes.h"
-#include "result.h"
+#include "broker/http/httptypes.h"
+#include "common/result.h"
 
 #include <QHostAddress>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "joinurl.h"
+#include "federation/joinurl.h"
 
-#include "certificatepin.h"
+#include "federation/certificatepin.h"
 
 #include <QHostAddress>
 

@@ -1,4 +1,4 @@
-#include "jsonparser.h"
+#include "federation/jsonparser.h"
 
 #include <charconv>
 #include <cmath>

@@ -1,7 +1,7 @@
-#include "linktransport.h"
+#include "federation/linktransport.h"
 
-#include "federationlogging.h"
-#include "pinnedtlsclient.h"
+#include "federation/federationlogging.h"
+#include "federation/pinnedtlsclient.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "orderedjson.h"
+#include "federation/orderedjson.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,12 +1,12 @@
-#include "pairing.h"
+#include "federation/pairing.h"
 
-#include "certificatepin.h"
-#include "clock.h"
-#include "federationlogging.h"
-#include "internal/localroute.h"
-#include "pairingcode.h"
-#include "pinnedtlsclient.h"
-#include "subnetfilter.h"
+#include "broker/clock.h"
+#include "federation/certificatepin.h"
+#include "federation/federationlogging.h"
+#include "federation/internal/localroute.h"
+#include "federation/pairingcode.h"
+#include "federation/pinnedtlsclient.h"
+#include "federation/subnetfilter.h"
 
 #include <QJsonDocument>
 #include <QTimer>

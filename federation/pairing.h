@@ -1,11 +1,11 @@
 #pragma once
 
-#include "http/httptypes.h"
-#include "linktransport.h"
-#include "pairingcode.h"
-#include "pendingrequests.h"
-#include "result.h"
-#include "routes.h"
+#include "broker/http/httptypes.h"
+#include "broker/routes.h"
+#include "common/result.h"
+#include "federation/linktransport.h"
+#include "federation/pairingcode.h"
+#include "federation/pendingrequests.h"
 
 #include <QHash>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
-#include "pairingcode.h"
+#include "federation/pairingcode.h"
 
-#include "internal/openssl.h"
-#include "relaysignature.h"
+#include "federation/internal/openssl.h"
+#include "federation/relaysignature.h"
 
 #include <QMessageAuthenticationCode>
 #include <QRandomGenerator>

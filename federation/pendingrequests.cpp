@@ -1,6 +1,6 @@
-#include "pendingrequests.h"
+#include "federation/pendingrequests.h"
 
-#include "clock.h"
+#include "broker/clock.h"
 
 #include <QJsonObject>
 #include <QRandomGenerator>

@@ -1,7 +1,7 @@
-#include "pinnedtlsclient.h"
-#include "certificatepin.h"
-#include "federationlogging.h"
-#include "internal/httpresponsereader.h"
+#include "federation/pinnedtlsclient.h"
+#include "federation/certificatepin.h"
+#include "federation/federationlogging.h"
+#include "federation/internal/httpresponsereader.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "certificate.h"
+#include "federation/certificate.h"
 
 #include <QByteArray>
 #include <QHash>

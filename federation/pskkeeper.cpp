@@ -1,7 +1,7 @@
-#include "pskkeeper.h"
+#include "federation/pskkeeper.h"
 
-#include "federationlogging.h"
-#include "tokenfile.h"
+#include "common/tokenfile.h"
+#include "federation/federationlogging.h"
 
 #include <QTimer>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "result.h"
-#include "secretstore.h"
+#include "broker/secretstore.h"
+#include "common/result.h"
 
 #include <QByteArray>
 #include <QObject>

@@ -1,8 +1,8 @@
-#include "relayenvelope.h"
+#include "federation/relayenvelope.h"
 
-#include "canonicaljson.h"
-#include "jsonparser.h"
-#include "relaysignature.h"
+#include "federation/canonicaljson.h"
+#include "federation/jsonparser.h"
+#include "federation/relaysignature.h"
 
 #include <QRandomGenerator>
 

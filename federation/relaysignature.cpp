@@ -1,6 +1,6 @@
-#include "relaysignature.h"
+#include "federation/relaysignature.h"
 
-#include "canonicaljson.h"
+#include "federation/canonicaljson.h"
 
 #include <QMessageAuthenticationCode>
 

@@ -1,8 +1,8 @@
-#include "remotelinks.h"
+#include "federation/remotelinks.h"
 
-#include "clock.h"
-#include "federationlogging.h"
-#include "inboundhandler.h"
+#include "broker/clock.h"
+#include "federation/federationlogging.h"
+#include "federation/inboundhandler.h"
 
 #include <QJsonDocument>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "federationlink.h"
-#include "linktransport.h"
+#include "broker/federationlink.h"
+#include "federation/linktransport.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "replayguard.h"
+#include "federation/replayguard.h"
 
-#include "brokermodule.h"
-#include "clock.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
 
 #include <QJsonObject>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "federationtable.h"
-#include "result.h"
+#include "common/result.h"
+#include "federation/federationtable.h"
 
 #include <QJsonArray>
 #include <QList>

@@ -1,7 +1,7 @@
-#include "revokedremotes.h"
+#include "federation/revokedremotes.h"
 
-#include "brokermodule.h"
-#include "clock.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
 
 #include <QJsonObject>
 

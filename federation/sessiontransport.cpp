@@ -1,8 +1,8 @@
-#include "sessiontransport.h"
+#include "federation/sessiontransport.h"
 
-#include "challengespeakers.h"
-#include "clock.h"
-#include "federationlogging.h"
+#include "broker/clock.h"
+#include "federation/challengespeakers.h"
+#include "federation/federationlogging.h"
 
 #include <QJsonDocument>
 

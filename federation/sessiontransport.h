@@ -1,7 +1,7 @@
 #pragma once
 
-#include "challengeproof.h"
-#include "linktransport.h"
+#include "federation/challengeproof.h"
+#include "federation/linktransport.h"
 
 #include <QString>
 

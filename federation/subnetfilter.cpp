@@ -1,6 +1,6 @@
-#include "subnetfilter.h"
+#include "federation/subnetfilter.h"
 
-#include "federationlogging.h"
+#include "federation/federationlogging.h"
 
 #include <QFileInfo>
 #include <QNetworkInterface>

@@ -1,5 +1,5 @@
-#include "tlsserver.h"
-#include "federationlogging.h"
+#include "federation/tlsserver.h"
+#include "federation/federationlogging.h"
 
 #include <QElapsedTimer>
 #include <QSslServer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "certificate.h"
-#include "http/httpserver.h"
+#include "broker/http/httpserver.h"
+#include "federation/certificate.h"
 
 #include <QPointer>
 #include <QSslConfiguration>

@@ -1,4 +1,4 @@
-#include "bannerqueue.h"
+#include "mcp_stdio/bannerqueue.h"
 
 namespace Mcp {
 

@@ -1,6 +1,6 @@
-#include "channel.h"
+#include "mcp_stdio/channel.h"
 
-#include "jsonrpc.h"
+#include "mcp_stdio/jsonrpc.h"
 
 #include <QJsonDocument>
 

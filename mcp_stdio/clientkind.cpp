@@ -1,6 +1,6 @@
-#include "clientkind.h"
+#include "mcp_stdio/clientkind.h"
 
-#include "dto.h"
+#include "common/dto.h"
 
 namespace Mcp {
 

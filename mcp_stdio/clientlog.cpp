@@ -1,6 +1,6 @@
-#include "clientlog.h"
+#include "mcp_stdio/clientlog.h"
 
-#include "serverinfo.h"
+#include "mcp_stdio/serverinfo.h"
 
 namespace Mcp {
 

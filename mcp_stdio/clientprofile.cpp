@@ -1,6 +1,6 @@
-#include "clientprofile.h"
+#include "mcp_stdio/clientprofile.h"
 
-#include "bannerqueue.h"
+#include "mcp_stdio/bannerqueue.h"
 
 #include <QFile>
 #include <QJsonDocument>

@@ -1,10 +1,10 @@
-#include "delivery.h"
+#include "mcp_stdio/delivery.h"
 
-#include "brokerapi.h"
-#include "format.h"
-#include "logging.h"
-#include "session.h"
-#include "stdoutwriter.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/format.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/session.h"
+#include "mcp_stdio/stdoutwriter.h"
 
 #include <QTimer>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "bannerqueue.h"
-#include "channel.h"
-#include "clientprofile.h"
-#include "dto.h"
-#include "wire.h"
+#include "common/dto.h"
+#include "common/wire.h"
+#include "mcp_stdio/bannerqueue.h"
+#include "mcp_stdio/channel.h"
+#include "mcp_stdio/clientprofile.h"
 
 #include <QElapsedTimer>
 #include <QHash>

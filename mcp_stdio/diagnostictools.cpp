@@ -1,10 +1,10 @@
-#include "diagnostictools.h"
+#include "mcp_stdio/diagnostictools.h"
 
-#include "brokerapi.h"
-#include "clientprofile.h"
-#include "delivery.h"
-#include "serverinfo.h"
-#include "session.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/clientprofile.h"
+#include "mcp_stdio/delivery.h"
+#include "mcp_stdio/serverinfo.h"
+#include "mcp_stdio/session.h"
 
 #include <QStringList>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "peertool.h"
+#include "mcp_stdio/peertool.h"
 
 // What the model asks when something seems wrong: channel_health (delivery) and whoami
 // (identity). Neither waits for the registration: they report its absence.

@@ -1,9 +1,9 @@
-#include "discoverytools.h"
+#include "mcp_stdio/discoverytools.h"
 
-#include "brokerapi.h"
-#include "format.h"
-#include "peerarguments.h"
-#include "session.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/format.h"
+#include "mcp_stdio/peerarguments.h"
+#include "mcp_stdio/session.h"
 
 #include <QDateTime>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "peertool.h"
+#include "mcp_stdio/peertool.h"
 
 // How peers find each other: list_peers, and the name and summary this session shows them.
 namespace Mcp {

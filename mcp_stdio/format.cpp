@@ -1,4 +1,4 @@
-#include "format.h"
+#include "mcp_stdio/format.h"
 
 #include <QJsonDocument>
 #include <QStringList>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "bannerqueue.h"
-#include "clientkind.h"
-#include "dto.h"
-#include "wire.h"
+#include "common/dto.h"
+#include "common/wire.h"
+#include "mcp_stdio/bannerqueue.h"
+#include "mcp_stdio/clientkind.h"
 
 #include <QDateTime>
 #include <QJsonObject>

@@ -1,4 +1,4 @@
-#include "jsonrpc.h"
+#include "mcp_stdio/jsonrpc.h"
 
 #include <cmath>
 

@@ -1,11 +1,11 @@
-#include "jsonrpcdispatcher.h"
+#include "mcp_stdio/jsonrpcdispatcher.h"
 
-#include "clientkind.h"
-#include "clientlog.h"
-#include "jsonrpc.h"
-#include "logging.h"
-#include "serverinfo.h"
-#include "toolregistry.h"
+#include "mcp_stdio/clientkind.h"
+#include "mcp_stdio/clientlog.h"
+#include "mcp_stdio/jsonrpc.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/serverinfo.h"
+#include "mcp_stdio/toolregistry.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "linesplitter.h"
+#include "mcp_stdio/linesplitter.h"
 
 #include <cstring>
 

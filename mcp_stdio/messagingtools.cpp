@@ -1,11 +1,11 @@
-#include "messagingtools.h"
+#include "mcp_stdio/messagingtools.h"
 
-#include "brokerapi.h"
-#include "delivery.h"
-#include "format.h"
-#include "logging.h"
-#include "peerarguments.h"
-#include "session.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/delivery.h"
+#include "mcp_stdio/format.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/peerarguments.h"
+#include "mcp_stdio/session.h"
 
 namespace Mcp {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "peertool.h"
+#include "mcp_stdio/peertool.h"
 
 // Sending and reading messages: send_message, broadcast_message, check_messages and
 // message_status.

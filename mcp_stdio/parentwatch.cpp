@@ -1,6 +1,6 @@
-#include "parentwatch.h"
+#include "mcp_stdio/parentwatch.h"
 
-#include "logging.h"
+#include "mcp_stdio/mcplogging.h"
 
 #include <QSocketNotifier>
 #include <QTimer>

@@ -1,4 +1,4 @@
-#include "peerarguments.h"
+#include "mcp_stdio/peerarguments.h"
 
 #include <cmath>
 

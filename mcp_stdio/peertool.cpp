@@ -1,11 +1,11 @@
-#include "peertool.h"
+#include "mcp_stdio/peertool.h"
 
-#include "brokerapi.h"
-#include "diagnostictools.h"
-#include "discoverytools.h"
-#include "messagingtools.h"
-#include "session.h"
-#include "toolregistry.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/diagnostictools.h"
+#include "mcp_stdio/discoverytools.h"
+#include "mcp_stdio/messagingtools.h"
+#include "mcp_stdio/session.h"
+#include "mcp_stdio/toolregistry.h"
 
 namespace Mcp {
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "tool.h"
-#include "tooldefinitions.h"
+#include "mcp_stdio/tool.h"
+#include "mcp_stdio/tooldefinitions.h"
 
 #include <QObject>
 
@@ -51,7 +51,7 @@ public:
 protected:
     virtual void run(const QJsonObject &arguments, const ToolContext &context, const ToolReply &reply) = 0;
 
-    // Typed calls to the broker (broker/client/brokerapi.h).
+    // Typed calls to the broker (common/brokerapi.h).
     Broker::BrokerApi broker() const;
     Session &session() const { return *m_deps.session; }
     Delivery &delivery() const { return *m_deps.delivery; }

@@ -1,4 +1,4 @@
-#include "piggyback.h"
+#include "mcp_stdio/piggyback.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
-#include "pushgate.h"
+#include "mcp_stdio/pushgate.h"
 
-#include "logging.h"
+#include "mcp_stdio/mcplogging.h"
 
 #include <QTimer>
 

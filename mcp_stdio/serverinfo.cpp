@@ -1,4 +1,4 @@
-#include "serverinfo.h"
+#include "mcp_stdio/serverinfo.h"
 
 namespace Mcp::ServerInfo {
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "clientkind.h"
+#include "mcp_stdio/clientkind.h"
 
 #include <QString>
 #include <QStringList>

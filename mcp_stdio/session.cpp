@@ -1,13 +1,13 @@
-#include "session.h"
+#include "mcp_stdio/session.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "brokerlifecycle.h"
-#include "config.h"
-#include "logging.h"
-#include "serverinfo.h"
-#include "tty.h"
-#include "workspace.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
+#include "common/brokerlifecycle.h"
+#include "common/config.h"
+#include "common/workspace.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/serverinfo.h"
+#include "mcp_stdio/tty.h"
 
 #include <QDir>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "stdiotransport.h"
+#include "mcp_stdio/stdiotransport.h"
 
-#include "logging.h"
+#include "mcp_stdio/mcplogging.h"
 
 #include <QSocketNotifier>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "linesplitter.h"
+#include "mcp_stdio/linesplitter.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "stdoutwriter.h"
+#include "mcp_stdio/stdoutwriter.h"
 
-#include "logging.h"
+#include "mcp_stdio/mcplogging.h"
 
 #include <QDeadlineTimer>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "clientkind.h"
-#include "toolreply.h"
+#include "mcp_stdio/clientkind.h"
+#include "mcp_stdio/toolreply.h"
 
 #include <QJsonObject>
 #include <QString>

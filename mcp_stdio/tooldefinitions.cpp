@@ -1,6 +1,6 @@
-#include "tooldefinitions.h"
+#include "mcp_stdio/tooldefinitions.h"
 
-#include "toolschema.h"
+#include "mcp_stdio/toolschema.h"
 
 namespace Mcp::ToolDefinitions {
 

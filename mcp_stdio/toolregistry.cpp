@@ -1,7 +1,7 @@
-#include "toolregistry.h"
+#include "mcp_stdio/toolregistry.h"
 
-#include "logging.h"
-#include "toolresult.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/toolresult.h"
 
 namespace Mcp {
 

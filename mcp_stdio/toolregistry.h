@@ -1,7 +1,7 @@
 #pragma once
 
-#include "clientkind.h"
-#include "tool.h"
+#include "mcp_stdio/clientkind.h"
+#include "mcp_stdio/tool.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "toolreply.h"
+#include "mcp_stdio/toolreply.h"
 
-#include "logging.h"
-#include "toolregistry.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/toolregistry.h"
 
 #include <QList>
 #include <QPointer>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "toolresult.h"
+#include "mcp_stdio/toolresult.h"
 
 #include <QJsonObject>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "toolresult.h"
+#include "mcp_stdio/toolresult.h"
 
 #include <QJsonArray>
 

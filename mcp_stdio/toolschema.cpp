@@ -1,4 +1,4 @@
-#include "toolschema.h"
+#include "mcp_stdio/toolschema.h"
 
 #include <QJsonArray>
 

@@ -1,6 +1,6 @@
-#include "tty.h"
+#include "mcp_stdio/tty.h"
 
-#include "dto.h"
+#include "common/dto.h"
 
 #include <unistd.h>
 

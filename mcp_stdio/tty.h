@@ -1,6 +1,6 @@
 #pragma once
 
-#include "processtty.h"
+#include "common/processtty.h"
 
 #include <QString>
 
@@ -8,7 +8,7 @@
 // so a session keeps its id — and its queued messages — across helper restarts.
 namespace Mcp::Tty {
 
-// Reading /proc is shared with `claude-peers hook` (broker/client/processtty.h).
+// Reading /proc is shared with `claude-peers hook` (common/processtty.h).
 using Broker::ProcessTty::forProcess;
 using Broker::ProcessTty::nameFromDeviceNumber;
 using Broker::ProcessTty::ttyNrFromStat;

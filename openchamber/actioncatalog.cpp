@@ -1,4 +1,4 @@
-#include "actioncatalog.h"
+#include "openchamber/actioncatalog.h"
 
 namespace OpenChamber {
 

@@ -1,12 +1,12 @@
 // ActionRun's plain-prompt dispatch and its landing check (reference openchamber-control.md §6.4
 // plain path, §6.5): prompt_async answers 204 before the run starts, so the prompt counts as
 // dispatched only once a new user message appears in the session (150 ms polls, 5 s window).
-#include "actionrun.h"
+#include "openchamber/actionrun.h"
 
-#include "actionrunsupport.h"
-#include "clock.h"
-#include "opencodeevents.h"
-#include "sessionservice.h"
+#include "broker/clock.h"
+#include "openchamber/actionrunsupport.h"
+#include "openchamber/opencodeevents.h"
+#include "openchamber/sessionservice.h"
 
 #include <algorithm>
 

@@ -1,10 +1,10 @@
-#include "actionrun.h"
+#include "openchamber/actionrun.h"
 
-#include "actionrunsupport.h"
-#include "clock.h"
-#include "openchamberlogging.h"
-#include "opencodeevents.h"
-#include "sessionservice.h"
+#include "broker/clock.h"
+#include "openchamber/actionrunsupport.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeevents.h"
+#include "openchamber/sessionservice.h"
 
 #include <QRegularExpression>
 #include <QSet>

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "controlinput.h"
-#include "controlservice.h"
-#include "messageprojection.h"
-#include "opencodeclient.h"
-#include "opencodeevents.h"
-#include "selection.h"
+#include "openchamber/controlinput.h"
+#include "openchamber/controlservice.h"
+#include "openchamber/messageprojection.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/opencodeevents.h"
+#include "openchamber/selection.h"
 
 #include <QHash>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controlinput.h"
+#include "openchamber/controlinput.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -1,11 +1,11 @@
 // ActionRun's wait (reference openchamber-control.md §8): until the session is idle again after
 // the run this action started, never on the idle that precedes it; timeout and cancellation are
 // errors. Also the wait that ends a create/send/fork with wait:true.
-#include "actionrun.h"
+#include "openchamber/actionrun.h"
 
-#include "actionrunsupport.h"
-#include "clock.h"
-#include "sessionservice.h"
+#include "broker/clock.h"
+#include "openchamber/actionrunsupport.h"
+#include "openchamber/sessionservice.h"
 
 #include <algorithm>
 

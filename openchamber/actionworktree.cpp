@@ -4,12 +4,12 @@
 // background, and says how that ended only on its global event stream (worktree.ready or
 // worktree.failed, with the worktree's directory). It has no status route to poll, so the
 // "bootstrap status" polled here every 150 ms is what that stream reported.
-#include "actionrun.h"
+#include "openchamber/actionrun.h"
 
-#include "actionrunsupport.h"
-#include "clock.h"
-#include "openchamberlogging.h"
-#include "sessionservice.h"
+#include "broker/clock.h"
+#include "openchamber/actionrunsupport.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/sessionservice.h"
 
 #include <QTimer>
 

@@ -1,4 +1,4 @@
-#include "agentactions.h"
+#include "openchamber/agentactions.h"
 
 #include <QStringList>
 

@@ -1,16 +1,16 @@
-#include "controlbackend.h"
+#include "openchamber/controlbackend.h"
 
-#include "brokerserver.h"
-#include "config.h"
-#include "controlevents.h"
-#include "controlsettings.h"
-#include "managedopencode.h"
-#include "openchamberlogging.h"
-#include "opencodeclient.h"
-#include "scheduleruntime.h"
-#include "secretstore.h"
-#include "sessionservice.h"
-#include "sessionwatcher.h"
+#include "broker/brokerserver.h"
+#include "broker/secretstore.h"
+#include "common/config.h"
+#include "openchamber/controlevents.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/managedopencode.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/scheduleruntime.h"
+#include "openchamber/sessionservice.h"
+#include "openchamber/sessionwatcher.h"
 
 #include <QMetaEnum>
 #include <QRandomGenerator>

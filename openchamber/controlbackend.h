@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokermodule.h"
-#include "controlservice.h"
+#include "broker/brokermodule.h"
+#include "openchamber/controlservice.h"
 
 #include <QProcessEnvironment>
 

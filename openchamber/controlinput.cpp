@@ -1,4 +1,4 @@
-#include "controlinput.h"
+#include "openchamber/controlinput.h"
 
 #include <QDir>
 #include <QFileInfo>

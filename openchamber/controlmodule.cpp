@@ -1,8 +1,8 @@
-#include "controlmodule.h"
+#include "openchamber/controlmodule.h"
 
-#include "agentactions.h"
-#include "controlwire.h"
-#include "openchamberlogging.h"
+#include "common/controlwire.h"
+#include "openchamber/agentactions.h"
+#include "openchamber/openchamberlogging.h"
 
 #include <QElapsedTimer>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "brokermodule.h"
-#include "controlbackend.h"
-#include "controlservice.h"
+#include "broker/brokermodule.h"
+#include "openchamber/controlbackend.h"
+#include "openchamber/controlservice.h"
 
 #include <QHash>
 

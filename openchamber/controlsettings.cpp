@@ -1,7 +1,7 @@
-#include "controlsettings.h"
+#include "openchamber/controlsettings.h"
 
-#include "config.h"
-#include "controlinput.h"
+#include "common/config.h"
+#include "openchamber/controlinput.h"
 
 #include <QDir>
 #include <QFileInfo>

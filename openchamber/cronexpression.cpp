@@ -1,4 +1,4 @@
-#include "cronexpression.h"
+#include "openchamber/cronexpression.h"
 
 #include <QList>
 

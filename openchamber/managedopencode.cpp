@@ -1,8 +1,8 @@
-#include "managedopencode.h"
+#include "openchamber/managedopencode.h"
 
-#include "controlinput.h"
-#include "openchamberlogging.h"
-#include "opencodeclient.h"
+#include "openchamber/controlinput.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeclient.h"
 
 #include <QDir>
 #include <QElapsedTimer>

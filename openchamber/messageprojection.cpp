@@ -1,4 +1,4 @@
-#include "messageprojection.h"
+#include "openchamber/messageprojection.h"
 
 #include <algorithm>
 

@@ -1,4 +1,4 @@
-#include "openchamberlogging.h"
+#include "openchamber/openchamberlogging.h"
 
 namespace OpenChamber {
 

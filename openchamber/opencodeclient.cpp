@@ -1,7 +1,7 @@
-#include "opencodeclient.h"
+#include "openchamber/opencodeclient.h"
 
-#include "openchamberlogging.h"
-#include "secretstore.h"
+#include "broker/secretstore.h"
+#include "openchamber/openchamberlogging.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
-#include "opencodeevents.h"
+#include "openchamber/opencodeevents.h"
 
-#include "openchamberlogging.h"
-#include "opencodeclient.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeclient.h"
 
 #include <QJsonDocument>
 #include <QNetworkReply>

@@ -1,6 +1,6 @@
-#include "peertarget.h"
+#include "openchamber/peertarget.h"
 
-#include "brokerserver.h"
+#include "broker/brokerserver.h"
 
 namespace OpenChamber {
 

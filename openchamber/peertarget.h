@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controlservice.h"
-#include "dto.h"
+#include "common/dto.h"
+#include "openchamber/controlservice.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
-#include "scheduledtask.h"
+#include "openchamber/scheduledtask.h"
 
-#include "cronexpression.h"
+#include "openchamber/cronexpression.h"
 
 #include <QDateTime>
 #include <QJsonArray>

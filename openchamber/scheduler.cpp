@@ -1,7 +1,7 @@
-#include "scheduler.h"
+#include "openchamber/scheduler.h"
 
-#include "clock.h"
-#include "openchamberlogging.h"
+#include "broker/clock.h"
+#include "openchamber/openchamberlogging.h"
 
 #include <QPointer>
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "brokermodule.h"
-#include "peertarget.h"
-#include "schedulerun.h"
-#include "schedulestore.h"
+#include "broker/brokermodule.h"
+#include "openchamber/peertarget.h"
+#include "openchamber/schedulerun.h"
+#include "openchamber/schedulestore.h"
 
 #include <QJsonObject>
 #include <QList>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controlservice.h"
+#include "openchamber/controlservice.h"
 
 #include <QList>
 #include <QString>

@@ -1,7 +1,7 @@
-#include "scheduleruntime.h"
+#include "openchamber/scheduleruntime.h"
 
-#include "brokerserver.h"
-#include "openchamberlogging.h"
+#include "broker/brokerserver.h"
+#include "openchamber/openchamberlogging.h"
 
 namespace OpenChamber {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "brokermodule.h"
-#include "scheduler.h"
-#include "scheduleservice.h"
-#include "schedulestore.h"
+#include "broker/brokermodule.h"
+#include "openchamber/scheduler.h"
+#include "openchamber/scheduleservice.h"
+#include "openchamber/schedulestore.h"
 
 #include <memory>
 #include <optional>

@@ -1,9 +1,9 @@
-#include "scheduleservice.h"
+#include "openchamber/scheduleservice.h"
 
-#include "clock.h"
-#include "openchamberlogging.h"
-#include "scheduler.h"
-#include "schedulestore.h"
+#include "broker/clock.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/scheduler.h"
+#include "openchamber/schedulestore.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "controlservice.h"
-#include "scheduledtask.h"
-#include "schedulerun.h"
+#include "openchamber/controlservice.h"
+#include "openchamber/scheduledtask.h"
+#include "openchamber/schedulerun.h"
 
 namespace Broker {
 class Clock;

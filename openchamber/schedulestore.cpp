@@ -1,4 +1,4 @@
-#include "schedulestore.h"
+#include "openchamber/schedulestore.h"
 
 #include <QJsonDocument>
 #include <QSqlError>

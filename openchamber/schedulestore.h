@@ -1,8 +1,8 @@
 #pragma once
 
-#include "brokermodule.h"
-#include "result.h"
-#include "scheduledtask.h"
+#include "broker/brokermodule.h"
+#include "common/result.h"
+#include "openchamber/scheduledtask.h"
 
 #include <QList>
 #include <QSqlDatabase>

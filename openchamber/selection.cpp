@@ -1,4 +1,4 @@
-#include "selection.h"
+#include "openchamber/selection.h"
 
 namespace OpenChamber {
 

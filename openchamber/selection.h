@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controlinput.h"
-#include "controlsettings.h"
+#include "openchamber/controlinput.h"
+#include "openchamber/controlsettings.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

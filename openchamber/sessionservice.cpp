@@ -1,11 +1,11 @@
-#include "sessionservice.h"
+#include "openchamber/sessionservice.h"
 
-#include "actioncatalog.h"
-#include "actionrun.h"
-#include "clock.h"
-#include "controlinput.h"
-#include "openchamberlogging.h"
-#include "opencodeclient.h"
+#include "broker/clock.h"
+#include "openchamber/actioncatalog.h"
+#include "openchamber/actionrun.h"
+#include "openchamber/controlinput.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeclient.h"
 
 #include <QTimer>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controlservice.h"
-#include "controlsettings.h"
+#include "openchamber/controlservice.h"
+#include "openchamber/controlsettings.h"
 
 #include <QNetworkAccessManager>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "sessionwatcher.h"
+#include "openchamber/sessionwatcher.h"
 
-#include "openchamberlogging.h"
-#include "opencodeevents.h"
+#include "openchamber/openchamberlogging.h"
+#include "openchamber/opencodeevents.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

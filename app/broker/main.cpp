@@ -1,8 +1,8 @@
 // claude-peers-broker: composition root of the headless broker.
-#include "brokercomposition.h"
-#include "brokerserver.h"
-#include "location.h"
-#include "unixsignalnotifier.h"
+#include "app/brokerhost/brokercomposition.h"
+#include "broker/brokerserver.h"
+#include "common/location.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

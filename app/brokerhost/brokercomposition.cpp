@@ -1,10 +1,10 @@
-#include "brokercomposition.h"
+#include "app/brokerhost/brokercomposition.h"
 
-#include "brokermodule.h"
-#include "brokerserver.h"
-#include "controlmodule.h"
-#include "federationmodule.h"
-#include "keychainsecretstore.h"
+#include "app/keychain/keychainsecretstore.h"
+#include "broker/brokermodule.h"
+#include "broker/brokerserver.h"
+#include "federation/federationmodule.h"
+#include "openchamber/controlmodule.h"
 
 #include <memory>
 

@@ -1,8 +1,8 @@
 // autostart: the tray's start at login, the CLI twin of the tray's menu toggle.
-#include "autostart.h"
-#include "context.h"
-#include "formatting.h"
-#include "handlers.h"
+#include "app/autostart/autostart.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
 
 #include <QCoreApplication>
 #include <QJsonObject>

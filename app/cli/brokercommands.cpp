@@ -1,9 +1,9 @@
 // rotate-token, reload-broker, kill-broker, restart.
-#include "brokercontrol.h"
-#include "context.h"
-#include "handlers.h"
-#include "launcher.h"
-#include "tokenfile.h"
+#include "app/cli/brokercontrol.h"
+#include "app/cli/context.h"
+#include "app/cli/handlers.h"
+#include "common/launcher.h"
+#include "common/tokenfile.h"
 
 #include <csignal>
 

@@ -1,10 +1,10 @@
-#include "brokercontrol.h"
+#include "app/cli/brokercontrol.h"
 
-#include "command.h"
-#include "context.h"
-#include "formatting.h"
-#include "launcher.h"
-#include "liveness.h"
+#include "app/cli/command.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "common/launcher.h"
+#include "common/liveness.h"
 
 #include <QElapsedTimer>
 #include <QJsonObject>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokerlifecycle.h"
-#include "result.h"
+#include "common/brokerlifecycle.h"
+#include "common/result.h"
 
 #include <QObject>
 

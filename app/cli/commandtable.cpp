@@ -1,8 +1,8 @@
-#include "command.h"
+#include "app/cli/command.h"
 
-#include "context.h"
-#include "controlcommands.h"
-#include "handlers.h"
+#include "app/cli/context.h"
+#include "app/cli/controlcommands.h"
+#include "app/cli/handlers.h"
 
 #include <array>
 

@@ -1,9 +1,9 @@
 // config: the settings of the tray's Settings page, read and written from the command line
 // (the same table and writer, Broker::ConfigSettings).
-#include "configsettings.h"
-#include "context.h"
-#include "formatting.h"
-#include "handlers.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
+#include "common/configsettings.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

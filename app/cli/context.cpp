@@ -1,6 +1,6 @@
-#include "context.h"
+#include "app/cli/context.h"
 
-#include "command.h"
+#include "app/cli/command.h"
 
 namespace Cli {
 

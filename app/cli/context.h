@@ -1,9 +1,9 @@
 #pragma once
 
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "command.h"
-#include "location.h"
+#include "app/cli/command.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
+#include "common/location.h"
 
 #include <QObject>
 #include <QProcessEnvironment>

@@ -1,10 +1,10 @@
 // projects, models, session …, schedule …: command lines → one /control action.
-#include "controlcommands.h"
+#include "app/cli/controlcommands.h"
 
-#include "context.h"
-#include "controlformat.h"
-#include "formatting.h"
-#include "handlers.h"
+#include "app/cli/context.h"
+#include "app/cli/controlformat.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
 
 #include <QDir>
 #include <QElapsedTimer>

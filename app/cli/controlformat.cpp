@@ -1,4 +1,4 @@
-#include "controlformat.h"
+#include "app/cli/controlformat.h"
 
 #include <QDateTime>
 #include <QJsonArray>

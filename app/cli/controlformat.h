@@ -1,6 +1,6 @@
 #pragma once
 
-#include "controlwire.h"
+#include "common/controlwire.h"
 
 #include <QJsonObject>
 #include <QString>

@@ -2,16 +2,16 @@
 // pairing. Everything that needs the broker's state (PSK, certificate, links) goes through its
 // authenticated routes; the CLI itself only edits the config file and asks the broker to
 // re-read it.
-#include "federationcommands.h"
+#include "app/cli/federationcommands.h"
 
-#include "brokercontrol.h"
-#include "config.h"
-#include "context.h"
-#include "federationformat.h"
-#include "federationunignore.h"
-#include "formatting.h"
-#include "handlers.h"
-#include "jsonfields.h"
+#include "app/cli/brokercontrol.h"
+#include "app/cli/context.h"
+#include "app/cli/federationformat.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
+#include "common/config.h"
+#include "common/federationunignore.h"
+#include "common/jsonfields.h"
 
 #include <QDateTime>
 #include <QFile>

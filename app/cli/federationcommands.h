@@ -1,6 +1,6 @@
 #pragma once
 
-#include "command.h"
+#include "app/cli/command.h"
 
 #include <QStringList>
 

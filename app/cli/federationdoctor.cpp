@@ -1,11 +1,11 @@
 // `claude-peers federation doctor`: every prerequisite of federation, one line each as it is
 // checked (with a fix line when it is not OK), then 0.7's summary. What only the broker knows
 // (its port, certificate, PSK, clock skew against the remotes) comes from its routes.
-#include "config.h"
-#include "context.h"
-#include "federationcommands.h"
-#include "federationformat.h"
-#include "formatting.h"
+#include "app/cli/context.h"
+#include "app/cli/federationcommands.h"
+#include "app/cli/federationformat.h"
+#include "app/cli/formatting.h"
+#include "common/config.h"
 
 #include <QFile>
 #include <QFileInfo>

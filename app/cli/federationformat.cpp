@@ -1,6 +1,6 @@
-#include "federationformat.h"
+#include "app/cli/federationformat.h"
 
-#include "formatting.h"
+#include "app/cli/formatting.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,6 +1,6 @@
-#include "formatting.h"
+#include "app/cli/formatting.h"
 
-#include "config.h"
+#include "common/config.h"
 
 #include <QJsonDocument>
 #include <QLocale>

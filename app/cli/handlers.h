@@ -1,6 +1,6 @@
 #pragma once
 
-#include "command.h"
+#include "app/cli/command.h"
 
 // The command handlers behind the table in commandtable.cpp. Each ends with ctx.finish().
 namespace Cli::Handlers {

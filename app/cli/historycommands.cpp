@@ -1,7 +1,7 @@
 // metrics, messages: read-only views that the broker answers (the CLI never opens the database).
-#include "context.h"
-#include "formatting.h"
-#include "handlers.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
 
 #include <QDateTime>
 #include <QJsonArray>

@@ -2,11 +2,11 @@
 // state to the broker. It must never hold up or break the session: the whole run is bounded
 // (HookBudgetMs), every outcome exits 0 with at most one line on stderr, and stdout stays empty
 // (Claude Code adds a UserPromptSubmit hook's stdout to the prompt).
-#include "claudehooks.h"
-#include "context.h"
-#include "handlers.h"
-#include "processtty.h"
-#include "wire.h"
+#include "app/cli/context.h"
+#include "app/cli/handlers.h"
+#include "common/claudehooks.h"
+#include "common/processtty.h"
+#include "common/wire.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -1,8 +1,8 @@
 // claude-peers: the command-line client of the local broker. Thin: the commands live in the
 // Peers::cli library (commandtable.cpp lists them).
-#include "command.h"
-#include "context.h"
-#include "unixsignalnotifier.h"
+#include "app/cli/command.h"
+#include "app/cli/context.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -2,10 +2,10 @@
 // ("Pause notifications", per-peer mute, quiet hours, per-kind switches). Edits the same
 // "notifications" object of ~/.claude-peers-config.json that the tray reads (it notices the change
 // before its next notification); the broker need not run.
-#include "context.h"
-#include "formatting.h"
-#include "handlers.h"
-#include "notificationpreferences.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
+#include "app/tray/notifications/notificationpreferences.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

@@ -1,8 +1,8 @@
 // status, peers, send, broadcast, set-name, rename, auto-summary.
-#include "context.h"
-#include "formatting.h"
-#include "handlers.h"
-#include "workspace.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
+#include "app/cli/handlers.h"
+#include "common/workspace.h"
 
 #include <QFileInfo>
 

@@ -1,4 +1,4 @@
-#include "keychainlogging.h"
+#include "app/keychain/keychainlogging.h"
 
 namespace App {
 Q_LOGGING_CATEGORY(lcKeychain, "peers.app.keychain", QtInfoMsg)

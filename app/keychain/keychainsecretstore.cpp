@@ -1,5 +1,5 @@
-#include "keychainsecretstore.h"
-#include "keychainlogging.h"
+#include "app/keychain/keychainsecretstore.h"
+#include "app/keychain/keychainlogging.h"
 
 #include <qt6keychain/keychain.h>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "secretstore.h"
+#include "broker/secretstore.h"
 
 namespace App {
 

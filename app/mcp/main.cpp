@@ -1,9 +1,9 @@
 // claude-peers-mcp: the MCP stdio helper every AI session starts. Thin: builds the server and
 // runs the event loop. stdout carries only MCP protocol lines; logs go to stderr.
-#include "controltool.h"
-#include "logging.h"
-#include "mcpserver.h"
-#include "serverinfo.h"
+#include "mcp_stdio/mcplogging.h"
+#include "mcp_stdio/mcpserver.h"
+#include "mcp_stdio/serverinfo.h"
+#include "openchamber/tool/controltool.h"
 
 #include <QCoreApplication>
 

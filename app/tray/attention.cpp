@@ -1,4 +1,4 @@
-#include "attention.h"
+#include "app/tray/attention.h"
 
 #include <algorithm>
 

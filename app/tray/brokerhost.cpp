@@ -1,11 +1,11 @@
-#include "brokerhost.h"
+#include "app/tray/brokerhost.h"
 
-#include "brokerclient.h"
-#include "brokerlifecycle.h"
-#include "brokerthread.h"
-#include "snapshotpublisher.h"
-#include "successorwatch.h"
-#include "traylogging.h"
+#include "app/tray/brokerthread.h"
+#include "app/tray/snapshotpublisher.h"
+#include "app/tray/successorwatch.h"
+#include "app/tray/traylogging.h"
+#include "common/brokerclient.h"
+#include "common/brokerlifecycle.h"
 
 #include <QSignalBlocker>
 

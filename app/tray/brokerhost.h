@@ -1,8 +1,8 @@
 #pragma once
 
-#include "brokerserver.h"
-#include "brokersnapshot.h"
-#include "result.h"
+#include "app/tray/brokersnapshot.h"
+#include "broker/brokerserver.h"
+#include "common/result.h"
 
 #include <QDeadlineTimer>
 #include <QElapsedTimer>

@@ -1,6 +1,6 @@
-#include "brokersnapshot.h"
+#include "app/tray/brokersnapshot.h"
 
-#include "brokerserver.h"
+#include "broker/brokerserver.h"
 
 namespace App {
 

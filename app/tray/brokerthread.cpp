@@ -1,6 +1,6 @@
-#include "brokerthread.h"
+#include "app/tray/brokerthread.h"
 
-#include "snapshotpublisher.h"
+#include "app/tray/snapshotpublisher.h"
 
 #include <openssl/crypto.h>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokerserver.h"
-#include "brokersnapshot.h"
+#include "app/tray/brokersnapshot.h"
+#include "broker/brokerserver.h"
 
 #include <QSemaphore>
 #include <QThread>

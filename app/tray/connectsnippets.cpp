@@ -1,6 +1,6 @@
-#include "connectsnippets.h"
+#include "app/tray/connectsnippets.h"
 
-#include "claudehooks.h"
+#include "common/claudehooks.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,8 +1,8 @@
-#include "firstrunwizard.h"
+#include "app/tray/firstrunwizard.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "formatting.h"
+#include "app/cli/formatting.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
 
 #include <QCheckBox>
 #include <QClipboard>

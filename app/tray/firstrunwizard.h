@@ -1,6 +1,6 @@
 #pragma once
 
-#include "connectsnippets.h"
+#include "app/tray/connectsnippets.h"
 
 #include <QWizard>
 

@@ -1,15 +1,15 @@
 // claude-peers-tray: hosts the broker in-process at login, with a tray icon and a Peers window.
-#include "brokercomposition.h"
-#include "brokerhost.h"
-#include "brokerserver.h"
-#include "firstrunwizard.h"
-#include "location.h"
-#include "singleinstance.h"
-#include "translations.h"
-#include "traycomposition.h"
-#include "trayicons.h"
-#include "traylogging.h"
-#include "unixsignalnotifier.h"
+#include "app/brokerhost/brokercomposition.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/firstrunwizard.h"
+#include "app/tray/singleinstance.h"
+#include "app/tray/translations.h"
+#include "app/tray/traycomposition.h"
+#include "app/tray/trayicons.h"
+#include "app/tray/traylogging.h"
+#include "broker/brokerserver.h"
+#include "common/location.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QApplication>
 #include <QCommandLineParser>

@@ -1,4 +1,4 @@
-#include "mainwindow.h"
+#include "app/tray/mainwindow.h"
 
 #include <QHBoxLayout>
 #include <QListWidget>

@@ -1,7 +1,7 @@
-#include "operatorpeer.h"
+#include "app/tray/operatorpeer.h"
 
-#include "brokerclient.h"
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
+#include "common/brokerclient.h"
 
 #include <QCoreApplication>
 #include <QDir>

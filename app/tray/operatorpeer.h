@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokerapi.h"
-#include "location.h"
+#include "common/brokerapi.h"
+#include "common/location.h"
 
 #include <QObject>
 #include <QSet>

@@ -1,6 +1,6 @@
-#include "peerfacts.h"
+#include "app/tray/peerfacts.h"
 
-#include "attention.h"
+#include "app/tray/attention.h"
 
 #include <QDir>
 #include <QFileInfo>

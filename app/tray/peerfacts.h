@@ -1,6 +1,6 @@
 #pragma once
 
-#include "dto.h"
+#include "common/dto.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
-#include "peersbymachinemodel.h"
+#include "app/tray/peersbymachinemodel.h"
 
-#include "peersmodel.h"
+#include "app/tray/peersmodel.h"
 
 #include <algorithm>
 

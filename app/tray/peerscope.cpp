@@ -1,7 +1,7 @@
-#include "peerscope.h"
+#include "app/tray/peerscope.h"
 
-#include "peerfacts.h"
-#include "peersmodel.h"
+#include "app/tray/peerfacts.h"
+#include "app/tray/peersmodel.h"
 
 #include <QAbstractItemModel>
 

@@ -1,7 +1,7 @@
-#include "peersfilterproxy.h"
+#include "app/tray/peersfilterproxy.h"
 
-#include "peersbymachinemodel.h"
-#include "peersmodel.h"
+#include "app/tray/peersbymachinemodel.h"
+#include "app/tray/peersmodel.h"
 
 namespace App {
 

@@ -1,8 +1,8 @@
-#include "peersmodel.h"
+#include "app/tray/peersmodel.h"
 
-#include "attention.h"
-#include "brokerhost.h"
-#include "peerfacts.h"
+#include "app/tray/attention.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/peerfacts.h"
 
 #include <QDateTime>
 #include <QHash>

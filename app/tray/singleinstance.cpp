@@ -1,6 +1,6 @@
-#include "singleinstance.h"
+#include "app/tray/singleinstance.h"
 
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

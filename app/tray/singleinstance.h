@@ -1,6 +1,6 @@
 #pragma once
 
-#include "result.h"
+#include "common/result.h"
 
 #include <QLockFile>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "snapshotpublisher.h"
+#include "app/tray/snapshotpublisher.h"
 
 #include <algorithm>
 

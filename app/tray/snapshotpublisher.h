@@ -1,6 +1,6 @@
 #pragma once
 
-#include "brokersnapshot.h"
+#include "app/tray/brokersnapshot.h"
 
 #include <QElapsedTimer>
 #include <QObject>

@@ -1,7 +1,7 @@
-#include "successorwatch.h"
+#include "app/tray/successorwatch.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
 
 #include <QDir>
 

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokersnapshot.h"
-#include "result.h"
+#include "app/tray/brokersnapshot.h"
+#include "common/result.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,6 +1,6 @@
-#include "translations.h"
+#include "app/tray/translations.h"
 
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
 
 #include <QCoreApplication>
 #include <QLibraryInfo>

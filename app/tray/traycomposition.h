@@ -1,6 +1,6 @@
 #pragma once
 
-#include "brokerserver.h"
+#include "broker/brokerserver.h"
 
 #include <QObject>
 

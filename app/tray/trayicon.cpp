@@ -1,7 +1,7 @@
-#include "trayicon.h"
+#include "app/tray/trayicon.h"
 
-#include "trayicons.h"
-#include "traypresenter.h"
+#include "app/tray/trayicons.h"
+#include "app/tray/traypresenter.h"
 
 #include <QLocale>
 #include <QMenu>

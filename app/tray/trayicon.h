@@ -1,6 +1,6 @@
 #pragma once
 
-#include "traypresenter.h"
+#include "app/tray/traypresenter.h"
 
 #include <QDateTime>
 #include <QObject>

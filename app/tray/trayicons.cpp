@@ -1,6 +1,6 @@
-#include "trayicons.h"
+#include "app/tray/trayicons.h"
 
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
 
 #include <QFont>
 #include <QPainter>

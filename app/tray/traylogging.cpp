@@ -1,4 +1,4 @@
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
 
 namespace App {
 

@@ -1,4 +1,4 @@
-#include "traypresenter.h"
+#include "app/tray/traypresenter.h"
 
 #include <QHash>
 #include <QSet>

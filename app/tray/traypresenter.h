@@ -1,8 +1,8 @@
 #pragma once
 
-#include "attention.h"
-#include "brokerhost.h"
-#include "notificationkind.h"
+#include "app/tray/attention.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/notifications/notificationkind.h"
 
 #include <QDateTime>
 #include <QObject>

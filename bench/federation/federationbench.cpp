@@ -13,9 +13,9 @@
 //     the sender's namespace, so no process start-up is counted).
 //
 // JSON on stdout, a summary on stderr. See bench/README.md.
-#include "httpconnection.h"
-#include "meshnetwork.h"
-#include "testsupport.h"
+#include "bench/httpconnection.h"
+#include "tests/federation/mesh/meshnetwork.h"
+#include "tests/support/testsupport.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

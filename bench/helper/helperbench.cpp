@@ -6,7 +6,7 @@
 //   initialize helper start (fork) → initialize answer, broker up (warm) and no broker at all
 //              (cold: the helper starts one); "ready" = first tool answered (registered)
 //   idle       CPU seconds per hour and RSS of N idle, registered helpers over a window
-#include "helperprocess.h"
+#include "bench/helper/helperprocess.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "helperprocess.h"
+#include "bench/helper/helperprocess.h"
 
 #include <QDeadlineTimer>
 #include <QDir>

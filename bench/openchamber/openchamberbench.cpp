@@ -2,10 +2,10 @@
 // prints one JSON object: per action the p50/p95/max wall milliseconds from execute() to the
 // answer and the HTTP requests it made. For create --wait the fake's run takes --run-ms; that is
 // subtracted, so the figure is the service's overhead (the target: ≤ 50 ms p50, issue #10).
-#include "controlsettings.h"
-#include "fakeopencode.h"
-#include "opencodeclient.h"
-#include "sessionservice.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/sessionservice.h"
+#include "tests/openchamber/fakeopencode.h"
 
 #include <QCommandLineParser>
 #include <QCoreApplication>

@@ -1,4 +1,4 @@
-#include "guistallprobe.h"
+#include "bench/tray/guistallprobe.h"
 
 #include <algorithm>
 

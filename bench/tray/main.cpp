@@ -3,12 +3,12 @@
 // headless broker; peers-bench loads it from outside, as it loads the headless broker.
 // On exit (SIGTERM, or POST /shutdown) it writes its figures as JSON to the file named by
 // PEERS_TRAY_BENCH_REPORT (stderr when unset).
-#include "guistallprobe.h"
-#include "mainwindow.h"
-#include "peersmodel.h"
-#include "traycomposition.h"
-#include "traypresenter.h"
-#include "unixsignalnotifier.h"
+#include "app/tray/mainwindow.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traycomposition.h"
+#include "app/tray/traypresenter.h"
+#include "bench/tray/guistallprobe.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QApplication>
 #include <QFile>

@@ -4,13 +4,13 @@
 // broker and loads it with peers-bench (real peers, 20,000 messages by default).
 // It writes its figures as JSON to PEERS_TRAY_BENCH_REPORT (stderr when unset) as soon as the
 // page lists PEERS_TRAY_BENCH_EXPECT messages, and again on exit.
-#include "brokerhost.h"
-#include "guistallprobe.h"
-#include "mainwindow.h"
-#include "messagelog.h"
-#include "messagespage.h"
-#include "traycomposition.h"
-#include "unixsignalnotifier.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/mainwindow.h"
+#include "app/tray/pages/messagelog.h"
+#include "app/tray/pages/messagespage.h"
+#include "app/tray/traycomposition.h"
+#include "bench/tray/guistallprobe.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QApplication>
 #include <QDateTime>

@@ -1,6 +1,6 @@
-#include "fdpassing.h"
+#include "broker/handover/fdpassing.h"
 
-#include "handoverwire.h"
+#include "broker/handover/handoverwire.h"
 
 #include <QFile>
 

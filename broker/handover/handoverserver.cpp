@@ -1,6 +1,6 @@
-#include "handoverserver.h"
+#include "broker/handover/handoverserver.h"
 
-#include "logging.h"
+#include "broker/brokerlogging.h"
 
 #include <QDir>
 #include <QFile>

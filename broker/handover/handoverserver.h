@@ -1,8 +1,8 @@
 #pragma once
 
-#include "fdpassing.h"
-#include "handoverwire.h"
-#include "result.h"
+#include "broker/handover/fdpassing.h"
+#include "broker/handover/handoverwire.h"
+#include "common/result.h"
 
 #include <QObject>
 #include <QString>

@@ -1,4 +1,4 @@
-#include "handoverwire.h"
+#include "broker/handover/handoverwire.h"
 
 #include <QDir>
 #include <QJsonArray>

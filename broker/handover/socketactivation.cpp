@@ -1,6 +1,6 @@
-#include "socketactivation.h"
+#include "broker/handover/socketactivation.h"
 
-#include "logging.h"
+#include "broker/brokerlogging.h"
 
 #include <QtGlobal>
 

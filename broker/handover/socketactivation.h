@@ -1,6 +1,6 @@
 #pragma once
 
-#include "fdpassing.h"
+#include "broker/handover/fdpassing.h"
 
 #include <vector>
 

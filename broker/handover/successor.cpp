@@ -1,4 +1,4 @@
-#include "successor.h"
+#include "broker/handover/successor.h"
 
 #include <QElapsedTimer>
 

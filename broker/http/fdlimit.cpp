@@ -1,4 +1,4 @@
-#include "fdlimit.h"
+#include "broker/http/fdlimit.h"
 
 #include <sys/resource.h>
 

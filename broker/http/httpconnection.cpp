@@ -1,5 +1,5 @@
-#include "httpconnection.h"
-#include "httpserver.h"
+#include "broker/http/httpconnection.h"
+#include "broker/http/httpserver.h"
 
 #include <QTcpSocket>
 #include <QTimer>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httpparser.h"
-#include "httptypes.h"
+#include "broker/http/httpparser.h"
+#include "broker/http/httptypes.h"
 
 #include <QByteArray>
 #include <QHostAddress>

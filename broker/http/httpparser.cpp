@@ -1,4 +1,4 @@
-#include "httpparser.h"
+#include "broker/http/httpparser.h"
 
 #include <charconv>
 #include <cstring>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "httptypes.h"
+#include "broker/http/httptypes.h"
 
 #include <QByteArray>
 #include <QByteArrayView>

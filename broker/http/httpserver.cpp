@@ -1,5 +1,5 @@
-#include "httpserver.h"
-#include "httpconnection.h"
+#include "broker/http/httpserver.h"
+#include "broker/http/httpconnection.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

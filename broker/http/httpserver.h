@@ -1,7 +1,7 @@
 #pragma once
 
-#include "httptypes.h"
-#include "result.h"
+#include "broker/http/httptypes.h"
+#include "common/result.h"
 
 #include <QAbstractSocket>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "httptypes.h"
+#include "broker/http/httptypes.h"
 
 namespace Broker::Http {
 

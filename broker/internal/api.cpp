@@ -1,16 +1,16 @@
-#include "api.h"
-#include "clock.h"
-#include "deliveryhub.h"
-#include "federationlink.h"
-#include "groupcommit.h"
-#include "logging.h"
-#include "ratelimiter.h"
-#include "requestkey.h"
-#include "service.h"
-#include "store.h"
-#include "wire.h"
+#include "broker/internal/api.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
+#include "broker/federationlink.h"
+#include "broker/internal/deliveryhub.h"
+#include "broker/internal/groupcommit.h"
+#include "broker/internal/ratelimiter.h"
+#include "broker/internal/requestkey.h"
+#include "broker/internal/service.h"
+#include "broker/internal/store.h"
+#include "common/wire.h"
 
-#include "jsonbody.h"
+#include "broker/internal/jsonbody.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

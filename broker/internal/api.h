@@ -1,11 +1,11 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "auth.h"
-#include "http/httptypes.h"
-#include "result.h"
-#include "routes.h"
+#include "broker/http/httptypes.h"
+#include "broker/internal/auth.h"
+#include "broker/routes.h"
+#include "common/result.h"
 
 #include <QElapsedTimer>
 #include <QHash>

@@ -1,13 +1,13 @@
 // Api handlers that need the main token: /shutdown, /reload, /secrets, /rotate-token and the
 // federation POSTs
 // (send-to-remote is open to session credentials for their own messages).
-#include "api.h"
-#include "federationlink.h"
-#include "logging.h"
-#include "service.h"
-#include "store.h"
-#include "tokenkeeper.h"
-#include "wire.h"
+#include "broker/brokerlogging.h"
+#include "broker/federationlink.h"
+#include "broker/internal/api.h"
+#include "broker/internal/service.h"
+#include "broker/internal/store.h"
+#include "broker/internal/tokenkeeper.h"
+#include "common/wire.h"
 
 #include <QCoreApplication>
 #include <QTimer>

@@ -1,11 +1,11 @@
 // Api handlers for messages: send, broadcast, poll, ack, status, the /wait-messages push
 // stream and the /messages history.
-#include "api.h"
-#include "deliveryhub.h"
-#include "messagejson.h"
-#include "service.h"
-#include "store.h"
-#include "wire.h"
+#include "broker/internal/api.h"
+#include "broker/internal/deliveryhub.h"
+#include "broker/internal/messagejson.h"
+#include "broker/internal/service.h"
+#include "broker/internal/store.h"
+#include "common/wire.h"
 
 #include <algorithm>
 

@@ -1,8 +1,8 @@
 // Api handlers for peers: /register, /heartbeat, /set-*, /list-peers, /unregister.
-#include "api.h"
-#include "service.h"
-#include "store.h"
-#include "wire.h"
+#include "broker/internal/api.h"
+#include "broker/internal/service.h"
+#include "broker/internal/store.h"
+#include "common/wire.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

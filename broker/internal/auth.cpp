@@ -1,7 +1,7 @@
-#include "auth.h"
-#include "logging.h"
-#include "peerid.h"
-#include "store.h"
+#include "broker/internal/auth.h"
+#include "broker/brokerlogging.h"
+#include "broker/internal/peerid.h"
+#include "broker/internal/store.h"
 
 namespace Broker {
 

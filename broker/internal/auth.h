@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "credential.h"
+#include "broker/credential.h"
 
 #include <QByteArray>
 #include <QElapsedTimer>

@@ -1,4 +1,4 @@
-#include "bounce.h"
+#include "broker/internal/bounce.h"
 
 namespace Broker::Bounce {
 

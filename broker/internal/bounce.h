@@ -1,6 +1,6 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
 #include <QString>
 

@@ -1,11 +1,11 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "brokermodule.h"
-#include "result.h"
-#include "settings.h"
-#include "store.h"
+#include "broker/brokermodule.h"
+#include "broker/internal/store.h"
+#include "broker/settings.h"
+#include "common/result.h"
 
 #include <QList>
 #include <QObject>

@@ -1,9 +1,9 @@
-#include "deliveryhub.h"
-#include "clock.h"
-#include "logging.h"
-#include "messagejson.h"
-#include "service.h"
-#include "store.h"
+#include "broker/internal/deliveryhub.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
+#include "broker/internal/messagejson.h"
+#include "broker/internal/service.h"
+#include "broker/internal/store.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

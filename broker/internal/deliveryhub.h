@@ -1,10 +1,10 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "dto.h"
-#include "http/httptypes.h"
-#include "pushledger.h"
+#include "broker/http/httptypes.h"
+#include "broker/internal/pushledger.h"
+#include "common/dto.h"
 
 #include <QDeadlineTimer>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "groupcommit.h"
-#include "logging.h"
-#include "store.h"
+#include "broker/internal/groupcommit.h"
+#include "broker/brokerlogging.h"
+#include "broker/internal/store.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

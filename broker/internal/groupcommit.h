@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "http/httptypes.h"
+#include "broker/http/httptypes.h"
 
 #include <QList>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "jobscheduler.h"
-#include "clock.h"
-#include "logging.h"
+#include "broker/internal/jobscheduler.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
 
 #include <algorithm>
 #include <exception>

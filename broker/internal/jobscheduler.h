@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "brokermodule.h"
+#include "broker/brokermodule.h"
 
 #include <QList>
 #include <QObject>

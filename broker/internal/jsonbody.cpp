@@ -1,4 +1,4 @@
-#include "jsonbody.h"
+#include "broker/internal/jsonbody.h"
 
 #include <QJsonDocument>
 

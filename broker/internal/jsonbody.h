@@ -1,9 +1,9 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "jsonfields.h"
-#include "result.h"
+#include "common/jsonfields.h"
+#include "common/result.h"
 
 #include <QByteArray>
 #include <QJsonObject>

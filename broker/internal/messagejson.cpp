@@ -1,4 +1,4 @@
-#include "messagejson.h"
+#include "broker/internal/messagejson.h"
 
 #include <QJsonDocument>
 

@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "dto.h"
+#include "common/dto.h"
 
 #include <QByteArray>
 #include <QList>

@@ -1,5 +1,5 @@
-#include "moduleschema.h"
-#include "storeschema.h"
+#include "broker/internal/moduleschema.h"
+#include "broker/internal/storeschema.h"
 
 #include <QRegularExpression>
 #include <QSqlQuery>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "brokermodule.h"
-#include "result.h"
+#include "broker/brokermodule.h"
+#include "common/result.h"
 
 #include <QSqlDatabase>
 

@@ -1,6 +1,6 @@
-#include "peerid.h"
+#include "broker/internal/peerid.h"
 
-#include "dto.h"
+#include "common/dto.h"
 
 #include <QCryptographicHash>
 #include <QRandomGenerator>

@@ -1,6 +1,6 @@
-#include "peersilence.h"
-#include "clock.h"
-#include "logging.h"
+#include "broker/internal/peersilence.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
 
 #include <cstdlib>
 

@@ -1,4 +1,4 @@
-#include "pushledger.h"
+#include "broker/internal/pushledger.h"
 
 #include <QDateTime>
 

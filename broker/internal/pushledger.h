@@ -1,9 +1,9 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "dto.h"
-#include "wire.h"
+#include "common/dto.h"
+#include "common/wire.h"
 
 #include <QHash>
 #include <QList>

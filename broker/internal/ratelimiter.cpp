@@ -1,4 +1,4 @@
-#include "ratelimiter.h"
+#include "broker/internal/ratelimiter.h"
 
 namespace Broker {
 

@@ -1,8 +1,8 @@
-#include "internal/requestkey.h"
+#include "broker/internal/requestkey.h"
 
-#include "clock.h"
-#include "internal/store.h"
-#include "logging.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
+#include "broker/internal/store.h"
 
 namespace Broker::RequestKey {
 

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "http/httptypes.h"
-#include "result.h"
+#include "broker/http/httptypes.h"
+#include "common/result.h"
 
 #include <QString>
 

@@ -1,10 +1,10 @@
-#include "service.h"
-#include "bounce.h"
-#include "clock.h"
-#include "federationlink.h"
-#include "logging.h"
-#include "peerid.h"
-#include "store.h"
+#include "broker/internal/service.h"
+#include "broker/brokerlogging.h"
+#include "broker/clock.h"
+#include "broker/federationlink.h"
+#include "broker/internal/bounce.h"
+#include "broker/internal/peerid.h"
+#include "broker/internal/store.h"
 
 #include <QJsonDocument>
 #include <QSet>

@@ -1,12 +1,12 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "dto.h"
-#include "liveness.h"
-#include "peersilence.h"
-#include "result.h"
-#include "wire.h"
+#include "broker/internal/peersilence.h"
+#include "common/dto.h"
+#include "common/liveness.h"
+#include "common/result.h"
+#include "common/wire.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,7 +1,7 @@
-#include "internal/store.h"
+#include "broker/internal/store.h"
 
-#include "internal/storeschema.h"
-#include "internal/storestatements.h"
+#include "broker/internal/storeschema.h"
+#include "broker/internal/storestatements.h"
 
 #include <QAtomicInteger>
 #include <QFile>

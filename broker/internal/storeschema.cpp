@@ -1,4 +1,4 @@
-#include "internal/storeschema.h"
+#include "broker/internal/storeschema.h"
 
 #include <QSqlQuery>
 #include <QStringList>

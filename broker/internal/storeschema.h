@@ -1,8 +1,8 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "result.h"
+#include "common/result.h"
 
 #include <QLoggingCategory>
 #include <QSqlDatabase>

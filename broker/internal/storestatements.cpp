@@ -1,6 +1,6 @@
-#include "internal/storestatements.h"
+#include "broker/internal/storestatements.h"
 
-#include "internal/storeschema.h"
+#include "broker/internal/storeschema.h"
 
 #include <QDateTime>
 #include <QJsonDocument>

@@ -1,9 +1,9 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "dto.h"
-#include "result.h"
+#include "common/dto.h"
+#include "common/result.h"
 
 #include <QSqlDatabase>
 #include <QSqlQuery>

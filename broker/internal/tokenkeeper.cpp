@@ -1,6 +1,6 @@
-#include "tokenkeeper.h"
-#include "logging.h"
-#include "tokenfile.h"
+#include "broker/internal/tokenkeeper.h"
+#include "broker/brokerlogging.h"
+#include "common/tokenfile.h"
 
 #include <QScopeGuard>
 

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "privateheader.h"
+#include "broker/internal/privateheader.h"
 
-#include "location.h"
-#include "result.h"
-#include "secretstore.h"
+#include "broker/secretstore.h"
+#include "common/location.h"
+#include "common/result.h"
 
 #include <QObject>
 #include <QTimer>

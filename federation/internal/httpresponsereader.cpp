@@ -1,4 +1,4 @@
-#include "httpresponsereader.h"
+#include "federation/internal/httpresponsereader.h"
 
 namespace Federation::Internal {
 

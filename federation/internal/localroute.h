@@ -1,6 +1,6 @@
 #pragma once
 
-#include "routes.h"
+#include "broker/routes.h"
 
 namespace Federation::Internal {
 

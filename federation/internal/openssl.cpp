@@ -1,4 +1,4 @@
-#include "openssl.h"
+#include "federation/internal/openssl.h"
 
 #include <QStringList>
 

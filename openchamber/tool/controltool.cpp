@@ -1,12 +1,12 @@
-#include "controltool.h"
+#include "openchamber/tool/controltool.h"
 
-#include "brokerapi.h"
-#include "controltoolschema.h"
-#include "mcpserver.h"
-#include "peertool.h"
-#include "session.h"
-#include "toolregistry.h"
-#include "toolresult.h"
+#include "common/brokerapi.h"
+#include "mcp_stdio/mcpserver.h"
+#include "mcp_stdio/peertool.h"
+#include "mcp_stdio/session.h"
+#include "mcp_stdio/toolregistry.h"
+#include "mcp_stdio/toolresult.h"
+#include "openchamber/tool/controltoolschema.h"
 
 #include <QJsonDocument>
 #include <QLoggingCategory>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "tool.h"
+#include "mcp_stdio/tool.h"
 
 #include <QObject>
 

@@ -1,6 +1,6 @@
-#include "controltoolschema.h"
+#include "openchamber/tool/controltoolschema.h"
 
-#include "actioncatalog.h"
+#include "openchamber/actioncatalog.h"
 
 #include <QJsonArray>
 

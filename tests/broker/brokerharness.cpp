@@ -1,4 +1,4 @@
-#include "brokerharness.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QEventLoop>
 #include <QFile>

@@ -3,9 +3,9 @@
 // An in-process BrokerServer on an OS-chosen port in a private HOME, plus helpers to drive
 // it over real loopback HTTP (shared by the broker's integration tests).
 
-#include "brokerserver.h"
-#include "clock.h"
-#include "testsupport.h"
+#include "broker/brokerserver.h"
+#include "broker/clock.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonObject>

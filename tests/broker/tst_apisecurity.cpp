@@ -1,7 +1,7 @@
 // What the API refuses: malformed bodies and fields (400 on every endpoint), session
 // credentials acting as someone else (403), senders over the per-peer rate limit (429),
 // oversized bodies (413).
-#include "brokerharness.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QTest>
 

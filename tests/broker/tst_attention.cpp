@@ -1,6 +1,6 @@
 // POST /set-attention and the attention fields of /list-peers rows, over real loopback HTTP
 // against an in-process broker on its own SQLite file.
-#include "brokerharness.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QTest>
 

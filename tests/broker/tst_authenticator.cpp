@@ -1,8 +1,8 @@
 // Bearer resolution: main token (constant-time compare) or a session secret bound to a peer.
-#include "clock.h"
-#include "internal/auth.h"
-#include "internal/peerid.h"
-#include "internal/store.h"
+#include "broker/clock.h"
+#include "broker/internal/auth.h"
+#include "broker/internal/peerid.h"
+#include "broker/internal/store.h"
 
 #include <QTemporaryDir>
 #include <QTest>

@@ -1,5 +1,5 @@
 // Bounce texts of the orphan and stale sweeps (reference §11.8, §11.9).
-#include "internal/bounce.h"
+#include "broker/internal/bounce.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // The broker's federation-enabled paths (reference §3.5, §3.10 "lan", §3.13, §3.20, /metrics)
 // through a fake FederationLink: what the broker asks the link, and how it answers from the
 // link's results, including answers that arrive later.
-#include "brokerharness.h"
-#include "federationlink.h"
+#include "broker/federationlink.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QSignalSpy>
 #include <QTest>

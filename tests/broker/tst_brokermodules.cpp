@@ -3,8 +3,8 @@
 // its refusals, body limits, JSON validation, rate limit, asynchronous answers), its migrations
 // run on the broker's database (fresh, reopened, failing, newer, a 0.7 file) and its jobs run
 // by the broker's clock.
-#include "brokerharness.h"
-#include "brokermodule.h"
+#include "broker/brokermodule.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QFile>
 #include <QSqlError>

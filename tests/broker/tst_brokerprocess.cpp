@@ -2,8 +2,8 @@
 // reload, SIGTERM clean exit), POST /shutdown, the lock beside the database, a damaged or
 // locked database (refused, never replaced), and a 300 MB declared body that must not grow the
 // process.
-#include "brokeranswers.h"
-#include "testsupport.h"
+#include "tests/support/brokeranswers.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -1,9 +1,9 @@
 // The broker in-process over real loopback HTTP: the reference's own checklist (§12 items
 // 1–12) plus lifecycle, health/metrics, federation-disabled answers and GUI signals.
-#include "brokerharness.h"
-#include "fakesecretstore.h"
-#include "internal/service.h"
-#include "secretstore.h"
+#include "broker/internal/service.h"
+#include "broker/secretstore.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/support/fakesecretstore.h"
 
 #include <QCoreApplication>
 #include <QDateTime>

@@ -1,7 +1,7 @@
 // POST /wait-messages, the push long-poll (docs/protocol.md): immediate answers, wake-up on
 // commit, supersede, timeouts, closed clients, broadcast fan-out, stop().
-#include "brokeranswers.h"
-#include "brokerharness.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/support/brokeranswers.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

@@ -1,4 +1,4 @@
-#include "filesecretstore.h"
+#include "broker/filesecretstore.h"
 
 #include <QFile>
 #include <QTemporaryDir>

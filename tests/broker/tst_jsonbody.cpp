@@ -1,5 +1,5 @@
 // Request-body parsing and typed field reads: 400s with clear texts instead of 500s.
-#include "internal/jsonbody.h"
+#include "broker/internal/jsonbody.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -4,7 +4,7 @@
 #include <QLoggingCategory>
 #include <QTest>
 
-// The declarations of broker/logging.h, broker/client/clientlogging.h and mcp_stdio/logging.h
+// The declarations of broker/brokerlogging.h, common/clientlogging.h and mcp_stdio/mcplogging.h
 // (those headers share a file name, so they cannot all be included here).
 namespace Broker {
 Q_DECLARE_LOGGING_CATEGORY(lcDelivery)

@@ -1,6 +1,6 @@
 // Periodic jobs (reference §11.8–11.10 with our fixes): orphan and stale-peer bounces with
 // their exact texts, heartbeat timeout, restart grace, the 7-day purge.
-#include "brokerharness.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QTest>
 

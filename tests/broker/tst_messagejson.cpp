@@ -1,6 +1,6 @@
 // The hand-written message answers must be byte for byte what QJsonDocument writes for
 // Message::toJson(), which the API answered before (wire compatibility).
-#include "internal/messagejson.h"
+#include "broker/internal/messagejson.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

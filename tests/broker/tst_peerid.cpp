@@ -1,5 +1,5 @@
-// Peer ids (reference §7.9 vectors) and session secrets (liveness: tests/client/tst_liveness).
-#include "internal/peerid.h"
+// Peer ids (reference §7.9 vectors) and session secrets (liveness: tests/common/tst_liveness).
+#include "broker/internal/peerid.h"
 
 #include <QRegularExpression>
 #include <QSet>

@@ -1,5 +1,5 @@
 // Per-peer fixed-window rate limit (reference §11.6, keyed by sender instead of one bucket).
-#include "internal/ratelimiter.h"
+#include "broker/internal/ratelimiter.h"
 
 #include <QTest>
 

@@ -1,5 +1,5 @@
 // Settings::load: config file "broker" object, environment overrides, bad input → defaults.
-#include "settings.h"
+#include "broker/settings.h"
 
 #include <QFile>
 #include <QTemporaryDir>

@@ -1,4 +1,4 @@
-#include "internal/store.h"
+#include "broker/internal/store.h"
 
 #include <QFile>
 #include <QJsonArray>

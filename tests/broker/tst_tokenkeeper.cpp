@@ -1,8 +1,8 @@
-#include "fakesecretstore.h"
-#include "testsupport.h"
-#include "tokenfile.h"
+#include "common/tokenfile.h"
+#include "tests/support/fakesecretstore.h"
+#include "tests/support/testsupport.h"
 
-#include "internal/tokenkeeper.h"
+#include "broker/internal/tokenkeeper.h"
 
 #include <QFile>
 #include <QSignalSpy>

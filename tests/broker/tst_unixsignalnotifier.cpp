@@ -1,5 +1,5 @@
 // Self-pipe signal delivery: a raised signal arrives as a Qt signal in the event loop.
-#include "unixsignalnotifier.h"
+#include "common/unixsignalnotifier.h"
 
 #include <QSignalSpy>
 #include <QTest>

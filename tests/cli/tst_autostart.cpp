@@ -1,6 +1,6 @@
 // The tray's start at login: App::Autostart on a temp HOME and its CLI twin `claude-peers autostart`.
-#include "autostart.h"
-#include "testsupport.h"
+#include "app/autostart/autostart.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,11 +1,11 @@
 // BrokerControl's fallbacks, which a well-behaved broker never triggers: a broker that refuses
 // /shutdown or /reload is signalled only when its pid file and its /health name the same live
 // process. The "broker" here is a tiny fake HTTP server plus a child process standing in for it.
-#include "command.h"
-#include "context.h"
-#include "liveness.h"
+#include "app/cli/command.h"
+#include "app/cli/context.h"
+#include "common/liveness.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QBuffer>
 #include <QFile>

@@ -1,8 +1,8 @@
 // End-to-end tests of the real `claude-peers` binary against a real `claude-peers-broker`, each
 // in its own temporary HOME on a port the OS picked.
-#include "liveness.h"
+#include "common/liveness.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QFile>

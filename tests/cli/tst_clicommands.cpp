@@ -1,10 +1,10 @@
 // Unit tests of the CLI library: argument parsing, the command table, the text formats, and
 // whole command lines run in-process with in-memory streams (no broker; a free port).
-#include "command.h"
-#include "context.h"
-#include "formatting.h"
+#include "app/cli/command.h"
+#include "app/cli/context.h"
+#include "app/cli/formatting.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QBuffer>
 #include <QJsonArray>

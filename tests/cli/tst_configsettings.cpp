@@ -1,6 +1,6 @@
 // Broker::ConfigSettings: the settings table shared by `claude-peers config` and the tray's
 // Settings page — checks in plain words, writes that keep the rest of the file.
-#include "configsettings.h"
+#include "common/configsettings.h"
 
 #include <QFile>
 #include <QJsonArray>

@@ -1,6 +1,6 @@
 // The texts and small parsers of `claude-peers federation …` (reference §8, §6.11), without a
 // broker.
-#include "federationformat.h"
+#include "app/cli/federationformat.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,7 +1,7 @@
 // `claude-peers hook`: the real binary, fed a hook's JSON on stdin as Claude Code does, against a
 // real claude-peers-broker in a temporary HOME; and what it does when the broker is down or hung
 // or the input is garbage (exit 0, nothing on stdout, at most one line on stderr).
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

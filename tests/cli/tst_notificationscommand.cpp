@@ -1,8 +1,8 @@
 // `claude-peers notifications`, the real binary on a temp HOME: it edits the "notifications" object
 // of ~/.claude-peers-config.json that the tray reads (no broker needed), prints the result as text
 // or --json, keeps the file's other keys, and refuses bad input in plain words, changing nothing.
-#include "notificationpreferences.h"
-#include "testsupport.h"
+#include "app/tray/notifications/notificationpreferences.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>

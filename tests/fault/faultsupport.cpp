@@ -1,5 +1,5 @@
-#include "faultsupport.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
 
 #include <QCryptographicHash>
 

@@ -4,8 +4,8 @@
 // event loop, so they cost the test nothing while they sit idle), the process's own fd limit,
 // and small statistics for the figures the tests print.
 
-#include "mcpclient.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QByteArray>
 #include <QDeadlineTimer>

@@ -2,8 +2,8 @@
 // broker is killed with SIGKILL again and again and restarted by the helpers themselves. Every
 // message whose send_message answered ok must reach the receiving session's stdout exactly
 // once. Prints sent / received / lost / duplicates.
-#include "faultsupport.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

@@ -2,8 +2,8 @@
 // the heartbeat timeout: the helpers say so in their tool results, recover by themselves once
 // the broker runs again, and nobody is evicted or has mail bounced because of the pause (the
 // broker counts its own pause as a grace period, issue 7 §1.6).
-#include "faultsupport.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
 
 #include <QElapsedTimer>
 #include <QFile>

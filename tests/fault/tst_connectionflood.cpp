@@ -2,8 +2,8 @@
 // clients are answered 503 (not left to EMFILE) and the broker serves again as soon as the flood
 // ends; and 2,000 idle connections plus 300 slow-header clients do not stop a real helper's
 // messages (latency figures printed).
-#include "faultsupport.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -4,8 +4,8 @@
 // was not saved; the broker must not crash; a message refused must not reach the receiver;
 // everything acknowledged survives; sends work again once space returns, and after a SIGKILL
 // and restart every acknowledged message is still there.
-#include "faultsupport.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
 
 #include <QDir>
 #include <QElapsedTimer>

@@ -3,7 +3,7 @@
 // A claude-peers-broker process as one "machine" of a federation test: its own HOME, database,
 // ports on 127.0.0.1 and federation hostname. Shared by the process-level federation tests,
 // which add what each needs on top.
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonObject>

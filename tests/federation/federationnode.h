@@ -2,9 +2,9 @@
 
 // A broker with the federation module in-process (temp HOME, loopback, real SQLite), shared by
 // the module's integration tests.
-#include "brokerharness.h"
-#include "federationmodule.h"
-#include "linktransport.h"
+#include "federation/federationmodule.h"
+#include "federation/linktransport.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QFile>
 #include <QJsonObject>

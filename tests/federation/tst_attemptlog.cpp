@@ -2,10 +2,10 @@
 // federation port answers (403, 413, 429) recorded with what the caller claimed of itself; other
 // answers not. The ignored machines' list beside it. (That both survive a broker restart:
 // tst_federationmodule.)
-#include "attemptlog.h"
-#include "brokermodule.h"
-#include "clock.h"
-#include "ignoredmachines.h"
+#include "broker/brokermodule.h"
+#include "broker/clock.h"
+#include "federation/attemptlog.h"
+#include "federation/ignoredmachines.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,5 +1,5 @@
-#include "certificate.h"
-#include "certificatepin.h"
+#include "federation/certificate.h"
+#include "federation/certificatepin.h"
 
 #include <QCryptographicHash>
 #include <QDir>

@@ -3,12 +3,12 @@
 // whose proof is wrong (the client withholds its own), sessions that expire or are unknown (the
 // client runs the exchange again by itself), failed verifications rate-limited, the downgrade
 // refusal, and 0.7's stand-in reached through the legacy header only once it is pinned.
-#include "certificate.h"
-#include "challengeproof.h"
-#include "challengeserver.h"
-#include "clock.h"
-#include "federationnode.h"
-#include "tlsserver.h"
+#include "broker/clock.h"
+#include "federation/certificate.h"
+#include "federation/challengeproof.h"
+#include "federation/challengeserver.h"
+#include "federation/tlsserver.h"
+#include "tests/federation/federationnode.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

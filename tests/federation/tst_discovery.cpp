@@ -2,10 +2,10 @@
 // rules, limits, 0.7's announcement), the decision (own instance ignored, bad TXT ignored,
 // pinned → connect, unpinned → listed, 0.7 → listed, never connected), and the module acting on
 // a fake discovery inside two real in-process brokers over TLS.
-#include "brokerharness.h"
-#include "config.h"
-#include "discovery.h"
-#include "federationmodule.h"
+#include "common/config.h"
+#include "federation/discovery.h"
+#include "federation/federationmodule.h"
+#include "tests/broker/brokerharness.h"
 
 #include <QFile>
 #include <QJsonArray>

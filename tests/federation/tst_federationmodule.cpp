@@ -2,8 +2,8 @@
 // the PSK's migration and rotation, two brokers linked both ways (lan list, relays both ways,
 // broadcast), and the inbound pipeline's refusals (§4.1, §4.4 plus replay protection), each
 // storing nothing.
-#include "federationnode.h"
-#include "joinurl.h"
+#include "federation/joinurl.h"
+#include "tests/federation/federationnode.h"
 
 #include <QCryptographicHash>
 #include <QFile>

@@ -1,9 +1,9 @@
 // Two real claude-peers-broker processes (their own HOMEs, databases and hostnames, ports on
 // 127.0.0.1 picked by the OS) federated through the composition the hosts use: connect, both
 // lan lists, relays both ways, and refused relays (wrong PSK, bad HMAC, replay) storing nothing.
-#include "federationmachine.h"
-#include "pinnedtlsclient.h"
-#include "testsupport.h"
+#include "federation/pinnedtlsclient.h"
+#include "tests/federation/federationmachine.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QFile>

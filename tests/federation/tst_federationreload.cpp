@@ -3,13 +3,13 @@
 // closes), subnets, remotes added and removed, certificate files replaced — each effect seen from
 // outside. And the certificate renewal job: a short-lived certificate, a ManualClock moved past
 // the renewal point, the broker's own job renews it with the same key and serves the new one.
-#include "brokerharness.h"
-#include "certificate.h"
-#include "config.h"
-#include "federationmachine.h"
-#include "federationmodule.h"
-#include "pinnedtlsclient.h"
-#include "testsupport.h"
+#include "common/config.h"
+#include "federation/certificate.h"
+#include "federation/federationmodule.h"
+#include "federation/pinnedtlsclient.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/federation/federationmachine.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>

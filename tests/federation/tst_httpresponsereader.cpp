@@ -1,4 +1,4 @@
-#include "internal/httpresponsereader.h"
+#include "federation/internal/httpresponsereader.h"
 
 #include <QTest>
 

@@ -1,8 +1,8 @@
 // `cpt://` join URLs (claude-peers-0.7.md §6.11, federation-security.md §1.6): our form with
 // ";fp=", 0.7's form, IPv6 in brackets, every malformed part refused with its own kind, and
 // 0.7's own parsing algorithm applied to what we emit.
-#include "certificatepin.h"
-#include "joinurl.h"
+#include "federation/certificatepin.h"
+#include "federation/joinurl.h"
 
 #include <QCryptographicHash>
 #include <QProcess>

@@ -2,13 +2,13 @@
 // on loopback, driven through the real CLI where the user would be: the six-digit code both
 // sides show, accept/reject, wrong and reused codes, the rate limit, a machine in the middle
 // with another certificate, the non-interactive refusal, and /federation/doctor's clock skew.
-#include "certificate.h"
-#include "federationmachine.h"
-#include "http/httptypes.h"
-#include "pinnedtlsclient.h"
-#include "testsupport.h"
-#include "tlsserver.h"
-#include "tlstestsupport.h"
+#include "broker/http/httptypes.h"
+#include "federation/certificate.h"
+#include "federation/pinnedtlsclient.h"
+#include "federation/tlsserver.h"
+#include "tests/federation/federationmachine.h"
+#include "tests/federation/tlstestsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>

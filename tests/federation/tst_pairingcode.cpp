@@ -1,7 +1,7 @@
 // The pieces of pairing by code without a network: the code's form, its key, single use, expiry
 // and the failure limit; the sealed PSK; the pending requests' bound, rate limit and expiry.
-#include "pairingcode.h"
-#include "pendingrequests.h"
+#include "federation/pairingcode.h"
+#include "federation/pendingrequests.h"
 
 #include <QJsonObject>
 #include <QSet>

@@ -1,9 +1,9 @@
-#include "certificate.h"
-#include "certificatepin.h"
-#include "pinnedtlsclient.h"
-#include "testsupport.h"
-#include "tlsserver.h"
-#include "tlstestsupport.h"
+#include "federation/certificate.h"
+#include "federation/certificatepin.h"
+#include "federation/pinnedtlsclient.h"
+#include "federation/tlsserver.h"
+#include "tests/federation/tlstestsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QEventLoop>

@@ -1,7 +1,7 @@
 // The federation PSK's keeper on its file (no keychain): a load reads it, and loads that overlap
 // (two `federation init` at once, or init while federation starts) are each answered once.
-#include "filesecretstore.h"
-#include "pskkeeper.h"
+#include "broker/filesecretstore.h"
+#include "federation/pskkeeper.h"
 
 #include <QFile>
 #include <QTemporaryDir>

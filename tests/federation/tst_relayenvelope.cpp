@@ -1,9 +1,9 @@
 // The /federation/relay body (claude-peers-0.7.md §4.4, §6.4): signing with the replay fields
 // inside the signature, and verification of received bytes with every refusal as its own kind.
-#include "canonicaljson.h"
-#include "jsonparser.h"
-#include "relayenvelope.h"
-#include "relaysignature.h"
+#include "federation/canonicaljson.h"
+#include "federation/jsonparser.h"
+#include "federation/relayenvelope.h"
+#include "federation/relaysignature.h"
 
 #include <QProcess>
 #include <QStandardPaths>

@@ -2,8 +2,8 @@
 // transport and a ManualClock: handshake + peer list, the manual connect's single answer, the
 // reconnect backoff (5 s, 15 s, 45 s, then 60 s, 20 attempts), the 30 s sync with eviction after
 // 90 s, evicted remotes reconnected (0.7 never does), relays and their errors.
-#include "clock.h"
-#include "remotelinks.h"
+#include "broker/clock.h"
+#include "federation/remotelinks.h"
 
 #include <QJsonDocument>
 #include <QTest>

@@ -1,6 +1,6 @@
 // The federation port's source filter (claude-peers-0.7.md §6.6, federation-security.md §6):
 // 0.7's cases, IPv6, IPv4-mapped sources, and every bad entry named in its error.
-#include "subnetfilter.h"
+#include "federation/subnetfilter.h"
 
 #include <QNetworkInterface>
 #include <QTest>

@@ -1,8 +1,8 @@
-#include "certificate.h"
-#include "certificatepin.h"
-#include "testsupport.h"
-#include "tlsserver.h"
-#include "tlstestsupport.h"
+#include "federation/certificate.h"
+#include "federation/certificatepin.h"
+#include "federation/tlsserver.h"
+#include "tests/federation/tlstestsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

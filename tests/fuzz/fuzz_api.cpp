@@ -8,16 +8,16 @@
 //   route, credential, a few flags, optional headers (Idempotency-Key, the federation PSK), body
 //   (with $ID1/$ID2/$MSG replaced by the ids of peers and messages that earlier requests of the
 //   same input created), and clock steps.
-#include "fuzzhistory.h"
-#include "fuzzresponder.h"
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzhistory.h"
+#include "tests/fuzz/fuzzresponder.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "clock.h"
-#include "internal/api.h"
-#include "internal/brokercore.h"
-#include "internal/deliveryhub.h"
-#include "internal/groupcommit.h"
-#include "internal/tokenkeeper.h"
+#include "broker/clock.h"
+#include "broker/internal/api.h"
+#include "broker/internal/brokercore.h"
+#include "broker/internal/deliveryhub.h"
+#include "broker/internal/groupcommit.h"
+#include "broker/internal/tokenkeeper.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -2,10 +2,10 @@
 // canonicaljson.*) on any bytes: parse → stringify → parse → stringify must be stable (the
 // second text equals the first), the signed form of any object must itself parse, and a double
 // taken from the input must read back from its ECMAScript string exactly.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "canonicaljson.h"
-#include "jsonparser.h"
+#include "federation/canonicaljson.h"
+#include "federation/jsonparser.h"
 
 #include <cmath>
 #include <cstring>

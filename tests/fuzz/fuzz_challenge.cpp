@@ -3,11 +3,11 @@
 // challenge request, 1 the verification, 2 the server's challenge answer, 3 its verification
 // answer (client side). Whatever parses must write out to the same fields; the server must
 // answer every body with one of its documented statuses and never hand out a session.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "challengeproof.h"
-#include "challengeserver.h"
-#include "clock.h"
+#include "broker/clock.h"
+#include "federation/challengeproof.h"
+#include "federation/challengeserver.h"
 
 #include <QJsonDocument>
 

@@ -1,10 +1,10 @@
 // The config file readers on arbitrary file contents: the client's ConfigFile
-// (broker/client/config.cpp: every accessor, edit and write back) and the broker's
+// (common/config.cpp: every accessor, edit and write back) and the broker's
 // Settings::load (broker/settings.cpp), which reads the same file's "broker" object.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "config.h"
-#include "settings.h"
+#include "broker/settings.h"
+#include "common/config.h"
 
 #include <QFile>
 #include <QJsonDocument>

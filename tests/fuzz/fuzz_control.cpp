@@ -16,25 +16,25 @@
 // tick instead), a flags byte (adapter, context directory, cancellation, input encoding) and the
 // input: either JSON text or a structured object (keys and values from the contract's words,
 // values of any JSON type). Task ids that schedule.create answered can be named by later calls.
-#include "fuzzresponder.h"
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzresponder.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "actioncatalog.h"
-#include "brokerclient.h"
-#include "clock.h"
-#include "controlbackend.h"
-#include "controlmodule.h"
-#include "controlsettings.h"
-#include "controltool.h"
-#include "controlwire.h"
-#include "opencodeclient.h"
-#include "peertarget.h"
-#include "scheduler.h"
-#include "scheduleservice.h"
-#include "schedulestore.h"
-#include "session.h"
-#include "sessionservice.h"
-#include "toolregistry.h"
+#include "broker/clock.h"
+#include "common/brokerclient.h"
+#include "common/controlwire.h"
+#include "mcp_stdio/session.h"
+#include "mcp_stdio/toolregistry.h"
+#include "openchamber/actioncatalog.h"
+#include "openchamber/controlbackend.h"
+#include "openchamber/controlmodule.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/peertarget.h"
+#include "openchamber/scheduler.h"
+#include "openchamber/scheduleservice.h"
+#include "openchamber/schedulestore.h"
+#include "openchamber/sessionservice.h"
+#include "openchamber/tool/controltool.h"
 
 #include <QCoreApplication>
 #include <QDir>

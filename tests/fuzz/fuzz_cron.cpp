@@ -2,10 +2,10 @@
 // picks: parsing never crashes or hangs, next() always ends, and a chain of next runs strictly
 // increases. The same text as a cron task goes through ScheduledTask::validate and
 // computeNextRunAt (openchamber/scheduledtask.cpp).
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "cronexpression.h"
-#include "scheduledtask.h"
+#include "openchamber/cronexpression.h"
+#include "openchamber/scheduledtask.h"
 
 #include <QDateTime>
 #include <QTimeZone>

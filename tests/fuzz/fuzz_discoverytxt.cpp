@@ -1,9 +1,9 @@
 // The DNS-SD TXT record parser (federation/discoverytxt.*) and the discovery decision on any
 // bytes: whatever parses must encode to a record that parses to the same fields, and the
 // decision never connects to a fingerprint that is not pinned.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "discoverypolicy.h"
+#include "federation/discoverypolicy.h"
 
 using namespace Federation;
 

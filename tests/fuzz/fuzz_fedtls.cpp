@@ -3,10 +3,10 @@
 // files given by path (Federation::identityFromPem).
 // Input: first byte chooses; 0: answer, chunks of (length byte, bytes), a flag for the close;
 // 1: u16 certificate length, the certificate bytes, then the key bytes.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "certificate.h"
-#include "internal/httpresponsereader.h"
+#include "federation/certificate.h"
+#include "federation/internal/httpresponsereader.h"
 
 using Federation::Internal::HttpResponseReader;
 

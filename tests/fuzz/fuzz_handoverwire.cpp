@@ -2,10 +2,10 @@
 // sends, delivered as one SOCK_SEQPACKET message through the real Fd::receive() and then
 // decode(). Whatever decodes must encode and decode back to the same message; whatever is
 // refused must say why.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "handover/fdpassing.h"
-#include "handover/handoverwire.h"
+#include "broker/handover/fdpassing.h"
+#include "broker/handover/handoverwire.h"
 
 #include <sys/socket.h>
 #include <unistd.h>

@@ -2,10 +2,10 @@
 // HttpServer on a socket whose other end the fuzzer plays. The input is a script of events:
 // the client sends bytes (split anywhere), reads some of our answers, closes; the handler
 // answers now, later, never (drops the responder) or throws; the sweep runs at any time.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "http/httpconnection.h"
-#include "http/httpserver.h"
+#include "broker/http/httpconnection.h"
+#include "broker/http/httpserver.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

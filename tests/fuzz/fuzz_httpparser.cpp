@@ -1,8 +1,8 @@
 // The HTTP request-head parser (broker/http/httpparser.cpp) on arbitrary bytes, and the
 // response writer on what it parsed.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "http/httpparser.h"
+#include "broker/http/httpparser.h"
 
 using namespace Broker::Http;
 using namespace Broker::Http::Internal;

@@ -1,9 +1,9 @@
 // The `cpt://` join URL parser (federation/joinurl.*) on any text: whatever parses must format
 // to a URL that parses to the same fields, carries no '?' or '#', and keeps its token out of
 // every error message.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "joinurl.h"
+#include "federation/joinurl.h"
 
 using namespace Federation;
 

@@ -6,13 +6,13 @@
 // The registry with its tools is built once: after an input no call is in flight and no reply
 // is held (asserted), and nothing else in it changes, so the next input finds it as new. The
 // dispatcher and the framing (a session's state) are new for every input.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "jsonrpcdispatcher.h"
-#include "linesplitter.h"
-#include "stdoutwriter.h"
-#include "tooldefinitions.h"
-#include "toolregistry.h"
+#include "mcp_stdio/jsonrpcdispatcher.h"
+#include "mcp_stdio/linesplitter.h"
+#include "mcp_stdio/stdoutwriter.h"
+#include "mcp_stdio/tooldefinitions.h"
+#include "mcp_stdio/toolregistry.h"
 
 #include <QCoreApplication>
 #include <QJsonArray>

@@ -2,12 +2,12 @@
 // framing (split into the fuzzer's chunks, with a small event cap so the drop path runs), and
 // JSON answers through the message projection, the id scans, the last-selection reuse, the
 // selection check and the defaults (openchamber/{opencodeevents,messageprojection,selection}.cpp).
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "controlsettings.h"
-#include "messageprojection.h"
-#include "opencodeevents.h"
-#include "selection.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/messageprojection.h"
+#include "openchamber/opencodeevents.h"
+#include "openchamber/selection.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,11 +1,11 @@
 // The pairing routes of the federation port (federation/pairing.*) on any body, before any PSK:
 // every input gets exactly one answer, a refusal (no code is open, so nothing may succeed), and
 // the code normalizer and the sealed-PSK opener never crash on the same bytes.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "clock.h"
-#include "pairing.h"
-#include "pairingcode.h"
+#include "broker/clock.h"
+#include "federation/pairing.h"
+#include "federation/pairingcode.h"
 
 #include <QJsonDocument>
 

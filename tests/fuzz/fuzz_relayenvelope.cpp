@@ -2,12 +2,12 @@
 // options (legacy accepted, clock), the rest is the body. Whatever parses as an object is also
 // re-signed with the right key and checked again: then it must get past the signature, and
 // whatever verifies must re-sign and verify the same.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "canonicaljson.h"
-#include "jsonparser.h"
-#include "relayenvelope.h"
-#include "relaysignature.h"
+#include "federation/canonicaljson.h"
+#include "federation/jsonparser.h"
+#include "federation/relayenvelope.h"
+#include "federation/relaysignature.h"
 
 using namespace Federation;
 

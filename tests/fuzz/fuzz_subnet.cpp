@@ -2,9 +2,9 @@
 // of entries separated by commas, each later line an address to check. A filter that parses
 // must re-parse from its own text to the same filter, and must decide the same for an address
 // and its ::ffff: mapped form.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "subnetfilter.h"
+#include "federation/subnetfilter.h"
 
 using namespace Federation;
 

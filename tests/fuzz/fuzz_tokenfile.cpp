@@ -1,8 +1,8 @@
-// The token file reader (broker/client/tokenfile.cpp) on arbitrary file contents, and the
+// The token file reader (common/tokenfile.cpp) on arbitrary file contents, and the
 // check of an Authorization credential against what it read.
-#include "fuzzsupport.h"
+#include "tests/fuzz/fuzzsupport.h"
 
-#include "tokenfile.h"
+#include "common/tokenfile.h"
 
 #include <QFile>
 

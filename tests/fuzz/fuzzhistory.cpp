@@ -1,4 +1,4 @@
-#include "fuzzhistory.h"
+#include "tests/fuzz/fuzzhistory.h"
 
 #include <QFile>
 

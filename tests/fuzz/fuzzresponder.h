@@ -1,6 +1,6 @@
 #pragma once
 
-#include "http/httptypes.h"
+#include "broker/http/httptypes.h"
 
 #include <cstdio>
 #include <cstdlib>

@@ -1,4 +1,4 @@
-#include "healthhammer.h"
+#include "tests/handover/healthhammer.h"
 
 #include <QElapsedTimer>
 #include <QJsonDocument>

@@ -7,10 +7,10 @@
 // is sent again with its Idempotency-Key), and every acknowledged message must reach the
 // receiving session exactly once. Also: systemd socket activation (fd 3, LISTEN_PID), a
 // stale hand-over socket, the socket file's life. Prints the counts.
-#include "../tray/trayprocess.h"
-#include "faultsupport.h"
-#include "healthhammer.h"
-#include "helperenv.h"
+#include "tests/fault/faultsupport.h"
+#include "tests/handover/healthhammer.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/tray/trayprocess.h"
 
 #include <QElapsedTimer>
 #include <QFileInfo>

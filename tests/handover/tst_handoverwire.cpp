@@ -2,10 +2,10 @@
 // descriptors passed with SCM_RIGHTS over a socketpair, the SO_PEERCRED rule, and the running
 // broker's socket file (owner-only, a stale one replaced, removed on close but never a
 // successor's).
-#include "handover/fdpassing.h"
-#include "handover/handoverserver.h"
-#include "handover/handoverwire.h"
-#include "handover/successor.h"
+#include "broker/handover/fdpassing.h"
+#include "broker/handover/handoverserver.h"
+#include "broker/handover/handoverwire.h"
+#include "broker/handover/successor.h"
 
 #include <QFileInfo>
 #include <QSignalSpy>

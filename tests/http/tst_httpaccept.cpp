@@ -1,8 +1,8 @@
 // accept() failing for lack of file descriptors (EMFILE): the server says so once, retries on a
 // timer instead of spinning or giving up, and takes the clients that waited in the listen
 // backlog as soon as descriptors are free again (issue 7 §1.2).
-#include "http/httpserver.h"
-#include "testsupport.h"
+#include "broker/http/httpserver.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QTest>

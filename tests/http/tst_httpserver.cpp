@@ -1,5 +1,5 @@
-#include "http/httpserver.h"
-#include "testsupport.h"
+#include "broker/http/httpserver.h"
+#include "tests/support/testsupport.h"
 
 #include <QTcpServer>
 #include <QTcpSocket>

@@ -1,6 +1,6 @@
-#include "tsfile.h"
+#include "tests/i18n/tsfile.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QRegularExpression>

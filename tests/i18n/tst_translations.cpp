@@ -5,9 +5,9 @@
 // lupdate has nothing to warn about (a tr() in a class without Q_OBJECT is never translated). The
 // checker itself is shown to fail on a fixture with each problem and on a scratch copy of the
 // sources with a string added, a file removed and a class without Q_OBJECT.
-#include "testsupport.h"
-#include "translations.h"
-#include "tsfile.h"
+#include "app/tray/translations.h"
+#include "tests/i18n/tsfile.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QDir>

@@ -3,8 +3,8 @@
 // process, rotated by `claude-peers rotate-token`, found by `secret-tool lookup` under the
 // documented attributes; and the 0600 token file alone, said plainly, where no Secret Service
 // answers.
-#include "privatebus.h"
-#include "testsupport.h"
+#include "tests/support/privatebus.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QFile>

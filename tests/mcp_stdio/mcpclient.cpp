@@ -1,6 +1,6 @@
-#include "mcpclient.h"
+#include "tests/mcp_stdio/mcpclient.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

@@ -1,4 +1,4 @@
-#include "referencebroker.h"
+#include "tests/mcp_stdio/referencebroker.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -1,7 +1,7 @@
-#include "samplemodule.h"
+#include "tests/mcp_stdio/samplemodule.h"
 
-#include "toolregistry.h"
-#include "toolschema.h"
+#include "mcp_stdio/toolregistry.h"
+#include "mcp_stdio/toolschema.h"
 
 #include <QTimer>
 

@@ -1,4 +1,4 @@
-#include "channel.h"
+#include "mcp_stdio/channel.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

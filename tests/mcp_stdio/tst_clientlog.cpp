@@ -1,5 +1,5 @@
 // MCP logging for broker trouble (issue 7 §3.4): levels, setLevel, one notification per change.
-#include "clientlog.h"
+#include "mcp_stdio/clientlog.h"
 
 #include <QSignalSpy>
 #include <QTest>

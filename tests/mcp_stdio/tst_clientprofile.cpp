@@ -1,6 +1,6 @@
 // ClientProfile: what the helper concludes about its client's channel support from
 // initialize and from what it sees of the process that started it (issue 7 §2.2, §2.4).
-#include "clientprofile.h"
+#include "mcp_stdio/clientprofile.h"
 
 #include <QTest>
 

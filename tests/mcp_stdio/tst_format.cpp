@@ -1,5 +1,5 @@
-#include "bannerqueue.h"
-#include "format.h"
+#include "mcp_stdio/bannerqueue.h"
+#include "mcp_stdio/format.h"
 
 #include <QJsonObject>
 #include <QTest>

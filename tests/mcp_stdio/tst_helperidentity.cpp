@@ -1,10 +1,10 @@
 // Who a helper is and what it tells its client (issue 7 §3.2–3.4), with real helper and broker
 // processes: a stable id without a terminal, CLAUDE_PEERS_ID, the client in listings, the
 // texts per client, broker trouble as MCP log notifications and in every tool result.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
-#include "tty.h"
+#include "mcp_stdio/tty.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,8 +1,8 @@
-#include "jsonrpc.h"
-#include "jsonrpcdispatcher.h"
-#include "serverinfo.h"
-#include "toolregistry.h"
-#include "toolschema.h"
+#include "mcp_stdio/jsonrpc.h"
+#include "mcp_stdio/jsonrpcdispatcher.h"
+#include "mcp_stdio/serverinfo.h"
+#include "mcp_stdio/toolregistry.h"
+#include "mcp_stdio/toolschema.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,10 +1,10 @@
 // The helper against brokers that are not the one it registered with: a broker restarted on a
 // fresh database (message ids start over), a claude-peers 0.7 broker (no /wait-messages, no
 // session secret), and a broker whose push stream hangs (the safety net delivers).
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "referencebroker.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/mcp_stdio/referencebroker.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,9 +1,9 @@
 // The helper per kind of MCP client (docs/mcp-helper.md, "What the model sees"): when pushes
 // start (the push gate), the channel_push state it reports, what it repeats in the banner and
 // check_messages, and what it acknowledges: only what the model could see.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QTest>

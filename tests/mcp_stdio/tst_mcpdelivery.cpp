@@ -1,9 +1,9 @@
 // Two real helpers and a real broker: messages travel send_message → broker → push stream →
 // notifications/claude/channel, are acknowledged only after the write, are repeated in the
 // banner, survive a broker killed with SIGKILL and a helper restarted on the same TTY.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -1,8 +1,8 @@
 // The real claude-peers-mcp binary as a client sees it: handshake, framing, bad input,
 // lifecycle (EOF, parent death, SIGTERM), broker start, linked libraries.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QElapsedTimer>
 #include <QJsonArray>

@@ -3,10 +3,10 @@
 // (samplemodule.h) join through McpServer::tools() and answer at once, later, cancelled by
 // the client, or too late because the helper is shutting down. No broker runs: the sample
 // tools need none, and the built-in tools are covered by the process tests.
-#include "mcpserver.h"
-#include "samplemodule.h"
-#include "testsupport.h"
-#include "toolregistry.h"
+#include "mcp_stdio/mcpserver.h"
+#include "mcp_stdio/toolregistry.h"
+#include "tests/mcp_stdio/samplemodule.h"
+#include "tests/support/testsupport.h"
 
 #include <QFile>
 #include <QJsonArray>

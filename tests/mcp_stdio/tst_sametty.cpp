@@ -1,10 +1,10 @@
 // Two real helpers given the same controlling terminal (issue 7 §1.3): neither may void the
 // other's registration. The newcomer gets its own id while the first one lives; the terminal's
 // id passes on only once its holder is dead.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
-#include "tty.h"
+#include "mcp_stdio/tty.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QTest>

@@ -1,5 +1,5 @@
-#include "stdiotransport.h"
-#include "stdoutwriter.h"
+#include "mcp_stdio/stdiotransport.h"
+#include "mcp_stdio/stdoutwriter.h"
 
 #include <QCoreApplication>
 #include <QDeadlineTimer>

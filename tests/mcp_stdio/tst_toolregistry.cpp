@@ -1,11 +1,11 @@
 // The helper's tool registry as another module uses it (samplemodule.h), driven through the
 // real JSON-RPC dispatcher: tools/list, answers at once and later, exactly one answer,
 // cancellation by the client and by shutdown, and isError results in plain words.
-#include "jsonrpcdispatcher.h"
-#include "samplemodule.h"
-#include "testsupport.h"
-#include "toolregistry.h"
-#include "toolschema.h"
+#include "mcp_stdio/jsonrpcdispatcher.h"
+#include "mcp_stdio/toolregistry.h"
+#include "mcp_stdio/toolschema.h"
+#include "tests/mcp_stdio/samplemodule.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

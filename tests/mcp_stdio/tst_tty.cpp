@@ -1,4 +1,4 @@
-#include "tty.h"
+#include "mcp_stdio/tty.h"
 
 #include <QCryptographicHash>
 #include <QRegularExpression>

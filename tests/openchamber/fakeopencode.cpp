@@ -1,4 +1,4 @@
-#include "fakeopencode.h"
+#include "tests/openchamber/fakeopencode.h"
 
 #include <QDateTime>
 #include <QDir>

@@ -3,11 +3,11 @@
 // The scheduled-task pieces plugged into a real BrokerServer the way the openchamber module
 // plugs them (migrations, the job, start/stop), with a fake session starter that records each
 // run and answers at once or when the test says.
-#include "brokermodule.h"
-#include "scheduler.h"
-#include "scheduleruntime.h"
-#include "scheduleservice.h"
-#include "schedulestore.h"
+#include "broker/brokermodule.h"
+#include "openchamber/scheduler.h"
+#include "openchamber/scheduleruntime.h"
+#include "openchamber/scheduleservice.h"
+#include "openchamber/schedulestore.h"
 
 #include <QJsonObject>
 

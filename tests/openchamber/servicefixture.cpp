@@ -1,6 +1,6 @@
-#include "servicefixture.h"
+#include "tests/openchamber/servicefixture.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QEventLoop>
 #include <QTimer>

@@ -1,10 +1,10 @@
 #pragma once
 
-#include "clock.h"
-#include "controlsettings.h"
-#include "fakeopencode.h"
-#include "opencodeclient.h"
-#include "sessionservice.h"
+#include "broker/clock.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/sessionservice.h"
+#include "tests/openchamber/fakeopencode.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,7 +1,7 @@
 // CronExpression: the checked-in vectors (data/cron-vectors.tsv: fields, names, L, #, DST gaps and
 // overlaps in several zones), the expressions it must refuse with a message naming the field, and
 // the bounds a hostile expression meets.
-#include "cronexpression.h"
+#include "openchamber/cronexpression.h"
 
 #include <QFile>
 #include <QTest>

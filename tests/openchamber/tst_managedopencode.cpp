@@ -1,7 +1,7 @@
-#include "managedopencode.h"
-#include "opencodeclient.h"
+#include "openchamber/managedopencode.h"
+#include "openchamber/opencodeclient.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonDocument>
 #include <QJsonObject>

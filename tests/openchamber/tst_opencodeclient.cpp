@@ -1,9 +1,9 @@
-#include "fakeopencode.h"
-#include "opencodeclient.h"
-#include "opencodeevents.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/opencodeevents.h"
+#include "tests/openchamber/fakeopencode.h"
 
-#include "fakesecretstore.h"
-#include "testsupport.h"
+#include "tests/support/fakesecretstore.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

@@ -3,9 +3,9 @@
 // task fires once at its time as a broker message from "operator" to the peer of that session
 // name, fails clearly when no peer or several have it, is never sent twice across a restart, and
 // the contract's inputs are untouched by the extension.
-#include "../broker/brokerharness.h"
-#include "peertarget.h"
-#include "schedulefixture.h"
+#include "openchamber/peertarget.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/schedulefixture.h"
 
 #include <QJsonArray>
 #include <QSet>

@@ -2,9 +2,9 @@
 // claude-peers-broker, a real claude-peers-mcp helper named "reviewer" (set_name), the real
 // claude-peers CLI creating and running the task. The helper writes the task's prompt to its
 // stdout as a channel notification from "operator". Plus the CLI's refusals of bad input.
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "testsupport.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonDocument>
 #include <QTest>

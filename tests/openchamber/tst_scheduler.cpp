@@ -2,8 +2,8 @@
 // runDueJobs) and the real SQLite file: a due task runs exactly once, also across a broker
 // restart in the middle of its run; missed occurrences run once; concurrency limits; disabled
 // tasks; the run watchdog; next runs in time zones.
-#include "../broker/brokerharness.h"
-#include "schedulefixture.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/schedulefixture.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>

@@ -1,7 +1,7 @@
 // The schedule.* actions (reference openchamber-control.md §4.9–4.14): inputs and outputs, §3's
 // scope rules for schedules, the order of the checks and their texts and statuses.
-#include "../broker/brokerharness.h"
-#include "schedulefixture.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/schedulefixture.h"
 
 #include <QJsonArray>
 #include <QTemporaryDir>

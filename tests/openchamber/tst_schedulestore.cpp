@@ -1,8 +1,8 @@
 // ScheduleStore on the broker's real SQLite file, its table made by the module's migrations in
 // a real BrokerServer: round trip of every field, per-project lists, the claim of an occurrence
 // (once only, also after a restart on the same file), manual claims, finish, interrupted runs.
-#include "../broker/brokerharness.h"
-#include "schedulefixture.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/schedulefixture.h"
 
 #include <QSqlQuery>
 #include <QTest>

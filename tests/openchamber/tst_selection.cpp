@@ -1,7 +1,7 @@
-#include "controlinput.h"
-#include "controlsettings.h"
-#include "messageprojection.h"
-#include "selection.h"
+#include "openchamber/controlinput.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/messageprojection.h"
+#include "openchamber/selection.h"
 
 #include <QJsonArray>
 #include <QJsonDocument>

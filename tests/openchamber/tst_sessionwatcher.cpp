@@ -1,11 +1,11 @@
-#include "controlsettings.h"
-#include "fakeopencode.h"
-#include "opencodeclient.h"
-#include "servicefixture.h"
-#include "sessionservice.h"
-#include "sessionwatcher.h"
+#include "openchamber/controlsettings.h"
+#include "openchamber/opencodeclient.h"
+#include "openchamber/sessionservice.h"
+#include "openchamber/sessionwatcher.h"
+#include "tests/openchamber/fakeopencode.h"
+#include "tests/openchamber/servicefixture.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

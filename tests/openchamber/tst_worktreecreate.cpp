@@ -1,8 +1,8 @@
 // session.create with a worktree (reference openchamber-control.md §5.1 step 7, §12): OpenCode
 // creates the worktree, the session and its prompt go there once /global/event says it is ready.
-#include "servicefixture.h"
+#include "tests/openchamber/servicefixture.h"
 
-#include "testsupport.h"
+#include "tests/support/testsupport.h"
 
 #include <QtTest>
 

@@ -1,4 +1,4 @@
-#include "fakesecretstore.h"
+#include "tests/support/fakesecretstore.h"
 
 #include <QTimer>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "privatebus.h"
+#include "tests/support/privatebus.h"
 
 #include <QDBusConnection>
 #include <QDBusContext>

@@ -3,13 +3,13 @@
 // A real broker (in-process BrokerServer) with the control service's module, talking to the fake
 // OpenCode server of tests/openchamber, and a GUI-thread client like the tray's: what the
 // Sessions and Schedules pages run against in their tests (no real opencode needed).
-#include "brokerclient.h"
-#include "brokerharness.h"
-#include "controlbackend.h"
-#include "controlmodule.h"
-#include "fakeopencode.h"
-#include "opencodeclient.h"
-#include "servicefixture.h"
+#include "common/brokerclient.h"
+#include "openchamber/controlbackend.h"
+#include "openchamber/controlmodule.h"
+#include "openchamber/opencodeclient.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/fakeopencode.h"
+#include "tests/openchamber/servicefixture.h"
 
 #include <QDir>
 #include <QFile>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "brokerserver.h"
-#include "testsupport.h"
+#include "broker/brokerserver.h"
+#include "tests/support/testsupport.h"
 
 #include <QJsonObject>
 

@@ -1,8 +1,8 @@
 // BrokerHost: starting the in-process broker and taking the port over from one that serves it.
-#include "brokerhost.h"
-#include "testsupport.h"
-#include "tokenfile.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "common/tokenfile.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QCoreApplication>
 #include <QFileInfo>

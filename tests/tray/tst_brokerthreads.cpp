@@ -2,11 +2,11 @@
 // and die on the broker thread; the GUI thread gets snapshots through queued signals only; a
 // stalled broker thread does not block the GUI thread, and a blocked GUI thread does not stall
 // delivery.
-#include "brokerhost.h"
-#include "peersmodel.h"
-#include "testsupport.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traypresenter.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QCoreApplication>
 #include <QElapsedTimer>

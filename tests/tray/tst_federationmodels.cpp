@@ -1,9 +1,9 @@
 // The Federation page's models and its QR code, without a broker: QAbstractItemModelTester on
 // each model through changes, the confirm and dismiss bookkeeping of the pairing cards, the
 // commands that fix the broker's warnings, and the QR image's structure.
-#include "federationmodels.h"
-#include "federationpresenter.h"
-#include "qrcodeimage.h"
+#include "app/tray/pages/federationmodels.h"
+#include "app/tray/pages/federationpresenter.h"
+#include "app/tray/pages/qrcodeimage.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

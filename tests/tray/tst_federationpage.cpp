@@ -3,12 +3,12 @@
 // real CLI, the pending card on alpha with the same six digits, the confirm-the-code step and
 // accept from the page, beta listed as paired and connected, revoke with its confirmation, and
 // a refused pairing attempt in the audit list.
-#include "brokerclient.h"
-#include "federationmachine.h"
-#include "federationpage.h"
-#include "federationpresenter.h"
-#include "location.h"
-#include "testsupport.h"
+#include "app/tray/pages/federationpage.h"
+#include "app/tray/pages/federationpresenter.h"
+#include "common/brokerclient.h"
+#include "common/location.h"
+#include "tests/federation/federationmachine.h"
+#include "tests/support/testsupport.h"
 
 #include <QCheckBox>
 #include <QFile>

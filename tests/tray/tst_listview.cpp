@@ -1,7 +1,7 @@
 // The pages' list set-up (app/tray/pages/listview.h): columns other than the stretch one grow to
 // their visible contents as rows arrive, never past a third of the view, and a column the user
 // sized stays as the user left it.
-#include "listview.h"
+#include "app/tray/pages/listview.h"
 
 #include <QApplication>
 #include <QStandardItemModel>

@@ -1,6 +1,6 @@
 // MainWindow offscreen: pages in the order they were added, the list switches the page shown,
 // showPage() picks a page by id and brings the window up, unknown ids keep the current page.
-#include "mainwindow.h"
+#include "app/tray/mainwindow.h"
 
 #include <QApplication>
 #include <QLabel>

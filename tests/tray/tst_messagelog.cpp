@@ -1,7 +1,7 @@
 // The Messages page's GUI-free parts: the delivery ticks (one function), the log model (batches,
 // updates, bounces, cap), the threads and the filters, each model under QAbstractItemModelTester.
-#include "messagelog.h"
-#include "messagethreads.h"
+#include "app/tray/pages/messagelog.h"
+#include "app/tray/pages/messagethreads.h"
 
 #include <QAbstractItemModelTester>
 #include <QSignalSpy>

@@ -3,14 +3,14 @@
 // peer, a message sent from the page reaches the helper's stdout, the helper's message and its
 // ticks appear in the page, Reply carries reply_to, a broadcast reaches the helper, and the
 // operator registers again after the broker restarts. Offscreen.
-#include "brokerclient.h"
-#include "helperenv.h"
-#include "mcpclient.h"
-#include "messagelog.h"
-#include "messagelogfeed.h"
-#include "messagespage.h"
-#include "operatorpeer.h"
-#include "testsupport.h"
+#include "app/tray/operatorpeer.h"
+#include "app/tray/pages/messagelog.h"
+#include "app/tray/pages/messagelogfeed.h"
+#include "app/tray/pages/messagespage.h"
+#include "common/brokerclient.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/support/testsupport.h"
 
 #include <QComboBox>
 #include <QCoreApplication>

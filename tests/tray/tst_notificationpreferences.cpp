@@ -1,8 +1,8 @@
 // The notification preferences without a bus or a display: quiet hours (crossing midnight), a
 // pause that ends by itself (a fixed clock), the order of the reasons, the config file (other keys
 // kept, a malformed file left alone), durations; and the in-app list model.
-#include "notificationlistmodel.h"
-#include "notificationpreferences.h"
+#include "app/tray/notifications/notificationlistmodel.h"
+#include "app/tray/notifications/notificationpreferences.h"
 
 #include <QAbstractItemModelTester>
 #include <QFile>

@@ -1,8 +1,8 @@
 // The Notifications page offscreen: the in-app list as the user reads it (time, text, why one did
 // not pop up, unread in bold), activating a row opens it, "Mute peer" mutes the selected one's
 // peer in the config file, "Mark all read"; the status line says a pause or quiet hours.
-#include "notificationspage.h"
-#include "notifier.h"
+#include "app/tray/notifications/notifier.h"
+#include "app/tray/pages/notificationspage.h"
 
 #include <QFont>
 #include <QLabel>

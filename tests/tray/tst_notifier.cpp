@@ -4,11 +4,11 @@
 // Open / Mute / Reply round-trip through the server's signals, one notification per peer
 // (replaces_id), preferences suppress before anything reaches the bus, the tray and the list take
 // over where no server owns the name, and a new server owner is asked for its capabilities again.
-#include "desktopnotifications.h"
-#include "fakenotificationserver.h"
-#include "notifier.h"
-#include "privatebus.h"
-#include "testsupport.h"
+#include "app/tray/notifications/desktopnotifications.h"
+#include "app/tray/notifications/notifier.h"
+#include "tests/support/privatebus.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/fakenotificationserver.h"
 
 #include <QSignalSpy>
 #include <QStandardPaths>

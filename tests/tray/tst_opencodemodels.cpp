@@ -1,14 +1,14 @@
 // The Sessions and Schedules pages' GUI-free parts: the models (QAbstractItemModelTester), the
 // live activity and what it gives the tray's attention, and the inputs the presenters build
 // (the CLI's twins).
-#include "attention.h"
-#include "controlcalls.h"
-#include "opencodeactivity.h"
-#include "schedulesmodel.h"
-#include "schedulespresenter.h"
-#include "sessionsmodel.h"
-#include "sessionspresenter.h"
-#include "traypresenter.h"
+#include "app/tray/attention.h"
+#include "app/tray/pages/controlcalls.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "app/tray/pages/schedulesmodel.h"
+#include "app/tray/pages/schedulespresenter.h"
+#include "app/tray/pages/sessionsmodel.h"
+#include "app/tray/pages/sessionspresenter.h"
+#include "app/tray/traypresenter.h"
 
 #include <QAbstractItemModelTester>
 #include <QJsonArray>

@@ -1,16 +1,16 @@
 // The Sessions and Schedules pages offscreen against a real broker with the control service and
 // the fake OpenCode server: what a user does on them, through the same /control actions as the
 // CLI, and what the pages show (live status, last answers, the service's errors, the wait).
-#include "opencodeactivity.h"
-#include "opencodefixture.h"
-#include "schedulesmodel.h"
-#include "schedulespage.h"
-#include "schedulespresenter.h"
-#include "sessionsmodel.h"
-#include "sessionspage.h"
-#include "sessionspresenter.h"
-#include "sessionwatcher.h"
-#include "testsupport.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "app/tray/pages/schedulesmodel.h"
+#include "app/tray/pages/schedulespage.h"
+#include "app/tray/pages/schedulespresenter.h"
+#include "app/tray/pages/sessionsmodel.h"
+#include "app/tray/pages/sessionspage.h"
+#include "app/tray/pages/sessionspresenter.h"
+#include "openchamber/sessionwatcher.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/opencodefixture.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,5 +1,5 @@
 // PeerFacts / ReachabilityRule: the badge rule, project and branch, same-folder collisions, details.
-#include "peerfacts.h"
+#include "app/tray/peerfacts.h"
 
 #include <QTest>
 

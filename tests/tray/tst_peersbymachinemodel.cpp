@@ -1,11 +1,11 @@
 // PeersByMachineModel: the peers table (and the OpenCode sessions' rows) as machines with their
 // rows, kept in step row by row; PeersFilterProxy's attention order and scope filter on top.
-#include "opencodeactivity.h"
-#include "opencoderowsmodel.h"
-#include "peersbymachinemodel.h"
-#include "peerscope.h"
-#include "peersfilterproxy.h"
-#include "peersmodel.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "app/tray/pages/opencoderowsmodel.h"
+#include "app/tray/peersbymachinemodel.h"
+#include "app/tray/peerscope.h"
+#include "app/tray/peersfilterproxy.h"
+#include "app/tray/peersmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QDir>

@@ -1,5 +1,5 @@
 // PeersModel: incremental row inserts, removals and cell changes from diffs of the peer list.
-#include "peersmodel.h"
+#include "app/tray/peersmodel.h"
 
 #include <QAbstractItemModelTester>
 #include <QRandomGenerator>

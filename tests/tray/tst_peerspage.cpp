@@ -1,12 +1,12 @@
 // PeersPage offscreen: peers grouped by machine, sorted within, filtered, details, rename, status.
-#include "brokerclient.h"
-#include "brokerhost.h"
-#include "peersbymachinemodel.h"
-#include "peersmodel.h"
-#include "peerspage.h"
-#include "testsupport.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/pages/peerspage.h"
+#include "app/tray/peersbymachinemodel.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traypresenter.h"
+#include "common/brokerclient.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QApplication>
 #include <QClipboard>

@@ -2,20 +2,20 @@
 // offscreen: a real broker with the control service and the fake OpenCode server (as the
 // Sessions page's tests), OpenCode's own events moving the session's row among the peers, and
 // the session's actions (send, fork, wait) reached on the Sessions page, not copied.
-#include "brokerhost.h"
-#include "opencodeactivity.h"
-#include "opencodefixture.h"
-#include "opencoderowsmodel.h"
-#include "peersbymachinemodel.h"
-#include "peersfilterproxy.h"
-#include "peersmodel.h"
-#include "peerspage.h"
-#include "sessionspage.h"
-#include "sessionspresenter.h"
-#include "sessionwatcher.h"
-#include "testsupport.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "app/tray/pages/opencoderowsmodel.h"
+#include "app/tray/pages/peerspage.h"
+#include "app/tray/pages/sessionspage.h"
+#include "app/tray/pages/sessionspresenter.h"
+#include "app/tray/peersbymachinemodel.h"
+#include "app/tray/peersfilterproxy.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traypresenter.h"
+#include "openchamber/sessionwatcher.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/opencodefixture.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QCheckBox>
 #include <QComboBox>

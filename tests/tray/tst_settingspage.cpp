@@ -1,14 +1,14 @@
 // SettingsPage offscreen against a real broker in a temp HOME: fields from the config file,
 // plain-words refusals, a save that keeps the file's other keys and is applied by /reload, the
 // restart note, the autostart box and the snippets.
-#include "brokerclient.h"
-#include "brokerhost.h"
-#include "configsettings.h"
-#include "connectsnippets.h"
-#include "notificationsettings.h"
-#include "settingspage.h"
-#include "testsupport.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/connectsnippets.h"
+#include "app/tray/pages/notificationsettings.h"
+#include "app/tray/pages/settingspage.h"
+#include "common/brokerclient.h"
+#include "common/configsettings.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,6 +1,6 @@
 // Single instance: real claude-peers-tray processes, offscreen, sharing one XDG_RUNTIME_DIR.
-#include "testsupport.h"
-#include "trayprocess.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/trayprocess.h"
 
 #include <QDir>
 #include <QFile>

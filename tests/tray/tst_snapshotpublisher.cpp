@@ -1,5 +1,5 @@
 // SnapshotPublisher: a burst of change signals gives few snapshots, and an unchanged one none.
-#include "snapshotpublisher.h"
+#include "app/tray/snapshotpublisher.h"
 
 #include <QElapsedTimer>
 #include <QSignalSpy>

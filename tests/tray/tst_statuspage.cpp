@@ -1,10 +1,10 @@
 // StatusPage offscreen against a real broker in a temp HOME: the fields, the refresh while
 // shown, the diagnostics text (the CLI's formatting) and a broker that stops answering.
-#include "brokerclient.h"
-#include "brokerhost.h"
-#include "statuspage.h"
-#include "testsupport.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/pages/statuspage.h"
+#include "common/brokerclient.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QApplication>
 #include <QClipboard>

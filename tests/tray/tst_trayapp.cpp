@@ -1,6 +1,6 @@
 // End to end: the real claude-peers-tray binary, offscreen, hosting the broker.
-#include "testsupport.h"
-#include "trayprocess.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/trayprocess.h"
 
 #include <QProcess>
 #include <QTcpServer>

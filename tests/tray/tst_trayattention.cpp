@@ -1,10 +1,10 @@
 // The tray's attention path without a broker or a display: the worst-of state, the attention
 // order, the presenter's tooltip, count and menu entries, its skipping of unchanged updates,
 // the tray menu's peer entries and the peers table's state column. A fixed clock, no timing.
-#include "attention.h"
-#include "peersmodel.h"
-#include "trayicon.h"
-#include "traypresenter.h"
+#include "app/tray/attention.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/trayicon.h"
+#include "app/tray/traypresenter.h"
 
 #include <QAbstractItemModelTester>
 #include <QAction>

@@ -1,16 +1,16 @@
 // TrayComposition offscreen with a real broker in a temp HOME: the window and its pages, a tray
 // that appears late (an injected availability function), --windowed, the menu's page entries
 // and the first-run wizard driven page by page.
-#include "brokerclient.h"
-#include "brokerhost.h"
-#include "firstrunwizard.h"
-#include "mainwindow.h"
-#include "peersmodel.h"
-#include "testsupport.h"
-#include "traycomposition.h"
-#include "trayicon.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/firstrunwizard.h"
+#include "app/tray/mainwindow.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traycomposition.h"
+#include "app/tray/trayicon.h"
+#include "app/tray/traypresenter.h"
+#include "common/brokerclient.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,11 +1,11 @@
 // TrayIcon adapter and icons, offscreen: the menu mirrors the presenter and emits requests.
-#include "brokerhost.h"
-#include "testsupport.h"
-#include "traycomposition.h"
-#include "trayicon.h"
-#include "trayicons.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/traycomposition.h"
+#include "app/tray/trayicon.h"
+#include "app/tray/trayicons.h"
+#include "app/tray/traypresenter.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QAction>
 #include <QFile>

@@ -3,19 +3,19 @@
 // private D-Bus session bus. The server gets the notification with Open / Reply / Mute peer; the
 // operator's inline reply reaches the peer as a message from "operator"; Open shows the peer,
 // Mute peer mutes it in the config file; "Pause notifications" in the tray menu pauses them.
-#include "brokerhost.h"
-#include "fakenotificationserver.h"
-#include "mainwindow.h"
-#include "messagespage.h"
-#include "notifier.h"
-#include "operatorpeer.h"
-#include "peersmodel.h"
-#include "privatebus.h"
-#include "testsupport.h"
-#include "traycomposition.h"
-#include "trayicon.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/mainwindow.h"
+#include "app/tray/notifications/notifier.h"
+#include "app/tray/operatorpeer.h"
+#include "app/tray/pages/messagespage.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traycomposition.h"
+#include "app/tray/trayicon.h"
+#include "app/tray/traypresenter.h"
+#include "tests/support/privatebus.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/fakenotificationserver.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QAction>
 #include <QApplication>

@@ -1,9 +1,9 @@
 // TrayPresenter and PeersModel driven by a real in-process broker on a free port.
-#include "brokerhost.h"
-#include "peersmodel.h"
-#include "testsupport.h"
-#include "traypresenter.h"
-#include "traytestsupport.h"
+#include "app/tray/brokerhost.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traypresenter.h"
+#include "tests/support/testsupport.h"
+#include "tests/tray/traytestsupport.h"
 
 #include <QAbstractItemModelTester>
 #include <QCoreApplication>

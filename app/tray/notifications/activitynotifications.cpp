@@ -1,10 +1,10 @@
-#include "activitynotifications.h"
+#include "app/tray/notifications/activitynotifications.h"
 
-#include "controlcalls.h"
-#include "controlevents.h"
-#include "federationmodels.h"
-#include "federationpresenter.h"
-#include "opencodeactivity.h"
+#include "app/tray/pages/controlcalls.h"
+#include "app/tray/pages/federationmodels.h"
+#include "app/tray/pages/federationpresenter.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "openchamber/controlevents.h"
 
 #include <QJsonArray>
 

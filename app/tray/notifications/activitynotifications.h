@@ -1,7 +1,7 @@
 #pragma once
 
-#include "attention.h"
-#include "notificationkind.h"
+#include "app/tray/attention.h"
+#include "app/tray/notifications/notificationkind.h"
 
 #include <QHash>
 #include <QObject>

@@ -1,6 +1,6 @@
-#include "desktopnotifications.h"
+#include "app/tray/notifications/desktopnotifications.h"
 
-#include "notificationlogging.h"
+#include "app/tray/notifications/notificationlogging.h"
 
 #include <QDBusMessage>
 #include <QDBusPendingCallWatcher>

@@ -1,4 +1,4 @@
-#include "notificationkind.h"
+#include "app/tray/notifications/notificationkind.h"
 
 #include <array>
 #include <utility>

@@ -1,4 +1,4 @@
-#include "notificationlistmodel.h"
+#include "app/tray/notifications/notificationlistmodel.h"
 
 namespace App {
 

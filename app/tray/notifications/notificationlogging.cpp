@@ -1,4 +1,4 @@
-#include "notificationlogging.h"
+#include "app/tray/notifications/notificationlogging.h"
 
 namespace App {
 

@@ -1,6 +1,6 @@
-#include "notificationpreferences.h"
+#include "app/tray/notifications/notificationpreferences.h"
 
-#include "config.h"
+#include "common/config.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

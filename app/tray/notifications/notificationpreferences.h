@@ -1,7 +1,7 @@
 #pragma once
 
-#include "notificationkind.h"
-#include "result.h"
+#include "app/tray/notifications/notificationkind.h"
+#include "common/result.h"
 
 #include <QDateTime>
 #include <QHash>

@@ -1,6 +1,6 @@
-#include "notifier.h"
+#include "app/tray/notifications/notifier.h"
 
-#include "notificationlogging.h"
+#include "app/tray/notifications/notificationlogging.h"
 
 #include <QFileInfo>
 

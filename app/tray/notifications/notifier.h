@@ -1,9 +1,9 @@
 #pragma once
 
-#include "desktopnotifications.h"
-#include "notificationkind.h"
-#include "notificationlistmodel.h"
-#include "notificationpreferences.h"
+#include "app/tray/notifications/desktopnotifications.h"
+#include "app/tray/notifications/notificationkind.h"
+#include "app/tray/notifications/notificationlistmodel.h"
+#include "app/tray/notifications/notificationpreferences.h"
 
 #include <QDateTime>
 #include <QHash>

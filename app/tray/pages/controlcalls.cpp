@@ -1,7 +1,7 @@
-#include "controlcalls.h"
+#include "app/tray/pages/controlcalls.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
 
 #include <QTimer>
 

@@ -1,4 +1,4 @@
-#include "federationmodels.h"
+#include "app/tray/pages/federationmodels.h"
 
 #include <QDateTime>
 #include <QJsonArray>

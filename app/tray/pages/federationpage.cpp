@@ -1,8 +1,8 @@
-#include "federationpage.h"
+#include "app/tray/pages/federationpage.h"
 
-#include "federationpresenter.h"
-#include "listview.h"
-#include "qrcodeimage.h"
+#include "app/tray/pages/federationpresenter.h"
+#include "app/tray/pages/listview.h"
+#include "app/tray/pages/qrcodeimage.h"
 
 #include <QApplication>
 #include <QCheckBox>

@@ -1,10 +1,10 @@
-#include "federationpresenter.h"
+#include "app/tray/pages/federationpresenter.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "config.h"
-#include "federationunignore.h"
-#include "traylogging.h"
+#include "app/tray/traylogging.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
+#include "common/config.h"
+#include "common/federationunignore.h"
 
 #include <QJsonArray>
 #include <QRegularExpression>

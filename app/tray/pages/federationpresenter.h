@@ -1,6 +1,6 @@
 #pragma once
 
-#include "federationmodels.h"
+#include "app/tray/pages/federationmodels.h"
 
 #include <QDateTime>
 #include <QObject>

@@ -1,4 +1,4 @@
-#include "listview.h"
+#include "app/tray/pages/listview.h"
 
 #include <QEvent>
 #include <QTimer>

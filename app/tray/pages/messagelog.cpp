@@ -1,4 +1,4 @@
-#include "messagelog.h"
+#include "app/tray/pages/messagelog.h"
 
 #include <QDateTime>
 

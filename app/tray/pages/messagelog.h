@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dto.h"
-#include "wire.h"
+#include "common/dto.h"
+#include "common/wire.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

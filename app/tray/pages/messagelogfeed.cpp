@@ -1,6 +1,6 @@
-#include "messagelogfeed.h"
+#include "app/tray/pages/messagelogfeed.h"
 
-#include "messagelog.h"
+#include "app/tray/pages/messagelog.h"
 
 #include <QSet>
 

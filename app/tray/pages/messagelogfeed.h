@@ -1,6 +1,6 @@
 #pragma once
 
-#include "brokerapi.h"
+#include "common/brokerapi.h"
 
 #include <QObject>
 #include <QTimer>

@@ -1,9 +1,9 @@
-#include "messagespage.h"
+#include "app/tray/pages/messagespage.h"
 
-#include "listview.h"
-#include "messagelogfeed.h"
-#include "messagethreads.h"
-#include "operatorpeer.h"
+#include "app/tray/operatorpeer.h"
+#include "app/tray/pages/listview.h"
+#include "app/tray/pages/messagelogfeed.h"
+#include "app/tray/pages/messagethreads.h"
 
 #include <QComboBox>
 #include <QHBoxLayout>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "messagelog.h"
+#include "app/tray/pages/messagelog.h"
 
 #include <QWidget>
 

@@ -1,6 +1,6 @@
-#include "messagethreads.h"
+#include "app/tray/pages/messagethreads.h"
 
-#include "messagelog.h"
+#include "app/tray/pages/messagelog.h"
 
 #include <algorithm>
 #include <limits>

@@ -1,4 +1,4 @@
-#include "notificationsettings.h"
+#include "app/tray/pages/notificationsettings.h"
 
 #include <QCheckBox>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "notificationkind.h"
-#include "notificationpreferences.h"
+#include "app/tray/notifications/notificationkind.h"
+#include "app/tray/notifications/notificationpreferences.h"
 
 #include <QFileSystemWatcher>
 #include <QGroupBox>

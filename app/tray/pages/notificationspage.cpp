@@ -1,6 +1,6 @@
-#include "notificationspage.h"
+#include "app/tray/pages/notificationspage.h"
 
-#include "notifier.h"
+#include "app/tray/notifications/notifier.h"
 
 #include <QCoreApplication>
 #include <QFont>

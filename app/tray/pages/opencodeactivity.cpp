@@ -1,6 +1,6 @@
-#include "opencodeactivity.h"
+#include "app/tray/pages/opencodeactivity.h"
 
-#include "controlevents.h"
+#include "openchamber/controlevents.h"
 
 #include <algorithm>
 

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "attention.h"
+#include "app/tray/attention.h"
 
 #include <QDateTime>
 #include <QHash>

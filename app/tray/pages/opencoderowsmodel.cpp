@@ -1,8 +1,8 @@
-#include "opencoderowsmodel.h"
+#include "app/tray/pages/opencoderowsmodel.h"
 
-#include "attention.h"
-#include "peerfacts.h"
-#include "peersmodel.h"
+#include "app/tray/attention.h"
+#include "app/tray/peerfacts.h"
+#include "app/tray/peersmodel.h"
 
 #include <QDir>
 #include <QFileInfo>

@@ -1,7 +1,7 @@
 #pragma once
 
-#include "dto.h"
-#include "opencodeactivity.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "common/dto.h"
 
 #include <QAbstractTableModel>
 #include <QHash>

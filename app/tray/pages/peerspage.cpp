@@ -1,14 +1,14 @@
-#include "peerspage.h"
+#include "app/tray/pages/peerspage.h"
 
-#include "brokerapi.h"
-#include "listview.h"
-#include "opencodeactivity.h"
-#include "opencoderowsmodel.h"
-#include "peerfacts.h"
-#include "peersbymachinemodel.h"
-#include "peersfilterproxy.h"
-#include "peersmodel.h"
-#include "traypresenter.h"
+#include "app/tray/pages/listview.h"
+#include "app/tray/pages/opencodeactivity.h"
+#include "app/tray/pages/opencoderowsmodel.h"
+#include "app/tray/peerfacts.h"
+#include "app/tray/peersbymachinemodel.h"
+#include "app/tray/peersfilterproxy.h"
+#include "app/tray/peersmodel.h"
+#include "app/tray/traypresenter.h"
+#include "common/brokerapi.h"
 
 #include <QApplication>
 #include <QClipboard>

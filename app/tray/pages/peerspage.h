@@ -1,6 +1,6 @@
 #pragma once
 
-#include "peerscope.h"
+#include "app/tray/peerscope.h"
 
 #include <QList>
 #include <QWidget>

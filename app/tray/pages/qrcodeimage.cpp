@@ -1,4 +1,4 @@
-#include "qrcodeimage.h"
+#include "app/tray/pages/qrcodeimage.h"
 
 #include <QCoreApplication>
 

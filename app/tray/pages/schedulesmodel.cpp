@@ -1,4 +1,4 @@
-#include "schedulesmodel.h"
+#include "app/tray/pages/schedulesmodel.h"
 
 #include <QDateTime>
 #include <QJsonArray>

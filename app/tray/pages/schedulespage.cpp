@@ -1,8 +1,8 @@
-#include "schedulespage.h"
-#include "listview.h"
+#include "app/tray/pages/schedulespage.h"
+#include "app/tray/pages/listview.h"
 
-#include "schedulesmodel.h"
-#include "schedulespresenter.h"
+#include "app/tray/pages/schedulesmodel.h"
+#include "app/tray/pages/schedulespresenter.h"
 
 #include <QCheckBox>
 #include <QComboBox>

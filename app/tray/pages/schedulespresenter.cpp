@@ -1,6 +1,6 @@
-#include "schedulespresenter.h"
+#include "app/tray/pages/schedulespresenter.h"
 
-#include "brokerapi.h"
+#include "common/brokerapi.h"
 
 #include <QJsonArray>
 #include <QPointer>

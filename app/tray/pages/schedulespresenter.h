@@ -1,9 +1,9 @@
 #pragma once
 
-#include "controlcalls.h"
-#include "dto.h"
-#include "schedulesmodel.h"
-#include "sessionspresenter.h"
+#include "app/tray/pages/controlcalls.h"
+#include "app/tray/pages/schedulesmodel.h"
+#include "app/tray/pages/sessionspresenter.h"
+#include "common/dto.h"
 
 #include <QObject>
 

@@ -1,4 +1,4 @@
-#include "sessionsmodel.h"
+#include "app/tray/pages/sessionsmodel.h"
 
 #include <QSet>
 

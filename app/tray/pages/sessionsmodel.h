@@ -1,6 +1,6 @@
 #pragma once
 
-#include "opencodeactivity.h"
+#include "app/tray/pages/opencodeactivity.h"
 
 #include <QAbstractTableModel>
 #include <QDateTime>

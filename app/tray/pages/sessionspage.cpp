@@ -1,8 +1,8 @@
-#include "sessionspage.h"
-#include "listview.h"
+#include "app/tray/pages/sessionspage.h"
+#include "app/tray/pages/listview.h"
 
-#include "sessionsmodel.h"
-#include "sessionspresenter.h"
+#include "app/tray/pages/sessionsmodel.h"
+#include "app/tray/pages/sessionspresenter.h"
 
 #include <QCheckBox>
 #include <QComboBox>

@@ -1,6 +1,6 @@
-#include "sessionspresenter.h"
+#include "app/tray/pages/sessionspresenter.h"
 
-#include "opencodeactivity.h"
+#include "app/tray/pages/opencodeactivity.h"
 
 #include <QDir>
 #include <QJsonArray>

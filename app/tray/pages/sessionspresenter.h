@@ -1,7 +1,7 @@
 #pragma once
 
-#include "controlcalls.h"
-#include "sessionsmodel.h"
+#include "app/tray/pages/controlcalls.h"
+#include "app/tray/pages/sessionsmodel.h"
 
 #include <QElapsedTimer>
 #include <QHash>

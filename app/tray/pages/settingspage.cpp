@@ -1,9 +1,9 @@
-#include "settingspage.h"
+#include "app/tray/pages/settingspage.h"
 
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "configsettings.h"
-#include "notificationsettings.h"
+#include "app/tray/pages/notificationsettings.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
+#include "common/configsettings.h"
 
 #include <QCheckBox>
 #include <QClipboard>

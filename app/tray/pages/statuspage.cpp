@@ -1,7 +1,7 @@
-#include "statuspage.h"
+#include "app/tray/pages/statuspage.h"
 
-#include "brokerapi.h"
-#include "formatting.h"
+#include "app/cli/formatting.h"
+#include "common/brokerapi.h"
 
 #include <QClipboard>
 #include <QFileInfo>

@@ -1,6 +1,6 @@
 #pragma once
 
-#include "wire.h"
+#include "common/wire.h"
 
 #include <QElapsedTimer>
 #include <QWidget>

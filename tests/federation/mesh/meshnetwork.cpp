@@ -1,4 +1,4 @@
-#include "meshnetwork.h"
+#include "tests/federation/mesh/meshnetwork.h"
 
 #include <QCoreApplication>
 #include <QCryptographicHash>

@@ -6,7 +6,7 @@
 // mount namespace. alpha has beta's fingerprint pinned (under another address): it connects to
 // beta by itself; gamma is not pinned: listed as discovered, never connected. Skips with its
 // reason where namespaces or avahi are unavailable.
-#include "meshnetwork.h"
+#include "tests/federation/mesh/meshnetwork.h"
 
 #include <QDeadlineTimer>
 #include <QFile>
@@ -15,7 +15,7 @@
 #include <QStandardPaths>
 #include <QTest>
 
-#include "config.h"
+#include "common/config.h"
 
 using namespace Qt::StringLiterals;
 

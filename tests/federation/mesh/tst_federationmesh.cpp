@@ -9,7 +9,7 @@
 // 127.0.0.2-4 (stand-ins .5 and .6, outsider .201, subnet 127.0.0.0/25): one port pair per broker,
 // CLAUDE_PEERS_FEDERATION_HOSTNAME for the hostnames, and curl --interface for each side's source
 // address.
-#include "meshnetwork.h"
+#include "tests/federation/mesh/meshnetwork.h"
 
 #include <QCryptographicHash>
 #include <QDateTime>

@@ -3,9 +3,9 @@
 // A ControlService whose answers the test scripts: what the adapters sent it, and the answer
 // (a result, a failure, or none yet: the call is held until the test answers or the client's
 // cancellation arrives).
-#include "actioncatalog.h"
-#include "controlbackend.h"
-#include "controlservice.h"
+#include "openchamber/actioncatalog.h"
+#include "openchamber/controlbackend.h"
+#include "openchamber/controlservice.h"
 
 #include <QJsonObject>
 #include <QList>

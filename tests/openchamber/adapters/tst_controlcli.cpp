@@ -1,11 +1,11 @@
 // The CLI's control commands in-process (in-memory streams) against a real broker with the
 // ControlModule and a fake service: what reaches the service, the exit codes of the contract
 // (0 ok, 2 invalid, 1 failed), --json, -q, partial results, and Ctrl-C cancelling the wait.
-#include "brokerharness.h"
-#include "command.h"
-#include "context.h"
-#include "controlmodule.h"
-#include "fakecontrolservice.h"
+#include "app/cli/command.h"
+#include "app/cli/context.h"
+#include "openchamber/controlmodule.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/adapters/fakecontrolservice.h"
 
 #include <QBuffer>
 #include <QJsonDocument>

@@ -2,11 +2,11 @@
 // BrokerServer on a loopback port, over real HTTP, in front of a fake service: status codes and
 // bodies, partial-result fields, the envelope, which actions an AI session may run, and
 // cancellation when the client leaves (QNAM's abort and BrokerClient::abort).
-#include "brokerapi.h"
-#include "brokerclient.h"
-#include "brokerharness.h"
-#include "controlmodule.h"
-#include "fakecontrolservice.h"
+#include "common/brokerapi.h"
+#include "common/brokerclient.h"
+#include "openchamber/controlmodule.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/openchamber/adapters/fakecontrolservice.h"
 
 #include <QJsonArray>
 #include <QSignalSpy>

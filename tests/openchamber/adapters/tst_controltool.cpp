@@ -3,11 +3,11 @@
 // contract's schema; a call reaches /agent-tool with the session's credential and cwd and
 // answers the envelope; a failure is an isError envelope; notifications/cancelled cancels the
 // action in the broker; other tools still answer while an action waits.
-#include "brokerharness.h"
-#include "controlmodule.h"
-#include "fakecontrolservice.h"
-#include "helperenv.h"
-#include "mcpclient.h"
+#include "openchamber/controlmodule.h"
+#include "tests/broker/brokerharness.h"
+#include "tests/mcp_stdio/helperenv.h"
+#include "tests/mcp_stdio/mcpclient.h"
+#include "tests/openchamber/adapters/fakecontrolservice.h"
 
 #include <QDir>
 #include <QJsonArray>

@@ -1,11 +1,11 @@
 // The adapters' pure parts: the wire structs of /control and /agent-tool, the agent's action
 // resolution, the CLI's command lines → actions (and their usage errors), and its texts.
-#include "actioncatalog.h"
-#include "agentactions.h"
-#include "command.h"
-#include "controlcommands.h"
-#include "controlformat.h"
-#include "controlwire.h"
+#include "app/cli/command.h"
+#include "app/cli/controlcommands.h"
+#include "app/cli/controlformat.h"
+#include "common/controlwire.h"
+#include "openchamber/actioncatalog.h"
+#include "openchamber/agentactions.h"
 
 #include <QJsonArray>
 #include <QTest>
