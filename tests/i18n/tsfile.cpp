@@ -173,7 +173,8 @@ std::expected<QString, QString> runUpdate(const QString &tsDir, const QString &s
     const auto result = TestSupport::run(
         QStringLiteral(PEERS_CMAKE),
         {QStringLiteral("-DLUPDATE=" PEERS_LUPDATE), QStringLiteral("-DSOURCE_DIR=") + sourceDir,
-         QStringLiteral("-DTS_DIR=") + tsDir, QStringLiteral("-P"), QStringLiteral(PEERS_UPDATE_SCRIPT)},
+         QStringLiteral("-DTS_DIR=") + tsDir, QStringLiteral("-DINCLUDE_DIR=" PEERS_INCLUDE_DIR),
+         QStringLiteral("-P"), QStringLiteral(PEERS_UPDATE_SCRIPT)},
         QProcessEnvironment::systemEnvironment(), TestSupport::scaled(120000));
     if (result.timedOut)
         return std::unexpected(QStringLiteral("lupdate did not finish in time"));
