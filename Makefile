@@ -33,12 +33,12 @@ test:
 
 # The whole Qt Test suite (every label: unit, integration, gui, fault, keychain, external) built
 # with AddressSanitizer + UndefinedBehaviorSanitizer (g++, own build dir). Any report fails the
-# run, also one from a process a test started (tests/sanitizers/run-suite.sh). The fuzz smoke
-# tests are left to `make test`. Pass ctest arguments with ASAN_CTEST_ARGS (e.g. "-L gui").
+# run, also one from a process a test started (tests/sanitizers/run-suite.sh); the fuzz seeds
+# are replayed under the sanitizers too. Pass ctest arguments with ASAN_CTEST_ARGS (e.g. "-L gui").
 test-asan:
 	@tools/install-deps.sh test
 	@cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo "-DCMAKE_CXX_FLAGS_RELWITHDEBINFO=-O1 -g1 -DNDEBUG" \
-	    -DPEERS_SANITIZE=address,undefined -DPEERS_FUZZ_SMOKE=OFF >/dev/null
+	    -DPEERS_SANITIZE=address,undefined >/dev/null
 	@cmake --build $(ASAN_BUILD) -j $(JOBS)
 	@tests/sanitizers/run-suite.sh $(ASAN_BUILD) -j $(JOBS) $(ASAN_CTEST_ARGS)
 

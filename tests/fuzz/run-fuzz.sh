@@ -11,7 +11,7 @@ set -uo pipefail
 binary=$1 src=$2 name=$3 seconds=$4 work=$5
 shift 5
 if [ ! -x "$binary" ]; then
-    echo "fuzz target $binary is missing: build it (make fuzz, or the fuzz-build of make test)" >&2
+    echo "fuzz target $binary is missing: build it (make fuzz)" >&2
     exit 1
 fi
 [ "${FUZZ_FRESH:-0}" = 1 ] && rm -rf "$work/$name/corpus"
