@@ -43,6 +43,8 @@ QJsonObject Peer::toJson() const
             if (!attentionMessage.isEmpty())
                 o.insert(QStringLiteral("attention_message"), attentionMessage);
         }
+        if (!delivery.isEmpty())
+            o.insert(QStringLiteral("delivery"), delivery);
     }
     return o;
 }
@@ -72,6 +74,7 @@ Result<Peer> Peer::fromJson(const QJsonObject &o)
         p.attentionSince = o.value(QStringLiteral("attention_since")).toString();
         p.attentionMessage = o.value(QStringLiteral("attention_message")).toString();
     }
+    p.delivery = o.value(QStringLiteral("delivery")).toString();
     return p;
 }
 

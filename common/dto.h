@@ -41,6 +41,10 @@ struct Peer
     Attention attention = Attention::Unknown;
     QString attentionSince; // ISO-8601 UTC with milliseconds: when the peer entered its state
     QString attentionMessage; // what the session said it needs (a Notification's text)
+    // Ours, from /set-channel-push: how messages reach the session's model, "channel" (a push
+    // it shows), "inbox" (Claude Code's session inbox) or "banner" (the next tool result);
+    // absent on the wire when the helper did not say (older helpers, 0.7's).
+    QString delivery;
 
     QString displayName() const { return sessionName.isEmpty() ? id : sessionName; }
     bool isRemote() const { return id.contains(QLatin1Char(':')); }

@@ -97,6 +97,7 @@ constexpr auto setNameFields = std::tuple {
 constexpr auto setChannelPushFields = std::tuple {
     required("id", &SetChannelPushRequest::id),
     required("status", &SetChannelPushRequest::status),
+    optional("delivery", &SetChannelPushRequest::delivery).omitEmpty().atMostBytes(Wire::maxLabelBytes),
 };
 
 constexpr auto setAttentionFields = std::tuple {

@@ -128,6 +128,8 @@ struct SetChannelPushRequest
 
     QString id;
     QString status; // unknown / unverified / working
+    // Ours (Peer::delivery): channel / inbox / banner; empty = not said, the stored one stays.
+    QString delivery;
 
     QJsonObject toJson() const;
     static Result<SetChannelPushRequest> fromJson(const QJsonObject &object);

@@ -115,8 +115,22 @@ QStringList peerList(const QList<Broker::Peer> &peers)
         const QString client = Broker::clientLabel(p.client);
         if (!client.isEmpty())
             lines << QStringLiteral("  Client: ") + client;
+        if (const QString path = deliveryPathLabel(p.delivery); !path.isEmpty())
+            lines << QStringLiteral("  Delivery: ") + path;
     }
     return lines;
+}
+
+QString deliveryPathLabel(const QString &delivery)
+{
+    if (delivery == QLatin1String("channel"))
+        return QStringLiteral("channel (pushed into the session as it arrives)");
+    if (delivery == QLatin1String("inbox"))
+        return QStringLiteral(
+            "inbox (Claude Code's session inbox: a new turn when idle, after the running tool when busy)");
+    if (delivery == QLatin1String("banner"))
+        return QStringLiteral("banner (shown at the session's next claude-peers tool call)");
+    return delivery;
 }
 
 QString uptime(qint64 seconds)

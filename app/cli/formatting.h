@@ -23,6 +23,8 @@ QStringList statusSecrets(const Broker::Result<Broker::SecretsAnswer> &secrets, 
 QStringList statusPeers(const QList<Broker::Peer> &peers);
 // "No peers registered." or per peer "<id>[ [<name>]]  PID:<pid>  <cwd>" + "  Summary: <s>".
 QStringList peerList(const QList<Broker::Peer> &peers);
+// "inbox (Claude Code's session inbox: …)" for Peer::delivery; empty when the helper did not say.
+QString deliveryPathLabel(const QString &delivery);
 // "<s>s", "<m>m", "<h>h[ <m>m]", "<d>d[ <h>h]".
 QString uptime(qint64 seconds);
 // The "Broker Metrics" block of `metrics`.

@@ -70,7 +70,7 @@ void Api::setChannelPush(Call &call)
     if (!request)
         return;
     touchActor(request->id);
-    if (auto done = m_service.setChannelPush(request->id, request->status); !done) {
+    if (auto done = m_service.setChannelPush(request->id, request->status, request->delivery); !done) {
         replyError(call.responder, done.error());
         return;
     }

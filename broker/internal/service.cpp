@@ -172,12 +172,18 @@ Result<void> Service::setSessionName(const QString &peerId, const QString &name)
     return announceIfChanged(peerId, m_store.setSessionName(peerId, name));
 }
 
-Result<void> Service::setChannelPush(const QString &peerId, const QString &state)
+Result<void> Service::setChannelPush(const QString &peerId, const QString &state, const QString &delivery)
 {
     static const QSet<QString> states {QStringLiteral("unknown"), QStringLiteral("unverified"),
                                        QStringLiteral("working")};
+    static const QSet<QString> paths {QStringLiteral("channel"), QStringLiteral("inbox"),
+                                      QStringLiteral("banner")};
     if (!states.contains(state))
         return {}; // reference §3.10: silently ignored
+    if (paths.contains(delivery)) { // ours; another value is ignored the same way
+        if (auto r = m_store.setDelivery(peerId, delivery); !r)
+            return std::unexpected(r.error());
+    }
     return announceIfChanged(peerId, m_store.setChannelPush(peerId, state));
 }
 

@@ -63,7 +63,8 @@ public:
     Result<bool> touch(const QString &peerId); // last_seen = now; false if unknown
     Result<void> setSummary(const QString &peerId, const QString &summary);
     Result<void> setSessionName(const QString &peerId, const QString &name);
-    Result<void> setChannelPush(const QString &peerId, const QString &state); // unknown states ignored
+    // Unknown states and delivery paths are ignored; an empty delivery keeps the stored one.
+    Result<void> setChannelPush(const QString &peerId, const QString &state, const QString &delivery = {});
     // 404 (NotFound) when no peer has the id.
     Result<void> setAttention(const QString &peerId, Attention state, const QString &message);
     Result<void> unregisterPeer(const QString &peerId);

@@ -473,6 +473,13 @@ Result<bool> Store::setChannelPush(const QString &id, const QString &state)
     return d->updatePeer(d->statements->setChannelPush, state, id, "Setting channel_push");
 }
 
+Result<bool> Store::setDelivery(const QString &id, const QString &delivery)
+{
+    if (!d->ready())
+        return std::unexpected(notOpen());
+    return d->updatePeer(d->statements->setDelivery, delivery, id, "Setting the delivery path");
+}
+
 Result<bool> Store::setAttention(const QString &id, Attention state, const QString &message,
                                  const QString &now)
 {

@@ -117,6 +117,7 @@ public:
     Result<bool> setSummary(const QString &id, const QString &summary);
     Result<bool> setSessionName(const QString &id, const QString &name);
     Result<bool> setChannelPush(const QString &id, const QString &state);
+    Result<bool> setDelivery(const QString &id, const QString &delivery);
     // false if unknown. "unknown" is stored as ''; since is kept while the state stays.
     Result<bool> setAttention(const QString &id, Attention state, const QString &message, const QString &now);
     Result<bool> removePeer(const QString &id);

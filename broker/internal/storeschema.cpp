@@ -195,12 +195,17 @@ constexpr Column version5Columns[] = {
     {"peers", "attention_message", "TEXT DEFAULT ''"},
 };
 
-Result<void> migrateTo5(QSqlDatabase &db)
+// Version 6: how messages reach each session's model (Peer::delivery).
+constexpr Column version6Columns[] = {
+    {"peers", "delivery", "TEXT DEFAULT ''"},
+};
+
+template<std::size_t N> Result<void> addPeerColumns(QSqlDatabase &db, const Column (&columns)[N])
 {
     auto names = columnNames(db, QStringLiteral("peers"));
     if (!names)
         return std::unexpected(names.error());
-    for (const Column &column : version5Columns) {
+    for (const Column &column : columns) {
         const QString name = QString::fromLatin1(column.name);
         if (names->contains(name))
             continue;
@@ -210,6 +215,16 @@ Result<void> migrateTo5(QSqlDatabase &db)
             return r;
     }
     return {};
+}
+
+Result<void> migrateTo5(QSqlDatabase &db)
+{
+    return addPeerColumns(db, version5Columns);
+}
+
+Result<void> migrateTo6(QSqlDatabase &db)
+{
+    return addPeerColumns(db, version6Columns);
 }
 
 // One step in its own write transaction. BEGIN IMMEDIATE takes the write lock first, then
@@ -321,7 +336,7 @@ Result<int> migrate(QSqlDatabase &db)
                         .arg(*version)
                         .arg(currentVersion));
     const std::function<Result<void>(QSqlDatabase &)> steps[] = {migrateTo1, migrateTo2, migrateTo3,
-                                                                 migrateTo4, migrateTo5};
+                                                                 migrateTo4, migrateTo5, migrateTo6};
     for (int target = *version + 1; target <= currentVersion; ++target) {
         if (auto r = runStep(db, target, steps[target - 1]); !r)
             return std::unexpected(r.error());

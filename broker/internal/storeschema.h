@@ -20,9 +20,10 @@ Q_DECLARE_LOGGING_CATEGORY(lcStore)
 //   3: peers.client (the MCP client a peer runs in: "claude-code", "opencode", …)
 //   4: partial message indexes (undelivered rows by recipient, delivered rows by age)
 //   5: peers.attention, attention_since, attention_message (what a session asks of its human)
+//   6: peers.delivery (how messages reach a session's model: channel, inbox or banner)
 namespace StoreSchema {
 
-inline constexpr int currentVersion = 5;
+inline constexpr int currentVersion = 6;
 
 Result<int> userVersion(QSqlDatabase &db);
 

@@ -14,7 +14,7 @@ namespace {
 
 const QString peerColumns = QStringLiteral("id, pid, cwd, git_root, tty, summary, registered_at, last_seen, "
                                            "session_name, channel_push, version, client, attention, "
-                                           "attention_since, attention_message");
+                                           "attention_since, attention_message, delivery");
 const QString messageColumns =
     QStringLiteral("id, from_id, to_id, text, type, metadata, reply_to, sent_at, delivered");
 
@@ -50,6 +50,7 @@ Peer peerFromRow(const QSqlQuery &q)
         p.attentionSince = q.value(13).toString();
         p.attentionMessage = q.value(14).toString();
     }
+    p.delivery = q.value(15).toString();
     return p;
 }
 
@@ -122,6 +123,7 @@ Result<void> Statements::prepareAll()
         {&setSummary, QStringLiteral("UPDATE peers SET summary = ? WHERE id = ?")},
         {&setSessionName, QStringLiteral("UPDATE peers SET session_name = ? WHERE id = ?")},
         {&setChannelPush, QStringLiteral("UPDATE peers SET channel_push = ? WHERE id = ?")},
+        {&setDelivery, QStringLiteral("UPDATE peers SET delivery = ? WHERE id = ?")},
         // The time a peer entered its state stays while the state does (SET sees the old row).
         {&setAttention,
          QStringLiteral("UPDATE peers SET attention_since = CASE WHEN attention = ? THEN attention_since "

@@ -46,6 +46,7 @@ struct Statements
           setSummary(db),
           setSessionName(db),
           setChannelPush(db),
+          setDelivery(db),
           setAttention(db),
           deletePeer(db),
           samePid(db),
@@ -70,7 +71,7 @@ struct Statements
     QSqlQuery begin, commit, rollback, savepoint, release, rollbackTo;
     bool batch = false; // Store::beginBatch() opened the transaction
     QSqlQuery peerById, allPeers, peerBySecret, touchPeer, setSummary, setSessionName, setChannelPush,
-        setAttention, deletePeer, samePid, sameTty, insertPeer;
+        setDelivery, setAttention, deletePeer, samePid, sameTty, insertPeer;
     QSqlQuery insertMessage, messageExists, messageById, undelivered, acknowledge, orphans, deleteMessage,
         deleteUndeliveredFor, purge, counts;
     QSqlQuery keyedAnswer, rememberKeyedAnswer, forgetKeyedAnswers; // claude_peers_request_keys

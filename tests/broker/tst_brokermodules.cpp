@@ -423,7 +423,7 @@ void tst_BrokerModules::migratesFreshDatabase()
              2);
     QCOMPARE(scalar(path, QStringLiteral("SELECT text FROM test_notes")).toString(), QStringLiteral("n1"));
     // The core's own track is untouched.
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 5);
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 6);
 }
 
 void tst_BrokerModules::reopenedDatabaseRunsOnlyNewSteps()
@@ -543,7 +543,7 @@ void tst_BrokerModules::referenceDatabaseStillOpens()
         QVERIFY(server.start());
     }
     const QString path = settings.location.databasePath;
-    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 5); // the core's track alone
+    QCOMPARE(scalar(path, QStringLiteral("PRAGMA user_version")).toInt(), 6); // the core's track alone
     QCOMPARE(scalar(path, QStringLiteral("SELECT version FROM module_versions WHERE name = 'test-module'"))
                  .toInt(),
              2);

@@ -247,18 +247,18 @@ void tst_Store::createsSchemaOnEmptyFile()
 {
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 5);
+    QCOMPARE(m_store->schemaVersion(), 6);
     QCOMPARE(int(QFile::permissions(dbPath()) & 0x7077), 0x6000); // rw owner, nothing for group/other
     QVERIFY(m_store->registerPeer(newPeer(QStringLiteral("aaaa1111"), 10), now)); // creates the WAL
     QCOMPARE(int(QFile::permissions(dbPath() + QStringLiteral("-wal")) & 0x7077), 0x6000);
 
     RawDb raw(dbPath());
-    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 5);
+    QCOMPARE(raw.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 6);
     QCOMPARE(raw.scalar(QStringLiteral("PRAGMA journal_mode")).toString(), QStringLiteral("wal"));
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
                       "session_name", "channel_push", "version", "secret_hash", "client", "attention",
-                      "attention_since", "attention_message"}));
+                      "attention_since", "attention_message", "delivery"}));
     QCOMPARE(
         raw.column(QStringLiteral("PRAGMA table_info(messages)"), 1),
         strings({"id", "from_id", "to_id", "text", "type", "metadata", "reply_to", "sent_at", "delivered"}));
@@ -308,7 +308,7 @@ void tst_Store::reopensWithDataIntact()
     QCOMPARE(m_store->schemaVersion(), 0);
 
     QVERIFY(m_store->open(dbPath()));
-    QCOMPARE(m_store->schemaVersion(), 5);
+    QCOMPARE(m_store->schemaVersion(), 6);
     auto peer = m_store->peer(QStringLiteral("aaaa1111"));
     QVERIFY(peer && peer->has_value());
     auto pending = m_store->undelivered(QStringLiteral("aaaa1111"));
@@ -347,7 +347,7 @@ void tst_Store::upgradesVersion3Indexes()
     }
 
     QVERIFY(m_store->open(dbPath()));
-    QCOMPARE(m_store->schemaVersion(), 5);
+    QCOMPARE(m_store->schemaVersion(), 6);
     RawDb raw(dbPath());
     QCOMPARE(raw.column(QStringLiteral("SELECT name FROM sqlite_master WHERE type = 'index' AND name LIKE "
                                        "'idx_messages%' ORDER BY name")),
@@ -392,7 +392,7 @@ void tst_Store::upgradesReferenceDatabase()
 
     auto opened = m_store->open(path);
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 5);
+    QCOMPARE(m_store->schemaVersion(), 6);
 
     auto peers = m_store->peers();
     QVERIFY(peers);
@@ -452,7 +452,7 @@ void tst_Store::upgradesReferenceDatabase()
     QCOMPARE(*purged, 1);
 
     RawDb check(path);
-    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 5);
+    QCOMPARE(check.scalar(QStringLiteral("PRAGMA user_version")).toInt(), 6);
     QVERIFY(
         check.column(QStringLiteral("PRAGMA table_info(peers)"), 1).contains(QStringLiteral("secret_hash")));
     QCOMPARE(check.scalar(QStringLiteral("SELECT COUNT(*) FROM peers WHERE secret_hash = ''")).toInt(), 3);
@@ -488,13 +488,13 @@ void tst_Store::upgradesFirstReleaseDatabase()
     }
     auto opened = m_store->open(dbPath());
     QVERIFY2(opened, qPrintable(errorOf(opened)));
-    QCOMPARE(m_store->schemaVersion(), 5);
+    QCOMPARE(m_store->schemaVersion(), 6);
 
     RawDb raw(dbPath());
     QCOMPARE(raw.column(QStringLiteral("PRAGMA table_info(peers)"), 1),
              strings({"id", "pid", "cwd", "git_root", "tty", "summary", "registered_at", "last_seen",
                       "session_name", "channel_push", "version", "secret_hash", "client", "attention",
-                      "attention_since", "attention_message"}));
+                      "attention_since", "attention_message", "delivery"}));
     QCOMPARE(
         raw.column(QStringLiteral("PRAGMA table_info(messages)"), 1),
         strings({"id", "from_id", "to_id", "text", "sent_at", "delivered", "type", "metadata", "reply_to"}));

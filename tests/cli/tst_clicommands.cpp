@@ -187,16 +187,18 @@ private Q_SLOTS:
             {"id":"d92a5e28","pid":10,"cwd":"/p","session_name":"AUTH","summary":"doing x","tty":"pts/4",
              "last_seen":"2026-03-27T12:00:00.000Z"},
             {"id":"478e3862","pid":11,"cwd":"/q","session_name":"","summary":"","tty":null,"last_seen":"L",
-             "client":"opencode"}])")
+             "client":"opencode","delivery":"banner"}])")
                                                                      .array());
         QCOMPARE(Cli::Format::statusPeers(peers),
                  (QStringList {u""_s, u"Peers:"_s, u"  d92a5e28 [AUTH]  PID:10  /p"_s, u"         doing x"_s,
                                u"         TTY: pts/4"_s, u"         Last seen: 2026-03-27T12:00:00.000Z"_s,
                                u"  478e3862  PID:11  /q"_s, u"         Client: OpenCode"_s,
                                u"         Last seen: L"_s}));
-        QCOMPARE(Cli::Format::peerList(peers),
-                 (QStringList {u"d92a5e28 [AUTH]  PID:10  /p"_s, u"  Summary: doing x"_s,
-                               u"478e3862  PID:11  /q"_s, u"  Client: OpenCode"_s}));
+        QCOMPARE(
+            Cli::Format::peerList(peers),
+            (QStringList {u"d92a5e28 [AUTH]  PID:10  /p"_s, u"  Summary: doing x"_s,
+                          u"478e3862  PID:11  /q"_s, u"  Client: OpenCode"_s,
+                          u"  Delivery: banner (shown at the session's next claude-peers tool call)"_s}));
         QCOMPARE(Cli::Format::peerList({}), QStringList {u"No peers registered."_s});
     }
 

@@ -62,7 +62,9 @@ private Q_SLOTS:
         roundTrips(UnregisterRequest {QStringLiteral("a1")});
         roundTrips(SetSummaryRequest {QStringLiteral("a1"), QStringLiteral("s")});
         roundTrips(SetNameRequest {QStringLiteral("a1"), QStringLiteral("n")});
-        roundTrips(SetChannelPushRequest {QStringLiteral("a1"), QStringLiteral("working")});
+        roundTrips(SetChannelPushRequest {QStringLiteral("a1"), QStringLiteral("working"), {}});
+        roundTrips(SetChannelPushRequest {QStringLiteral("a1"), QStringLiteral("unverified"),
+                                          QStringLiteral("inbox")});
         roundTrips(ListPeersRequest {QStringLiteral("repo"), QStringLiteral("/x"), QStringLiteral("/x"),
                                      QStringLiteral("a1")});
         SendMessageRequest send;

@@ -203,7 +203,8 @@ void requests(Golden &g)
     g.read<SetNameRequest>("set-name: null", R"({"id":"a","session_name":null})");
     g.read<SetNameRequest>("set-name: long",
                            "{\"id\":\"a\",\"session_name\":\"" + QByteArray(2049, 'x') + "\"}");
-    g.written("set-channel-push", SetChannelPushRequest {QStringLiteral("a1"), QStringLiteral("working")});
+    g.written("set-channel-push",
+              SetChannelPushRequest {QStringLiteral("a1"), QStringLiteral("working"), {}});
     g.read<SetChannelPushRequest>("set-channel-push: no status", R"({"id":"a"})");
 
     g.written("set-attention: default", SetAttentionRequest {});
