@@ -52,4 +52,9 @@ bool BannerQueue::contains(qint64 messageId) const
     return false;
 }
 
+bool BannerQueue::remove(qint64 messageId)
+{
+    return m_entries.removeIf([messageId](const Entry &e) { return e.messageId == messageId; }) > 0;
+}
+
 } // namespace Mcp

@@ -44,6 +44,7 @@ public:
     int size() const { return int(m_entries.size()); }
     int capacity() const { return m_capacity; }
     bool contains(qint64 messageId) const;
+    bool remove(qint64 messageId); // false when it is not queued
     qint64 oldestPushedAtMs() const { return m_entries.isEmpty() ? 0 : m_entries.constFirst().pushedAtMs; }
 
 private:

@@ -17,6 +17,7 @@ struct Sender
     QString name;
     QString summary;
     QString cwd;
+    QString client; // the MCP client it runs in ("claude-code", "opencode"), when it said
 };
 
 // Keys must match [A-Za-z0-9_]+: other characters become "_", an empty key becomes "_".

@@ -1,5 +1,6 @@
 #include "mcp_stdio/clientprofile.h"
 
+#include "common/processtty.h"
 #include "mcp_stdio/bannerqueue.h"
 
 #include <QFile>
@@ -116,12 +117,7 @@ ClientProfile::Host ClientProfile::Host::current(const QString &clientName)
             for (const QByteArray &arg : cmdline.read(256 * 1024).split('\0'))
                 h.parentArguments << QString::fromLocal8Bit(arg);
         }
-        QFile stat(QStringLiteral("/proc/%1/stat").arg(pid));
-        if (!stat.open(QIODevice::ReadOnly))
-            break;
-        // "pid (comm) state ppid …": comm may hold spaces and parentheses.
-        const QByteArray line = stat.read(4096);
-        pid = line.mid(line.lastIndexOf(')') + 2).split(' ').value(1).toLongLong();
+        pid = Broker::ProcessTty::parentOf(pid);
     }
     if (!h.home.isEmpty())
         h.claudeJson = readJsonObject(h.home + QStringLiteral("/.claude.json"));
@@ -166,11 +162,11 @@ qint64 ClientProfile::bannerGraceMs() const
     return channel == Channel::Ignored ? 0 : BannerQueue::DefaultGraceMs;
 }
 
-QString ClientProfile::channelPushState(bool pushWritten, bool writeFailed) const
+QString ClientProfile::channelPushState(bool pushesStarted, bool writeFailed) const
 {
     if (channel == Channel::Ignored || writeFailed)
         return QStringLiteral("unverified");
-    if (channel == Channel::Shown && pushWritten)
+    if (channel == Channel::Shown && pushesStarted)
         return QStringLiteral("working");
     return QStringLiteral("unknown");
 }

@@ -1,6 +1,7 @@
 #include "mcp_stdio/delivery.h"
 
 #include "common/brokerapi.h"
+#include "mcp_stdio/claudeinbox.h"
 #include "mcp_stdio/format.h"
 #include "mcp_stdio/mcplogging.h"
 #include "mcp_stdio/session.h"
@@ -61,6 +62,21 @@ Delivery::Delivery(Broker::BrokerClient *client, Session *session, StdoutWriter 
 
 Delivery::~Delivery() = default;
 
+void Delivery::setInbox(ClaudeInbox *inbox)
+{
+    m_inbox = inbox;
+    connect(inbox, &ClaudeInbox::accepted, this, &Delivery::onInboxAccepted);
+    connect(inbox, &ClaudeInbox::notDelivered, this, &Delivery::onInboxNotDelivered);
+    connect(inbox, &ClaudeInbox::released, this, &Delivery::onInboxReleased);
+}
+
+QString Delivery::deliveryPath() const
+{
+    if (m_profile.pushIsSeen())
+        return QStringLiteral("channel");
+    return m_inbox ? QStringLiteral("inbox") : QStringLiteral("banner");
+}
+
 void Delivery::setPushEnabled(bool enabled)
 {
     if (m_pushEnabled == enabled)
@@ -115,6 +131,7 @@ void Delivery::forgetDatabase()
     m_ackPending.clear();
     m_pollAcks.clear();
     m_ackAfter.clear();
+    m_inboxPending.clear();
     m_afterId = 0;
 }
 
@@ -249,6 +266,14 @@ void Delivery::writeMessages(const QList<Broker::Message> &messages, Origin orig
     for (const Broker::Message &m : messages) {
         const Channel::Sender sender = senderFor(m.fromId);
         remember(m, false);
+        if (m_inbox && !m_profile.pushIsSeen()) {
+            // The inbox alone: a channel push as well could show it twice.
+            const BannerQueue::Entry entry = Format::entryFor(m, sender.name, m_clock.elapsed());
+            m_inboxPending.insert(m.id, entry);
+            m_inbox->deliver(m.id, Format::inboxMessage(entry, sender.client));
+            qCDebug(lcDelivery) << "handed message" << m.id << "to Claude Code's inbox";
+            continue;
+        }
         if (!m_profile.pushIsSeen())
             m_banner.push(Format::entryFor(m, sender.name, m_clock.elapsed()));
         if (!m_profile.pushes())
@@ -285,9 +310,65 @@ void Delivery::onLineWritten(quint64 seq)
         seen->seenByModel = true;
         acknowledge(w.messageId, w.origin);
     }
-    Q_EMIT messageWritten(w.messageId);
     if (!m_inWriteLoop)
         checkWritesDone();
+}
+
+void Delivery::onInboxAccepted(qint64 id)
+{
+    if (!m_inboxPending.remove(id))
+        return; // a database ago
+    if (auto seen = m_seen.find(id); seen != m_seen.end()) {
+        seen->seenByModel = true;
+        ++m_delivered;
+        ackNow({id});
+    }
+}
+
+void Delivery::onInboxNotDelivered(qint64 id, const QString &status, const QString &reason)
+{
+    const auto it = m_inboxPending.constFind(id);
+    if (it == m_inboxPending.cend())
+        return;
+    BannerQueue::Entry entry = it.value();
+    if (status != QLatin1String("held"))
+        m_inboxPending.erase(it);
+    qCInfo(lcDelivery).noquote() << "message" << id << "not delivered by the inbox (" << status
+                                 << "): the banner shows it";
+    // Due at once: nothing else can have shown it.
+    entry.pushedAtMs = m_clock.elapsed() - BannerQueue::DefaultGraceMs;
+    m_banner.push(entry);
+    if (status != QLatin1String("unreachable"))
+        tellSender(entry, status, reason);
+}
+
+void Delivery::onInboxReleased(qint64 id)
+{
+    if (!m_inboxPending.remove(id))
+        return;
+    // The user approved it: Claude Code shows it now. Still queued for the banner: take it out.
+    // Already shown in a tool result: the model saw it twice, which the user chose by approving.
+    if (m_banner.remove(id)) {
+        if (auto seen = m_seen.find(id); seen != m_seen.end() && !seen->seenByModel) {
+            seen->seenByModel = true;
+            ackNow({id});
+        }
+    }
+}
+
+void Delivery::tellSender(const BannerQueue::Entry &entry, const QString &status, const QString &reason)
+{
+    // Only peers can be told; and never about a notice, or two held sessions would loop.
+    if (entry.fromId == QLatin1String("cli") || entry.fromId == QLatin1String("system") ||
+        entry.metadataJson.contains(QLatin1String("\"claude_peers_notice\"")) || !m_session->isRegistered())
+        return;
+    Broker::SendMessageRequest notice;
+    notice.fromId = m_session->peerId();
+    notice.toId = entry.fromId;
+    notice.text = Format::inboxNotice(entry.messageId, m_session->sessionName(), status, reason);
+    notice.metadata = QJsonObject {{QStringLiteral("claude_peers_notice"), status}};
+    notice.replyTo = entry.messageId;
+    Broker::BrokerApi(*m_client).call(notice, [](Broker::Result<Broker::SendMessageAnswer>) {});
 }
 
 void Delivery::acknowledge(qint64 id, Origin origin)
@@ -375,11 +456,11 @@ bool Delivery::needsSenderLookup(const QString &fromId) const
 Channel::Sender Delivery::senderFor(const QString &fromId) const
 {
     if (fromId == QLatin1String("system"))
-        return Channel::Sender {QStringLiteral("claude-peers"), {}, {}};
+        return Channel::Sender {QStringLiteral("claude-peers"), {}, {}, {}};
     const auto it = m_peers.constFind(fromId);
     if (it == m_peers.cend())
         return {};
-    return Channel::Sender {it->sessionName, it->summary, it->cwd};
+    return Channel::Sender {it->sessionName, it->summary, it->cwd, it->client};
 }
 
 void Delivery::refreshPeers(std::function<void()> done)
@@ -482,8 +563,9 @@ void Delivery::checkMessages(std::function<void(Broker::Result<QString>)> done)
                 const bool pushing = m_profile.pushIsSeen() &&
                     std::any_of(m_writes.cbegin(), m_writes.cend(),
                                 [&m](const Write &w) { return w.messageId == m.id; });
-                if (isKnown(m) && (m_seen.value(m.id).seenByModel || pushing))
-                    continue; // the model saw it already (or is about to, through the push)
+                if (isKnown(m) &&
+                    (m_seen.value(m.id).seenByModel || pushing || m_inboxPending.contains(m.id)))
+                    continue; // the model saw it already (or is about to, through the push or inbox)
                 remember(m, false);
                 entries.append(Format::entryFor(m, senderFor(m.fromId).name, m_clock.elapsed()));
             }

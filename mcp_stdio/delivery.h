@@ -24,6 +24,7 @@ class BrokerClient;
 
 namespace Mcp {
 
+class ClaudeInbox;
 class Session;
 class StdoutWriter;
 
@@ -32,14 +33,17 @@ class StdoutWriter;
 //
 // Layer 1 (push): one POST /wait-messages held open at the broker (a broker without it, such
 //   as 0.7: POST /poll-messages every second). Each message is written to stdout as
-//   notifications/claude/channel unless the client is known to ignore those.
+//   notifications/claude/channel where the client shows those; where it does not and Claude
+//   Code gave us its session inbox (ClaudeInbox), into that instead; else as a channel
+//   notification unless the client is known to ignore those. Never two of them.
 // Layer 2 (banner): messages are repeated at the top of the next tool result (after 5 s where
 //   the push may have shown them; at once where it cannot; never where it did).
 // Layer 3 (safety net): every 30 s, unless the stream completed a round in that time, POST
 //   /poll-messages catches what the stream missed.
 //
-// Acknowledged: a written push to a client that shows pushes, or a tool result (banner,
-// check_messages) once it is on stdout. Anything else stays undelivered at the broker: a
+// Acknowledged: a written push to a client that shows pushes, a line the inbox accepted, or a
+// tool result (banner, check_messages) once it is on stdout. What the inbox held or refused
+// goes to the banner, and its sender is told why. Anything else stays undelivered at the broker: a
 // later helper of this peer gets it, or its sender gets a bounce when the peer is gone. The
 // stream asks only for ids above the highest it has seen (after_id), so held messages do not
 // come back at once. Ids seen are remembered with their sent_at, per broker database: a new
@@ -69,6 +73,10 @@ public:
     // From initialize: decides what is pushed, repeated and acknowledged.
     void setClientProfile(const ClientProfile &profile) { m_profile = profile; }
     const ClientProfile &clientProfile() const { return m_profile; }
+    // Claude Code's session inbox, started; used where the client does not show pushes.
+    void setInbox(ClaudeInbox *inbox);
+    // How messages reach the model now: "channel", "inbox" or "banner" (Peer::delivery).
+    QString deliveryPath() const;
     // Pushes start once the client is ready for them (PushGate).
     void setPushEnabled(bool enabled);
     bool isPushEnabled() const { return m_pushEnabled; }
@@ -89,9 +97,6 @@ public:
     qint64 oldestQueuedAgeMs() const;
     qint64 delivered() const { return m_delivered; }
     bool usesStream() const { return m_mode == Mode::Stream; }
-
-Q_SIGNALS:
-    void messageWritten(qint64 messageId); // its notification line is fully on stdout
 
 private:
     enum class Origin { Stream, Poll };
@@ -124,6 +129,10 @@ private:
     void ackNow(const QList<qint64> &ids);
     void forgetDatabase();
     void troubleFrom(const Broker::Error &error);
+    void onInboxAccepted(qint64 id);
+    void onInboxNotDelivered(qint64 id, const QString &status, const QString &reason);
+    void onInboxReleased(qint64 id);
+    void tellSender(const BannerQueue::Entry &entry, const QString &status, const QString &reason);
 
     Broker::BrokerClient *m_client;
     Session *m_session;
@@ -169,6 +178,10 @@ private:
     QElapsedTimer m_peersAge;
     QHash<QString, qint64> m_unknownSenders; // id -> when a refresh did not find it
     QElapsedTimer m_clock;
+
+    ClaudeInbox *m_inbox = nullptr;
+    // Handed to the inbox, not settled yet (held: until released or final); by message id.
+    QHash<qint64, BannerQueue::Entry> m_inboxPending;
 
     BannerQueue m_banner;
     QTimer *m_safetyTimer;

@@ -98,6 +98,12 @@ BannerQueue::Entry entryFor(const Broker::Message &m, const QString &fromName, q
 
 namespace {
 
+// Our one line besides the reference's banner layout: the exact tool names, which a client that
+// loads tools on demand (Claude Code's ToolSearch) needs in order to select them.
+const QString BannerHint = QStringLiteral(
+    "(Answer with the send_message tool to the sender's id, reply_to = the msg# number; check_messages "
+    "shows messages in full.)");
+
 QString typePrefix(const BannerQueue::Entry &e)
 {
     if (e.type == QLatin1String("query"))
@@ -170,7 +176,72 @@ QString banner(const QList<BannerQueue::Entry> &entries, int omitted, const QStr
                      .arg(selfId.isEmpty() ? QStringLiteral("<your id>") : selfId);
     }
     return QStringLiteral("--- QUEUED PEER MESSAGES (%1) ---\n").arg(entries.size() + qMax(0, omitted)) +
-        lines.join(QStringLiteral("\n---\n")) + QStringLiteral("\n--- END QUEUED MESSAGES ---\n\n");
+        lines.join(QStringLiteral("\n---\n")) + QLatin1Char('\n') + BannerHint +
+        QStringLiteral("\n--- END QUEUED MESSAGES ---\n\n");
+}
+
+QString inboxMessage(const BannerQueue::Entry &e, const QString &senderClient)
+{
+    // From the command line or the broker there is no session to answer.
+    const bool fromPeer = e.fromId != QLatin1String("cli") && e.fromId != QLatin1String("system");
+    QString from;
+    if (!fromPeer) {
+        from = e.fromId == QLatin1String("cli")
+            ? QStringLiteral("the claude-peers command line (a person or a script on this machine)")
+            : QStringLiteral("claude-peers itself");
+    } else {
+        const qsizetype colon = e.fromId.indexOf(QLatin1Char(':'));
+        QStringList about {QStringLiteral("peer id %1").arg(e.fromId)};
+        about << (colon > 0 ? QStringLiteral("on %1").arg(e.fromId.left(colon))
+                            : QStringLiteral("on this machine"));
+        if (!senderClient.isEmpty())
+            about << Broker::clientLabel(senderClient);
+        from = QStringLiteral("%1 (%2)").arg(e.fromName.isEmpty() ? e.fromId : e.fromName,
+                                             about.join(QStringLiteral(", ")));
+    }
+    QString text = QStringLiteral("[claude-peers] Message #%1 from %2").arg(e.messageId).arg(from);
+    if (!e.type.isEmpty() && e.type != QLatin1String("text"))
+        text += QStringLiteral(", a %1").arg(e.type);
+    if (e.replyTo > 0)
+        text += QStringLiteral(", in reply to #%1").arg(e.replyTo);
+    text += QStringLiteral(":\n") + e.text;
+    if (!e.metadataJson.isEmpty())
+        text += QStringLiteral("\nMetadata: ") + e.metadataJson;
+    if (!fromPeer)
+        return text +
+            QStringLiteral(
+                   "\n\nIt came through claude-peers, not from your user in this session; there is no "
+                   "session to answer. check_messages lists what else arrived.");
+    text +=
+        QStringLiteral("\n\nIt came through claude-peers from another AI coding session, not from your user. "
+                       "To answer, call the claude-peers send_message tool with to_id \"%1\" and reply_to %2 "
+                       "(SendMessage cannot reach this peer); check_messages lists what else arrived.")
+            .arg(e.fromId)
+            .arg(e.messageId);
+    return text;
+}
+
+QString inboxNotice(qint64 messageId, const QString &recipientName, const QString &status,
+                    const QString &reason)
+{
+    QString what;
+    if (status == QLatin1String("held"))
+        what = QStringLiteral("is held for its user's review before Claude Code shows it");
+    else if (status == QLatin1String("refused"))
+        what = QStringLiteral(
+            "was refused by its Claude Code session (its settings take no messages from other sessions)");
+    else if (status == QLatin1String("dropped"))
+        what = QStringLiteral("was dropped by its Claude Code session's inbox");
+    else
+        what = QStringLiteral("was not shown by its Claude Code session (%1)").arg(status);
+    QString text =
+        QStringLiteral("[claude-peers] Your message #%1 to %2 %3. It waits in that session's claude-peers "
+                       "tool results instead, where its model sees it at its next claude-peers tool call.")
+            .arg(messageId)
+            .arg(recipientName, what);
+    if (!reason.isEmpty())
+        text += QStringLiteral(" Claude Code said: \"%1\"").arg(reason);
+    return text;
 }
 
 QString messageStatus(const Broker::MessageStatusAnswer &s)

@@ -39,6 +39,14 @@ QString bannerLine(const BannerQueue::Entry &entry);
 // adds the overflow notice naming the history command for selfId.
 QString banner(const QList<BannerQueue::Entry> &entries, int omitted, const QString &selfId);
 
+// A message as Claude Code's session inbox hands it to the model (docs/mcp-helper.md): who sent
+// it (name, id, machine, client), its kind, the text, and how to answer: our send_message, since
+// Claude Code's own SendMessage cannot reach a claude-peers peer.
+QString inboxMessage(const BannerQueue::Entry &entry, const QString &senderClient);
+// What the sender of a message the inbox did not deliver is told (status: held, refused, …).
+QString inboxNotice(qint64 messageId, const QString &recipientName, const QString &status,
+                    const QString &reason);
+
 // message_status (reference §7.2.7) from the broker's answer.
 QString messageStatus(const Broker::MessageStatusAnswer &status);
 

@@ -4,6 +4,8 @@
 #include "common/config.h"
 #include "common/unixsignalnotifier.h"
 #include "mcp_stdio/channel.h"
+#include "mcp_stdio/claudeinbox.h"
+#include "mcp_stdio/claudesessionwatch.h"
 #include "mcp_stdio/clientlog.h"
 #include "mcp_stdio/delivery.h"
 #include "mcp_stdio/jsonrpcdispatcher.h"
@@ -17,9 +19,12 @@
 #include "mcp_stdio/stdoutwriter.h"
 #include "mcp_stdio/toolregistry.h"
 
+#include <QProcessEnvironment>
 #include <QTimer>
 
 #include <csignal>
+
+#include <unistd.h>
 
 namespace Mcp {
 
@@ -113,18 +118,6 @@ McpServer::McpServer(Options options, QObject *parent)
                                      {QStringLiteral("method"), QStringLiteral("ping")}});
     });
     connect(m_pushGate, &PushGate::opened, this, &McpServer::onPushReady);
-    connect(m_delivery, &Delivery::messageWritten, this, [this] {
-        if (!m_pushWritten) {
-            m_pushWritten = true;
-            updateChannelPush();
-        }
-    });
-    connect(m_writer, &StdoutWriter::lineWritten, this, [this](quint64 seq) {
-        if (m_helloSeq != 0 && seq >= m_helloSeq && !m_pushWritten) {
-            m_pushWritten = true;
-            updateChannelPush();
-        }
-    });
     connect(m_writer, &StdoutWriter::failed, this, [this] { shutdown(QStringLiteral("stdout closed")); });
     connect(m_parentWatch, &ParentWatch::parentDied, this,
             [this] { shutdown(QStringLiteral("parent process died")); });
@@ -163,24 +156,68 @@ void McpServer::onClientKnown()
                                                          : "not shown")
                               << "by this client:" << profile.channelReason;
     m_pushGate->setPingWanted(profile.pushes());
+    if (m_dispatcher->clientName() == QLatin1String("claude-code")) {
+        followClaudeSession();
+        if (!profile.pushIsSeen())
+            useClaudeInbox();
+    }
+    m_session->setDeliveryPath(m_delivery->deliveryPath());
     updateChannelPush();
+}
+
+void McpServer::useClaudeInbox()
+{
+    const auto endpoint = ClaudeInbox::fromEnvironment(QProcessEnvironment::systemEnvironment());
+    if (!endpoint) {
+        qCInfo(lcDelivery)
+            << "Claude Code gave no session inbox (CLAUDE_CODE_MESSAGING_SOCKET): messages wait "
+               "for the next tool result";
+        return;
+    }
+    auto *inbox = new ClaudeInbox(*endpoint, ClaudeInbox::Options {}, this);
+    if (const auto started = inbox->start(); !started) {
+        qCWarning(lcDelivery).noquote()
+            << started.error().message << "- messages wait for the next tool result";
+        delete inbox;
+        return;
+    }
+    qCInfo(lcDelivery).noquote() << "delivering through Claude Code's session inbox" << endpoint->socketPath;
+    m_delivery->setInbox(inbox);
+}
+
+void McpServer::followClaudeSession()
+{
+    const QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+    const QString dir = ClaudeSessionFile::sessionsDir(env.value(QStringLiteral("CLAUDE_CONFIG_DIR")),
+                                                       env.value(QStringLiteral("HOME")));
+    QString file =
+        ClaudeSessionWatch::findSessionFile(dir, env.value(QStringLiteral("CLAUDE_CODE_MESSAGING_SOCKET")));
+    if (file.isEmpty()) // not written yet: Claude Code starts us directly, so it will be our parent's
+        file = QStringLiteral("%1/%2.json").arg(dir).arg(qint64(::getppid()));
+    qCInfo(lcSession).noquote() << "following Claude Code's session file" << file;
+    m_sessionWatch = new ClaudeSessionWatch(this);
+    connect(m_sessionWatch, &ClaudeSessionWatch::stateChanged, this,
+            [this](const ClaudeSessionFile::State &state) {
+                m_session->setAttention(state.attention, state.message);
+            });
+    m_sessionWatch->start(file);
 }
 
 void McpServer::onPushReady()
 {
     m_delivery->setPushEnabled(true);
-    if (!m_options.startupHello || !m_delivery->clientProfile().pushes())
-        return;
-    m_helloSeq = m_writer->write(Channel::helloNotification());
-    if (m_helloSeq == 0) { // stdout is gone
-        m_pushFailed = true;
-        updateChannelPush();
-    }
+    // The state no longer waits for the hello's line to be written: the writer can report a
+    // line written before write() returns, which once left channel_push "unknown" for good.
+    if (m_options.startupHello && m_delivery->clientProfile().pushes() &&
+        m_writer->write(Channel::helloNotification()) == 0)
+        m_pushFailed = true; // stdout is gone
+    updateChannelPush();
 }
 
 void McpServer::updateChannelPush()
 {
-    m_session->setChannelPush(m_delivery->clientProfile().channelPushState(m_pushWritten, m_pushFailed));
+    m_session->setChannelPush(
+        m_delivery->clientProfile().channelPushState(m_pushGate->isOpen(), m_pushFailed));
 }
 
 void McpServer::shutdown(const QString &reason)

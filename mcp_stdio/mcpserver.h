@@ -17,6 +17,7 @@ class ClientLog;
 class Delivery;
 class JsonRpcDispatcher;
 class ParentWatch;
+class ClaudeSessionWatch;
 class PushGate;
 class Session;
 class StdioTransport;
@@ -32,7 +33,8 @@ class McpServer : public QObject
 public:
     struct Options
     {
-        bool startupHello = true; // config server.startup_hello, env CLAUDE_PEERS_STARTUP_HELLO
+        // Off by default: Claude Code starts a model turn (an API call) for the hello at every start.
+        bool startupHello = false; // config server.startup_hello, env CLAUDE_PEERS_STARTUP_HELLO
         int parentCheckMs = 5000; // only without pidfd (reference: 5 s)
         int stdinFd = 0;
         int stdoutFd = 1;
@@ -57,6 +59,8 @@ Q_SIGNALS:
 private:
     void startSession();
     void onClientKnown();
+    void followClaudeSession();
+    void useClaudeInbox();
     void onPushReady();
     void updateChannelPush();
     void shutdown(const QString &reason);
@@ -73,8 +77,7 @@ private:
     ParentWatch *m_parentWatch;
     Broker::UnixSignalNotifier *m_signals;
     PushGate *m_pushGate;
-    quint64 m_helloSeq = 0;
-    bool m_pushWritten = false; // a channel notification is fully on stdout
+    ClaudeSessionWatch *m_sessionWatch = nullptr; // Claude Code only
     bool m_pushFailed = false;
     ClientLog *m_log;
     bool m_sessionStarted = false;

@@ -28,6 +28,10 @@ void PushGate::onInitialized()
     if (m_initialized)
         return;
     m_initialized = true;
+    if (!m_pingWanted) { // no channel handler to wait for (messages go to the inbox or the banner)
+        open("the client shows no pushes: nothing to wait for");
+        return;
+    }
     m_timer->start(m_options.maxDelayMs);
 }
 

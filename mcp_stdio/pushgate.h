@@ -34,7 +34,8 @@ public:
     void onInitialized();
     void onRequest(const QString &method); // a request of the client, before it is answered
     void onResponse(const QJsonValue &id); // a response of the client to our request
-    // No pushes for this client at all: no ping needed.
+    // No pushes for this client at all: no ping needed, and delivery (through Claude Code's
+    // inbox or the banner) starts at notifications/initialized.
     void setPingWanted(bool wanted) { m_pingWanted = wanted; }
 
     bool isOpen() const { return m_open; }

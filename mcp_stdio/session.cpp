@@ -290,6 +290,7 @@ void Session::onRegistered(const Broker::RegisterAnswer &answer)
                                           [](Broker::Result<Broker::OkAnswer>) {});
     }
     sendChannelPush();
+    sendAttention();
     Q_EMIT registered(m_peerId);
 
     const QList<Waiter *> waiters = std::exchange(m_waiters, {});
@@ -420,12 +421,39 @@ void Session::setChannelPush(const QString &state)
     sendChannelPush();
 }
 
+void Session::setDeliveryPath(const QString &path)
+{
+    if (m_deliveryPath == path)
+        return;
+    m_deliveryPath = path;
+    sendChannelPush();
+}
+
 void Session::sendChannelPush()
 {
     if (!isRegistered() || m_channelPush.isEmpty())
         return;
-    Broker::BrokerApi(*m_client).call(Broker::SetChannelPushRequest {m_peerId, m_channelPush},
+    Broker::BrokerApi(*m_client).call(Broker::SetChannelPushRequest {m_peerId, m_channelPush, m_deliveryPath},
                                       [](Broker::Result<Broker::OkAnswer>) {});
+}
+
+void Session::setAttention(Broker::Attention state, const QString &message)
+{
+    const std::pair next {state, message};
+    if (m_attention == next)
+        return;
+    m_attention = next;
+    sendAttention();
+}
+
+void Session::sendAttention()
+{
+    if (!isRegistered() || !m_attention)
+        return;
+    // A 0.7 broker has no /set-attention: its 404 is expected, and nothing else depends on it.
+    Broker::BrokerApi(*m_client).call(
+        Broker::SetAttentionRequest {m_peerId, m_attention->first, m_attention->second},
+        [](Broker::Result<Broker::OkAnswer>) {});
 }
 
 void Session::noteContact()

@@ -1,5 +1,6 @@
 #pragma once
 
+#include "common/dto.h"
 #include "common/result.h"
 
 #include <QElapsedTimer>
@@ -10,6 +11,8 @@
 #include <QStringList>
 
 #include <functional>
+#include <optional>
+#include <utility>
 
 class QTimer;
 
@@ -85,6 +88,7 @@ public:
     QString gitRoot() const { return m_gitRoot; }
     QString tty() const { return m_tty; }
     QString channelPush() const { return m_channelPush; }
+    QString deliveryPath() const { return m_deliveryPath; }
     // From the broker's /health (capabilities) and /register answer (database_id). A 0.7
     // broker lists no capabilities and has no database id.
     bool brokerHasCapability(const QString &name) const { return m_brokerCapabilities.contains(name); }
@@ -115,6 +119,11 @@ public:
     QString regenerateAutoSummary();
     // unknown / unverified / working (reference §7.4); sent now and after every registration.
     void setChannelPush(const QString &state);
+    // How messages reach the model ("channel", "inbox", "banner"), sent with channel_push.
+    void setDeliveryPath(const QString &path);
+    // The session's attention state from Claude Code's session file; sent now and after every
+    // registration. Unknown clears it.
+    void setAttention(Broker::Attention state, const QString &message);
 
 Q_SIGNALS:
     void registered(const QString &peerId); // after every (re-)registration
@@ -133,6 +142,7 @@ private:
     void onRegistered(const Broker::RegisterAnswer &answer);
     void retryLater(int delayMs);
     void sendChannelPush();
+    void sendAttention();
     void heartbeat();
     QString autoSummary() const;
 
@@ -161,6 +171,8 @@ private:
     QString m_summary;
     bool m_summaryIsAuto = true;
     QString m_channelPush;
+    QString m_deliveryPath;
+    std::optional<std::pair<Broker::Attention, QString>> m_attention; // none: never said
     QStringList m_brokerCapabilities;
     QString m_databaseId;
     int m_registrations = 0;

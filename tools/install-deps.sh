@@ -43,7 +43,7 @@ if [ "$what" = test ]; then
     # External MCP clients for the "external" tests, each npm project pinned by its own
     # package-lock.json: the real Claude Code and the real OpenCode have projects of their own,
     # so their pins never meet the others'.
-    for project in tests/external tests/external/claude-code tests/external/opencode; do
+    for project in tests/external tests/external/claude-code tests/external/claude-code-current tests/external/opencode; do
         if [ ! -d "$project/node_modules" ] || [ "$project/package-lock.json" -nt "$project/node_modules" ]; then
             if [ "$project" = tests/external/opencode ]; then
                 # opencode-ai lists a native package per platform as optional dependencies; the

@@ -14,13 +14,13 @@ const helper = requireExe('PEERS_MCP_EXE');
 const home = await makeHome();
 await startBroker(home);
 
-async function connect(name, tty) {
+async function connect(name, tty, extraEnv = {}) {
   const transport = new StdioClientTransport({
     command: helper,
     args: [],
     cwd: home.dir,
     stderr: 'pipe',
-    env: { ...getDefaultEnvironment(), ...home.env, CLAUDE_PEERS_TTY: tty },
+    env: { ...getDefaultEnvironment(), ...home.env, CLAUDE_PEERS_TTY: tty, ...extraEnv },
   });
   let stderr = '';
   transport.stderr?.on('data', (d) => (stderr += d));
@@ -40,7 +40,7 @@ const channel = (pushes) =>
   pushes.filter((n) => n.method === 'notifications/claude/channel' && n.params?.meta?.message_id !== 'startup-hello');
 
 const a = await connect('peer-a', 'pts/401');
-const b = await connect('peer-b', 'pts/402');
+const b = await connect('peer-b', 'pts/402', { CLAUDE_PEERS_STARTUP_HELLO: '1' }); // the hello is opt-in
 
 // Handshake as the SDK negotiates it.
 check(a.client.getServerVersion()?.name === 'claude-peers', 'serverInfo.name is claude-peers');
@@ -63,8 +63,9 @@ for (const p of [a, b]) {
 }
 await a.client.callTool({ name: 'set_name', arguments: { name: 'SDK_A' } });
 
-// The startup hello arrived after notifications/initialized.
-check(b.pushes.some((n) => n.params?.meta?.message_id === 'startup-hello'), 'startup hello notification');
+// The startup hello arrived after notifications/initialized where it was asked for, and only there.
+check(b.pushes.some((n) => n.params?.meta?.message_id === 'startup-hello'), 'startup hello notification (opted in)');
+check(!a.pushes.some((n) => n.params?.meta?.message_id === 'startup-hello'), 'no startup hello by default');
 
 // text message A → B
 const sent = await a.client.callTool({ name: 'send_message', arguments: { to_id: b.id, message: 'knock knock' } });

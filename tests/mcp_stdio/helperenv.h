@@ -5,6 +5,7 @@
 #include <QCryptographicHash>
 #include <QFile>
 #include <QFileInfo>
+#include <QJsonArray>
 #include <QJsonObject>
 #include <QProcessEnvironment>
 #include <QString>
@@ -76,4 +77,20 @@ inline qint64 messageIdFromSendResult(const QString &text)
     if (at < 0)
         return -1;
     return text.mid(at + 5, text.indexOf(QLatin1Char(')'), at) - at - 5).toLongLong();
+}
+
+// The broker's /list-peers row of the peer a tty gives (empty when it is not listed).
+inline QJsonObject peerRowOfTty(const TestSupport::TestHome &home, const QString &tty)
+{
+    const TestSupport::HttpResult r =
+        TestSupport::httpPostJson(home.port(), QStringLiteral("/list-peers"),
+                                  QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")},
+                                               {QStringLiteral("cwd"), QStringLiteral("/")},
+                                               {QStringLiteral("git_root"), QJsonValue::Null}},
+                                  home.token());
+    for (const QJsonValue &row : r.json().toArray()) {
+        if (row.toObject().value(QLatin1String("id")) == peerIdOfTty(tty))
+            return row.toObject();
+    }
+    return {};
 }

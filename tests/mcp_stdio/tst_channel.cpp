@@ -53,7 +53,8 @@ private Q_SLOTS:
         m.replyTo = 41;
         m.sentAt = QStringLiteral("2026-03-27T12:00:00.000Z");
         const QJsonObject n = Channel::notification(
-            m, Channel::Sender {QStringLiteral("AUTH"), QStringLiteral("[AUTH] x"), QStringLiteral("/p")});
+            m,
+            Channel::Sender {QStringLiteral("AUTH"), QStringLiteral("[AUTH] x"), QStringLiteral("/p"), {}});
         QCOMPARE(n.value(QLatin1String("jsonrpc")).toString(), QStringLiteral("2.0"));
         QCOMPARE(n.value(QLatin1String("method")).toString(), QStringLiteral("notifications/claude/channel"));
         QVERIFY(!n.contains(QLatin1String("id")));

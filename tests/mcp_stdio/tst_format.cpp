@@ -163,8 +163,11 @@ private Q_SLOTS:
                             entry(2, QStringLiteral("query"), QStringLiteral("b"), QStringLiteral("N"))},
                            0, QStringLiteral("me"));
         QCOMPARE(b,
-                 QStringLiteral("--- QUEUED PEER MESSAGES (2) ---\nFrom d92a5e28 (msg#1): a\n---\n"
-                                "[QUERY] From N (msg#2): b\n--- END QUEUED MESSAGES ---\n\n"));
+                 QStringLiteral(
+                     "--- QUEUED PEER MESSAGES (2) ---\nFrom d92a5e28 (msg#1): a\n---\n"
+                     "[QUERY] From N (msg#2): b\n(Answer with the send_message tool to the sender's id, "
+                     "reply_to = the msg# number; check_messages shows messages in full.)\n"
+                     "--- END QUEUED MESSAGES ---\n\n"));
         const QString withOverflow = Format::banner({entry(9, QStringLiteral("text"), QStringLiteral("z"))},
                                                     3, QStringLiteral("478e3862"));
         QVERIFY(withOverflow.startsWith(QLatin1String("--- QUEUED PEER MESSAGES (4) ---\n")));

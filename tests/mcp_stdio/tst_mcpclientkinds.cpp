@@ -79,16 +79,7 @@ class tst_McpClientKinds : public QObject
     // channel_push as the broker stores it.
     static QString brokerChannelPush(const TestHome &home, const QString &tty)
     {
-        const HttpResult r = httpPostJson(home.port(), QStringLiteral("/list-peers"),
-                                          QJsonObject {{QStringLiteral("scope"), QStringLiteral("machine")},
-                                                       {QStringLiteral("cwd"), QStringLiteral("/")},
-                                                       {QStringLiteral("git_root"), QJsonValue::Null}},
-                                          home.token());
-        for (const QJsonValue &row : r.json().toArray()) {
-            if (row.toObject().value(QLatin1String("id")) == peerIdOfTty(tty))
-                return row.toObject().value(QLatin1String("channel_push")).toString();
-        }
-        return {};
+        return peerRowOfTty(home, tty).value(QLatin1String("channel_push")).toString();
     }
 
     static QString whoamiPush(McpClient &c)
@@ -142,8 +133,9 @@ private Q_SLOTS:
             QVERIFY(send(*a, TtyB, QStringLiteral("waiting for you")) > 0);
             b0.kill();
         }
-        McpClient b(
-            env(home, TtyB, {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("60000")}}));
+        McpClient b(env(home, TtyB,
+                        {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("60000")},
+                         {QStringLiteral("CLAUDE_PEERS_STARTUP_HELLO"), QStringLiteral("1")}}));
         identify(b, Kind::ChannelClient);
         QVERIFY(b.start() && b.initialize());
         // Registered (with the message) long before the client is ready.
@@ -173,8 +165,9 @@ private Q_SLOTS:
         TestHome home;
         BrokerProcess broker(home);
         QVERIFY(broker.start());
-        McpClient b(
-            env(home, TtyB, {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("5000")}}));
+        McpClient b(env(home, TtyB,
+                        {{QStringLiteral("CLAUDE_PEERS_PUSH_READY_MS"), QStringLiteral("5000")},
+                         {QStringLiteral("CLAUDE_PEERS_STARTUP_HELLO"), QStringLiteral("1")}}));
         identify(b, Kind::ChannelClient);
         b.setAnswerPings(false);
         QVERIFY(b.start() && b.initialize());
@@ -182,6 +175,46 @@ private Q_SLOTS:
         QTest::qWait(1500);
         QCOMPARE(b.helloCount(), 0);
         QTRY_COMPARE_WITH_TIMEOUT(b.helloCount(), 1, scaled(15000));
+    }
+
+    // As Claude Code starts a session: initialize, tools/list, the ping answered, and no tool
+    // call. channel_push turns "working" when pushes start, with or without the hello (issue 32
+    // §4: it stayed "unknown" because the hello's line was reported written before its number
+    // was stored). The hello is opt-in: Claude Code starts a model turn for it (issue 32 §3).
+    void channelPushWorksRightAfterStartWithoutAToolCall_data()
+    {
+        QTest::addColumn<QString>("helloSetting");
+        QTest::addColumn<int>("hellos");
+        QTest::newRow("default") << QString() << 0;
+        QTest::newRow("hello on") << QStringLiteral("1") << 1;
+    }
+    void channelPushWorksRightAfterStartWithoutAToolCall()
+    {
+        QFETCH(QString, helloSetting);
+        QFETCH(int, hellos);
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        QProcessEnvironment e = env(home, TtyB);
+        e.remove(QStringLiteral("CLAUDE_PEERS_STARTUP_HELLO"));
+        if (!helloSetting.isEmpty())
+            e.insert(QStringLiteral("CLAUDE_PEERS_STARTUP_HELLO"), helloSetting);
+        McpClient b(e);
+        identify(b, Kind::ChannelClient);
+        QVERIFY(b.start() && b.initialize());
+        const int listId = b.request(QStringLiteral("tools/list"));
+        QVERIFY(McpClient::waitUntil(
+            [&] {
+                return b.indexOfLine([&](const QJsonObject &o) {
+                    return !o.contains(QLatin1String("method")) &&
+                        o.value(QLatin1String("id")) == QJsonValue(listId);
+                }) >= 0;
+            },
+            scaled(10000)));
+        QTRY_COMPARE_WITH_TIMEOUT(brokerChannelPush(home, TtyB), QStringLiteral("working"), scaled(10000));
+        QTest::qWait(1500); // a hello would be written right after the ping's reply
+        QCOMPARE(b.helloCount(), hellos);
+        QCOMPARE(brokerChannelPush(home, TtyB), QStringLiteral("working"));
     }
 
     // Issue 7 §2.2, §2.3: channel_push says only what the helper can know.
@@ -193,7 +226,8 @@ private Q_SLOTS:
         QTest::addColumn<QString>("afterAMessage");
         QTest::newRow("channel client, hello") << int(Kind::ChannelClient) << true << "working"
                                                << "working";
-        QTest::newRow("channel client, no hello") << int(Kind::ChannelClient) << false << "unknown"
+        // Pushes started (the gate opened) to a client that shows them: no hello needed.
+        QTest::newRow("channel client, no hello") << int(Kind::ChannelClient) << false << "working"
                                                   << "working";
         // A tool call proves nothing about pushes (the reference's "working" heuristic).
         QTest::newRow("unknown client") << int(Kind::Unknown) << true << "unknown"
@@ -250,7 +284,8 @@ private Q_SLOTS:
             QVERIFY(claudeJson.open(QIODevice::WriteOnly));
             claudeJson.write(R"({"cachedGrowthBookFeatures":{"tengu_harbor":true}})");
         }
-        QProcessEnvironment e = env(home, TtyB);
+        QProcessEnvironment e =
+            env(home, TtyB, {{QStringLiteral("CLAUDE_PEERS_STARTUP_HELLO"), QStringLiteral("1")}});
         for (const char *name :
              {"DISABLE_TELEMETRY", "CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC", "DO_NOT_TRACK",
               "DISABLE_GROWTHBOOK", "CLAUDE_CODE_USE_BEDROCK", "CLAUDE_CODE_USE_VERTEX",

@@ -239,8 +239,10 @@ private Q_SLOTS:
         const QString withBanner = McpClient::text(b->callTool(QStringLiteral("whoami")));
         QVERIFY2(
             withBanner.startsWith(
-                QStringLiteral("--- QUEUED PEER MESSAGES (1) ---\n[QUERY] From %1 (msg#%2): are you there?\n"
-                               "--- END QUEUED MESSAGES ---\n\nID: ")
+                QStringLiteral(
+                    "--- QUEUED PEER MESSAGES (1) ---\n[QUERY] From %1 (msg#%2): are you there?\n"
+                    "(Answer with the send_message tool to the sender's id, reply_to = the msg# "
+                    "number; check_messages shows messages in full.)\n--- END QUEUED MESSAGES ---\n\nID: ")
                     .arg(idOf(TtyA), msgId)),
             qPrintable(withBanner));
         // Shown once.

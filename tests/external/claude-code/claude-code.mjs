@@ -6,58 +6,27 @@
 //   2. `claude -p`: the model calls a peers tool and the tool result reaches the mock;
 //   3. interactive in tmux with the channels flag: a message sent with the claude-peers CLI
 //      reaches the model's next request as a <channel source="claude-peers" …> block;
-//   4. the helper's startup hello reaches the model too;
+//   4. the helper's startup hello (opt-in) reaches the model too;
 //   5. a message queued at the broker before the session started reaches the model;
 //   and whenever Claude Code exits, its helper exits and leaves the broker.
 // Paths of the binaries come from CTest (PEERS_MCP_EXE, PEERS_BROKER_EXE, PEERS_CLI_EXE).
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import http from 'node:http';
-import net from 'node:net';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { check, fail, isAlive, makeHome, onCleanup, requireExe, sleep, startBroker, waitFor } from '../lib/harness.mjs';
+import { claudeBinary, claudeSessions, happens, requireOffline } from '../lib/claude-code.mjs';
+import { check, fail, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
 import { lastUserMessage, messageTexts, startMockAnthropic } from './mock-anthropic.mjs';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
-const factor = Number(process.env.PEERS_TEST_TIMEOUT_FACTOR || 1);
 const SERVER = 'claude-peers';
 const WHOAMI = `mcp__${SERVER}__whoami`;
 
-// --- preconditions: a failure, never a skip ---------------------------------------------------
-if (process.env.PEERS_IN_NETNS !== '1') fail('run through ../lib/in-netns.sh (a loopback-only network namespace)');
-await new Promise((resolve) => {
-  // No route but loopback: a connection to a documentation address must fail at once.
-  const s = net.connect({ host: '192.0.2.1', port: 80, timeout: 2000 });
-  s.on('connect', () => fail('the network namespace reaches 192.0.2.1: not offline'));
-  s.on('timeout', () => fail('the network namespace has a route out (connect to 192.0.2.1 did not fail at once)'));
-  s.on('error', (e) => {
-    check(e.code === 'ENETUNREACH', `offline: connect to 192.0.2.1 fails with ${e.code}`);
-    resolve();
-  });
-});
+await requireOffline();
 const helper = requireExe('PEERS_MCP_EXE');
 const cli = requireExe('PEERS_CLI_EXE');
-const tmux = spawnSync('tmux', ['-V'], { encoding: 'utf8' });
-if (tmux.status !== 0) fail('tmux not found: install it (tools/install-deps.sh test)');
-const claude = claudeBinary();
-
-function claudeBinary() {
-  const base = path.join(here, 'node_modules', '@anthropic-ai');
-  const version = (p) => JSON.parse(readFileSync(path.join(base, p, 'package.json'), 'utf8')).version;
-  if (!existsSync(path.join(base, 'claude-code', 'package.json'))) {
-    fail('@anthropic-ai/claude-code is not installed. Run: npm ci --prefix tests/external/claude-code');
-  }
-  // The wrapper's bin/claude.exe is the native binary only after its postinstall ran; the
-  // platform package always holds it.
-  const musl = process.report?.getReport?.().header?.glibcVersionRuntime === undefined;
-  const pkg = `claude-code-${process.platform}-${process.arch}${musl ? '-musl' : ''}`;
-  const exe = path.join(base, pkg, 'claude');
-  if (!existsSync(exe)) fail(`${pkg} (the native Claude Code binary) is not installed; run npm ci --prefix tests/external/claude-code`);
-  if (version(pkg) !== version('claude-code')) fail(`${pkg} ${version(pkg)} does not match claude-code ${version('claude-code')}`);
-  console.log(`# Claude Code ${version('claude-code')} (${exe})`);
-  return exe;
-}
+const claude = claudeBinary(here);
 
 // --- fixtures ----------------------------------------------------------------------------------
 const home = await makeHome();
@@ -114,46 +83,15 @@ const claudeEnv = {
 };
 const peersEnv = { ...process.env, ...home.env };
 
-function run(exe, args, { env, cwd = work, timeoutMs }) {
-  return new Promise((resolve) => {
-    const child = spawn(exe, args, { env, cwd, stdio: ['ignore', 'pipe', 'pipe'] });
-    onCleanup(() => { if (child.exitCode === null) child.kill('SIGKILL'); });
-    let stdout = '';
-    let stderr = '';
-    child.stdout.on('data', (d) => (stdout += d));
-    child.stderr.on('data', (d) => (stderr += d));
-    const timer = setTimeout(() => child.kill('SIGKILL'), timeoutMs * factor);
-    child.on('close', (code, signal) => {
-      clearTimeout(timer);
-      resolve({ code, signal, stdout, stderr });
-    });
-  });
-}
-const runClaude = (args, timeoutMs = 120000) => run(claude, args, { env: claudeEnv, timeoutMs });
-const runCli = (args) => run(cli, args, { env: peersEnv, timeoutMs: 30000 });
-
-// Processes the test did not spawn itself (Claude Code in tmux, the tmux server, every helper
-// seen at the broker): cleanup stops any that a failing run left behind.
-const killAtEnd = new Set();
-onCleanup(() => {
-  for (const pid of killAtEnd) {
-    try {
-      process.kill(pid, 'SIGKILL');
-    } catch { /* already gone */ }
-  }
-});
-async function peers() {
-  const r = await runCli(['peers', '--json']);
-  if (r.code !== 0) fail(`claude-peers peers --json: exit ${r.code}: ${r.stderr}`);
-  const list = JSON.parse(r.stdout);
-  for (const p of list) if (Number.isInteger(p.pid)) killAtEnd.add(p.pid);
-  return list;
-}
+const sessions = claudeSessions({ claude, claudeEnv, cli, peersEnv, work, socket: path.join(home.dir, 'tmux.sock') });
+const { runCli, runClaude, peers } = sessions;
 const channelBlocks = (source) =>
   mock.messages().flatMap((r) => messageTexts(r.body)).join('\n').match(new RegExp(`<channel source="${source}"[^>]*>[\\s\\S]*?</channel>`, 'g')) ?? [];
 
 // --- 1. claude mcp add / list ------------------------------------------------------------------
-const added = await runClaude(['mcp', 'add', '--scope', 'user', SERVER, '-e', `CLAUDE_PEERS_PORT=${home.port}`, '--', helper]);
+// The startup hello is opt-in (it costs a model turn at every start); step 4 checks it still works.
+const added = await runClaude(['mcp', 'add', '--scope', 'user', SERVER, '-e', `CLAUDE_PEERS_PORT=${home.port}`,
+  '-e', 'CLAUDE_PEERS_STARTUP_HELLO=1', '--', helper]);
 check(added.code === 0, `claude mcp add ${SERVER} -e CLAUDE_PEERS_PORT=… -- <helper>: exit ${added.code} ${added.stderr.trim()}`);
 const listed = await runClaude(['mcp', 'list']);
 const line = listed.stdout.split('\n').find((l) => l.startsWith(`${SERVER}:`)) ?? '';
@@ -174,72 +112,19 @@ check(results.length >= 1 && !results[0].is_error && /^ID: [a-z0-9]{8}\n/.test(r
 check(printed.code === 0 && printed.stdout.trim() === 'done', `claude -p exit ${printed.code}, printed ${JSON.stringify(printed.stdout.trim())} ${printed.stderr.trim()}`);
 
 // --- 3. interactive with channels, in tmux -----------------------------------------------------
-const sock = path.join(home.dir, 'tmux.sock');
-const tm = (...args) => spawnSync('tmux', ['-S', sock, ...args], { encoding: 'utf8' });
-let tmuxServerPid = 0;
-
-// Starts `claude --dangerously-load-development-channels server:claude-peers` in a new tmux
-// session (a real terminal, so the helper registers with the pane's tty), accepts the warning.
+// Starts `claude --dangerously-load-development-channels server:claude-peers` in tmux and accepts
+// the warning.
 async function startInteractive(name, extraEnv = {}) {
   const debugLog = path.join(home.dir, `claude-debug-${name}.txt`);
-  const envArgs = Object.entries({ ...claudeEnv, ...extraEnv }).map(([k, v]) => `${k}=${v}`);
-  // tmux's server exits a moment after its last session ended; a new-session reaching it in
-  // that moment fails with "server exited unexpectedly". Wait until it is gone.
-  if (tmuxServerPid && tm('has-session').status !== 0)
-    await waitFor(() => !isAlive(tmuxServerPid), 10000, `the previous tmux server (pid ${tmuxServerPid}) to exit`);
-  const started = tm('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', work, '--',
-    'env', '-i', ...envArgs, claude, '--debug-file', debugLog, '--dangerously-load-development-channels', `server:${SERVER}`);
-  if (started.status !== 0) fail(`tmux new-session: ${started.stderr}`);
-  const [serverPid, pid, tty] = tm('display-message', '-p', '-t', name, '#{pid} #{pane_pid} #{pane_tty}').stdout.trim().split(' ');
-  const s = { name, pid: Number(pid), paneTty: tty.replace(/^\/dev\//, '') };
-  tmuxServerPid = Number(serverPid);
-  killAtEnd.add(tmuxServerPid).add(s.pid);
-  s.screen = () => tm('capture-pane', '-p', '-t', name).stdout ?? '';
+  const s = await sessions.start(name, {
+    extraEnv, args: ['--debug-file', debugLog, '--dangerously-load-development-channels', `server:${SERVER}`],
+  });
+  check(s.acceptedWarning, `interactive Claude Code ${name} started on ${s.paneTty}, dev-channels warning accepted`);
   s.debugText = () => (existsSync(debugLog) ? readFileSync(debugLog, 'utf8') : '');
-  let accepted = false;
-  await waitFor(() => {
-    const text = s.screen();
-    if (!accepted && text.includes('I am using this for local development')) {
-      tm('send-keys', '-t', name, 'Enter');
-      accepted = true;
-    }
-    return accepted && text.includes('? for shortcuts');
-  }, 60000, `interactive session ${name} (dev-channels warning accepted: ${accepted})`);
-  check(true, `interactive Claude Code ${name} started on ${s.paneTty}, dev-channels warning accepted`);
   return s;
 }
+const { registeredPeer, exit: exitInteractive } = sessions;
 
-async function registeredPeer(tty) {
-  let peer;
-  await waitFor(async () => {
-    peer = (await peers()).find((p) => p.tty === tty);
-    return peer !== undefined;
-  }, 30000, `a helper registered with tty ${tty}`);
-  check(true, `helper registered: id ${peer.id}, pid ${peer.pid}, tty ${peer.tty}`);
-  return peer;
-}
-
-async function exitInteractive(s, peer) {
-  tm('send-keys', '-t', s.name, '-l', '/exit');
-  tm('send-keys', '-t', s.name, 'Enter');
-  await waitFor(() => !isAlive(s.pid), 30000, `Claude Code ${s.name} to exit after /exit`);
-  await waitFor(() => !isAlive(peer.pid), 15000, `the helper (pid ${peer.pid}) to exit with Claude Code`);
-  await waitFor(async () => !(await peers()).some((p) => p.id === peer.id && p.pid === peer.pid), 15000,
-    'the helper to leave the broker');
-  check(true, `Claude Code ${s.name} exited; its helper exited and unregistered`);
-  killAtEnd.delete(s.pid); // gone: never signal a pid that may be reused
-  killAtEnd.delete(peer.pid);
-}
-
-// Like waitFor, but answers whether it happened instead of failing.
-async function happens(condition, timeoutMs) {
-  const deadline = Date.now() + timeoutMs * factor;
-  while (Date.now() < deadline) {
-    if (await condition()) return true;
-    await sleep(50);
-  }
-  return false;
-}
 const failures = [];
 const HELLO = 'claude-peers MCP server connected';
 
@@ -304,9 +189,7 @@ const peer2 = await registeredPeer(queuedTty);
 check(peer2.id === reg.body.id, `the new session took over id ${reg.body.id}`);
 await exitInteractive(second, peer2);
 
-tm('kill-server');
-await waitFor(() => !isAlive(tmuxServerPid), 10000, 'the tmux server to exit');
-killAtEnd.delete(tmuxServerPid);
+await sessions.stopTmux();
 if (failures.length) fail(failures.join('; '));
 console.log('# all checks passed');
 process.exit(0);

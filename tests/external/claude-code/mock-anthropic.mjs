@@ -37,7 +37,8 @@ function events(model, id, reply) {
   return { out, blocks };
 }
 
-// respond(body) → { text?: string, toolUse?: { id, name, input } }
+// respond(body) → { text?: string, toolUse?: { id, name, input }, delayMs?: number }: delayMs holds
+// the answer back that long (a model that is slow to start its turn keeps the session busy).
 export async function startMockAnthropic(respond) {
   const requests = [];
   let count = 0;
@@ -61,23 +62,30 @@ export async function startMockAnthropic(respond) {
         body = null;
       }
       const url = req.url.split('?')[0];
-      requests.push({ at: Date.now(), method: req.method, url, body, raw });
+      const record = { at: Date.now(), method: req.method, url, body, raw };
+      requests.push(record);
       if (req.method === 'POST' && url === '/v1/messages' && body) {
         const model = body.model || 'claude-mock';
         const id = `msg_mock_${++count}`;
-        const { out, blocks } = events(model, id, respond(body));
-        if (body.stream) {
-          res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${count}` });
-          for (const e of out) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
-          res.end();
-        } else {
-          res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${count}` });
-          res.end(JSON.stringify({
-            id, type: 'message', role: 'assistant', model, content: blocks, stop_sequence: null,
-            stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
-            usage: { input_tokens: 10, output_tokens: 1 },
-          }));
-        }
+        const reply = respond(body);
+        const { out, blocks } = events(model, id, reply);
+        const answer = () => {
+          if (body.stream) {
+            res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-cache', 'request-id': `req_${count}` });
+            for (const e of out) res.write(`event: ${e.type}\ndata: ${JSON.stringify(e)}\n\n`);
+            res.end();
+          } else {
+            res.writeHead(200, { 'content-type': 'application/json', 'request-id': `req_${count}` });
+            res.end(JSON.stringify({
+              id, type: 'message', role: 'assistant', model, content: blocks, stop_sequence: null,
+              stop_reason: blocks.some((b) => b.type === 'tool_use') ? 'tool_use' : 'end_turn',
+              usage: { input_tokens: 10, output_tokens: 1 },
+            }));
+          }
+          record.answeredAt = Date.now();
+        };
+        if (reply.delayMs) setTimeout(answer, reply.delayMs);
+        else answer();
         return;
       }
       if (req.method === 'POST' && url === '/v1/messages/count_tokens') {
