@@ -460,7 +460,7 @@ Result<void> BrokerServer::start()
     connect(&d->core->api(), &Api::reloadRequested, this, &BrokerServer::reload);
     connect(&d->core->api(), &Api::shutdownRequested, this, &BrokerServer::shutdownRequested);
 
-    // Startup order of the reference (§5): stale peers, purge, orphans, then listen.
+    // Startup order of the reference (docs/spec/peers-api.md §5): stale peers, purge, orphans, then listen.
     d->runSweeps();
     d->runPurge();
 

@@ -92,7 +92,7 @@ public:
     // from the local token, a port that did not open, …); empty without federation.
     QStringList federationWarnings() const;
     qint64 pendingMessageCount() const;
-    // For the federation side (reference §4.3/§4.4), on the broker's thread while running:
+    // For the federation side (docs/spec/peers-api.md §4.3/§4.4), on the broker's thread while running:
     // the local peers with the liveness prune applied, and a relayed message for a local peer
     // (errors carry httpStatus 404 unknown peer, 410 dead peer, 400 metadata/size, with the
     // reference's texts; code "database" otherwise). The recipient's wait is woken at once.

@@ -13,7 +13,7 @@
 
 namespace Broker {
 
-// A message for a peer on another machine (reference §3.20 / §6.4).
+// A message for a peer on another machine (docs/spec/peers-api.md §3.20 / §6.4).
 using RemoteMessage = SendToRemoteRequest;
 
 // What the local broker needs from federation. The broker calls it for /federation/* POSTs,
@@ -28,7 +28,7 @@ public:
     virtual ~FederationLink() = default;
 
     virtual bool isEnabled() const = 0;
-    // GET /federation/status body (reference §3.5).
+    // GET /federation/status body (docs/spec/peers-api.md §3.5).
     virtual QJsonObject status() const = 0;
     // Cached peers of every connected remote, ids "<hostname>:<peer>", pid 0.
     virtual QList<Peer> remotePeers() const = 0;

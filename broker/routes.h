@@ -11,7 +11,7 @@
 namespace Broker {
 
 // Who may call a route. Every route, built-in or a module's, goes through the same pipeline
-// (reference §3.1): authentication, the server's body limit (413), the route's own body limit
+// (docs/spec/peers-api.md §3.1): authentication, the server's body limit (413), the route's own body limit
 // (413), JSON validation of a POST body (400), the main-token and peer-binding checks (403),
 // the per-peer rate limit (429), then the handler.
 enum class RouteAuth {

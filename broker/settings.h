@@ -19,7 +19,7 @@ struct Settings
     int requestTimeoutMs = 10000; // a request must arrive in full this long after its first byte
     int tokenRereadMs = 60000;
     int keychainRetryMs = 10000; // the one retry when the keychain does not answer at start
-    int sweepIntervalMs = 30000; // stale peers + orphan bounce (reference §11.8, §11.9)
+    int sweepIntervalMs = 30000; // stale peers + orphan bounce (docs/spec/peers-api.md §11.8, §11.9)
     int purgeIntervalMs = 60000; // delivered messages older than the retention
     qint64 deliveredRetentionMs = qint64(7) * 24 * 3600 * 1000;
     int statsIntervalMs = 60000; // request counter rotation and rate-limit map GC

@@ -52,7 +52,7 @@ public:
     // GET /health and GET /metrics[?detailed=true] (unauthenticated).
     void health(std::function<void(Result<HealthAnswer>)> done, int timeoutMs = -1) const;
     void metrics(bool detailed, std::function<void(Result<MetricsAnswer>)> done, int timeoutMs = -1) const;
-    // GET /federation/status (unauthenticated, reference §3.5).
+    // GET /federation/status (unauthenticated, docs/spec/peers-api.md §3.5).
     void federationStatus(std::function<void(Result<FederationStatusAnswer>)> done, int timeoutMs = -1) const;
 
     // The typed answer of path from what the client received.

@@ -36,7 +36,7 @@ namespace Broker {
 //
 // Error codes: "unreachable" (refused, reset, timed out; the message says the broker is not
 // reachable and how to start it), "http" (non-2xx; httpStatus set; message
-// "Broker error (<path>): <status> <body>" as reference §7.12), "bad_json" (answer not JSON),
+// "Broker error (<path>): <status> <body>" as docs/spec/peers-api.md §7.12), "bad_json" (answer not JSON),
 // "token" (token file missing or unreadable), "too_large" (answer larger than maxAnswerBytes()).
 class BrokerClient : public QObject
 {

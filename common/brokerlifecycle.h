@@ -20,7 +20,7 @@ class BrokerClient;
 // Failures are Error values of the kinds NotABroker … StopTimeout (result.h), besides the
 // client's Unreachable.
 
-// What GET /health said (reference §3; pid, version, database_id and capabilities are ours,
+// What GET /health said (docs/spec/peers-api.md §3; pid, version, database_id and capabilities are ours,
 // docs/protocol.md: a 0.7 broker leaves them empty).
 struct BrokerHealth
 {

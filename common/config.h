@@ -13,7 +13,7 @@
 
 namespace Broker {
 
-// ~/.claude-peers-config.json (reference §10.1) plus our "broker" object (docs/protocol.md).
+// ~/.claude-peers-config.json (docs/spec/peers-api.md §10.1) plus our "broker" object (docs/protocol.md).
 // Loading never fails: a missing file is an empty config; an unreadable, oversized or
 // malformed one is an empty config plus a warning() to show. Accessors return nullopt when a
 // key is absent or has the wrong type, so callers apply their own defaults. Keys we do not
@@ -41,7 +41,7 @@ public:
     void setRoot(const QJsonObject &root) { m_root = root; }
     bool isEmpty() const { return m_root.isEmpty(); }
 
-    // federation.* (§10.1)
+    // federation.* (docs/spec/peers-api.md §10.1)
     std::optional<bool> federationEnabled() const;
     void setFederationEnabled(bool enabled);
     std::optional<int> federationPort() const;

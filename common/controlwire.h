@@ -5,14 +5,14 @@
 #include <QJsonObject>
 #include <QString>
 
-// The control service's two routes (reference openchamber-control.md §2.1, §10.1), one struct
+// The control service's two routes (docs/spec/control-service.md §2.1, §10.1), one struct
 // per request and answer as wire.h, shared by the broker's openchamber module and its front
 // ends (the CLI, the helper's openchamber tool). The bodies are the action's own objects, so
 // the structs carry them as JSON; only the envelope around them is typed.
 namespace Broker {
 
 namespace Wire {
-// The contract's body limit of both routes (§2.1).
+// The contract's body limit of both routes (docs/spec/control-service.md §2.1).
 inline constexpr qsizetype maxControlBodyBytes = 1024 * 1024;
 } // namespace Wire
 
@@ -62,7 +62,7 @@ struct ControlFailure
     static QJsonObject partialFields(const QJsonObject &details);
 };
 
-// The versioned envelope of /agent-tool (§10.1), always HTTP 200.
+// The versioned envelope of /agent-tool (docs/spec/control-service.md §10.1), always HTTP 200.
 //   {"schemaVersion":1,"ok":true,"action","data":{result}}
 //   {"schemaVersion":1,"ok":false,"action","data"?:{partial fields},"error":{"message","kind"}}
 struct AgentToolEnvelope

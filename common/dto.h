@@ -21,7 +21,7 @@ QString attentionName(Attention attention); // "needs-you", "busy", "idle", "unk
 std::optional<Attention> attentionFromName(const QString &name);
 QStringList attentionNames(); // in the enum's order
 
-// A peer row as the wire carries it (reference §2 / §3.11). Remote peers have pid 0 and an
+// A peer row as the wire carries it (docs/spec/peers-api.md §2 / §3.11). Remote peers have pid 0 and an
 // id of the form "<hostname>:<peer>".
 struct Peer
 {
@@ -61,7 +61,7 @@ std::optional<MessageType> messageTypeFromName(const QString &name);
 // "text, query, response, handoff, broadcast" as the reference's error text lists them.
 QString messageTypeList();
 
-// A stored message as /poll-messages and /wait-messages carry it (reference §3.14).
+// A stored message as /poll-messages and /wait-messages carry it (docs/spec/peers-api.md §3.14).
 struct Message
 {
     qint64 id = 0;
@@ -82,7 +82,7 @@ struct Message
 // name for others, "" when the peer did not say (an older helper, the reference's).
 QString clientLabel(const QString &clientName);
 
-// The id a broker gives a peer with a terminal (reference §7.9): the first 8 lower-case hex
+// The id a broker gives a peer with a terminal (docs/spec/peers-api.md §7.9): the first 8 lower-case hex
 // characters of SHA-256 over the tty's UTF-8 bytes ("pts/44" → "d92a5e28"). Shared by the
 // broker, which assigns it, and the helper, which knows its id before registering.
 QString peerIdForTty(const QString &tty);

@@ -10,7 +10,7 @@ namespace Broker::Liveness {
 // the clients (the broker's pid) alike:
 // - kill(pid, 0) failing with ESRCH: gone;
 // - EPERM: it exists but belongs to another user, so alive (the reference counted it dead,
-//   §13.1 #9);
+//   docs/spec/peers-api.md §13.1 #9);
 // - a zombie (exited, not reaped yet by its parent) still answers kill(pid, 0): gone;
 // - pid <= 0 or beyond pid_t: never a process (kill(0, …) would address our own group).
 bool isProcessAlive(qint64 pid);

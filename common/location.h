@@ -7,7 +7,7 @@
 namespace Broker {
 
 // Where the local broker lives and where its files are, resolved once from the environment
-// (reference §10.2). The one rendezvous function shared by broker, helper, CLI and tray, so
+// (docs/spec/peers-api.md §10.2). The one rendezvous function shared by broker, helper, CLI and tray, so
 // the sides cannot disagree. HOME comes from the environment, never from XDG or TMPDIR, which
 // launchers of MCP servers may drop.
 struct Location

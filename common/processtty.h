@@ -3,7 +3,7 @@
 #include <QByteArray>
 #include <QString>
 
-// The controlling terminal of a process, read from /proc (reference §7.9): a session's peer id
+// The controlling terminal of a process, read from /proc (docs/spec/peers-api.md §7.9): a session's peer id
 // is derived from it. Shared by the MCP helper, which registers with its parent's terminal, and
 // `claude-peers hook`, which finds the same peer from inside a hook Claude Code started.
 namespace Broker::ProcessTty {

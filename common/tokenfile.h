@@ -7,7 +7,7 @@
 
 namespace Broker::TokenFile {
 
-// 32 CSPRNG bytes as 64 lower-case hex characters (reference §9).
+// 32 CSPRNG bytes as 64 lower-case hex characters (docs/spec/peers-api.md §9).
 QByteArray generate();
 
 // The token with surrounding whitespace trimmed; an error when missing, unreadable or empty.

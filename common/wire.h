@@ -15,7 +15,7 @@
 
 namespace Broker {
 
-// The requests and answers of the local HTTP API (reference §3, docs/protocol.md), one struct
+// The requests and answers of the local HTTP API (docs/spec/peers-api.md §3, docs/protocol.md), one struct
 // each, shared by both sides: a front end builds a request with toJson(), the broker reads it
 // with fromJson() — which is the broker's validation: the reference's 400 'Field "x" must be …'
 // (ErrorKind::BadRequest) for the first bad field, integers also as decimal strings, labels
@@ -375,7 +375,7 @@ struct HealthAnswer
     static Result<HealthAnswer> fromJson(const QJsonObject &object);
 };
 
-// GET /metrics[?detailed=true] (reference §3.4, the v0.8.0 branch).
+// GET /metrics[?detailed=true] (docs/spec/peers-api.md §3.4, the v0.8.0 branch).
 struct MetricsAnswer
 {
     static constexpr const char *path = "/metrics";
@@ -551,7 +551,7 @@ struct SendToRemoteRequest
     static Result<SendToRemoteRequest> fromJson(const QJsonObject &object);
 };
 
-// GET /federation/status (reference §3.5) with our fields. Unknown fields are ignored; absent
+// GET /federation/status (docs/spec/peers-api.md §3.5) with our fields. Unknown fields are ignored; absent
 // ones read as their defaults, so a 0.7 broker's answer reads too.
 struct FederationStatusAnswer
 {

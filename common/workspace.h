@@ -32,22 +32,22 @@ struct SummaryContext
     QString tty; // e.g. "pts/44" or "/dev/pts/44"; empty = none
 };
 
-// Last path component of gitRoot, or of cwd when gitRoot is empty (reference §7.10).
+// Last path component of gitRoot, or of cwd when gitRoot is empty (docs/spec/peers-api.md §7.10).
 QString projectName(const QString &gitRoot, const QString &cwd);
 // ":" + tty without "/dev/", or empty.
 QString ttyTag(const QString &tty);
-// The MCP helper's summary (reference §7.10), e.g.
+// The MCP helper's summary (docs/spec/peers-api.md §7.10), e.g.
 // "[AUTH_WORKER:pts/44] recently touched auth.ts in my-project".
 QString mcpAutoSummary(const SummaryContext &context);
 // "[<name>] Awaiting tasks in <project>": shown until the real summary is ready.
 QString mcpFallbackSummary(const QString &sessionName, const QString &project);
-// The CLI's auto-summary (reference §8 / §12 item 33): "[<repo>:<branch>] <n> in-progress
+// The CLI's auto-summary (docs/spec/peers-api.md §8 / §12 item 33): "[<repo>:<branch>] <n> in-progress
 // task(s)" when both are known and n > 0, "[<repo>:<branch>] Working in <cwd>" when both are
 // known, else "Working in <cwd>". Empty strings mean unknown.
 QString cliAutoSummary(const QString &repoName, const QString &branch, const QString &cwd,
                        std::optional<int> taskCount);
 // Files from `git diff --name-only HEAD`, topped up from `git log --name-only -5` when fewer
-// than limit, without duplicates, at most limit (reference §7.10).
+// than limit, without duplicates, at most limit (docs/spec/peers-api.md §7.10).
 QStringList mergeRecentFiles(const QStringList &diffFiles, const QStringList &logFiles, int limit = 10);
 // Non-empty lines of a command's output, each trimmed.
 QStringList outputLines(const QByteArray &output);

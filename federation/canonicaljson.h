@@ -17,7 +17,7 @@ QByteArray stringify(const JsonObject &object);
 // notation for 1e-7 < |x| < 1e21 and as "1.5e+21"/"1e-7" otherwise; -0 → "0".
 QByteArray numberToString(double value);
 
-// What claude-peers 0.7 signs (claude-peers-0.7.md §6.5): JSON.stringify of a new object whose
+// What claude-peers 0.7 signs (docs/spec/peers-api.md §6.5): JSON.stringify of a new object whose
 // top-level keys were set in ascending UTF-16 order, every member but "signature". Nested values
 // are written as they are. Like 0.7, a top-level "__proto__" key drops out: setting it on the new
 // object sets its prototype instead of adding a member.

@@ -35,7 +35,7 @@ template<typename T> using CertificateResult = std::expected<T, CertificateError
 enum class KeyType { EcdsaP256, Rsa2048, Ed25519 };
 
 // Where the certificate and key live: CLAUDE_PEERS_FEDERATION_CERT / _KEY, else
-// ~/.claude-peers-federation.crt / .key (reference §6.10).
+// ~/.claude-peers-federation.crt / .key (docs/spec/peers-api.md §6.10).
 struct CertificateFiles
 {
     QString certificatePath;

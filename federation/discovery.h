@@ -5,7 +5,7 @@
 #include <QObject>
 #include <QString>
 
-// The seam in front of DNS-SD (federation-security.md §5): announce ourselves and browse for the
+// The seam in front of DNS-SD (docs/spec/federation-security.md §5): announce ourselves and browse for the
 // others. DnsSdDiscovery (dns_sd.h: Avahi's compat library, Bonjour) is the real one; tests give
 // a fake. A discovery that cannot run says why (unavailable()) and stays off: federation works
 // without it.

@@ -8,7 +8,7 @@
 
 #include <functional>
 
-// What the module does with a service it discovered (federation-security.md §5, "safer
+// What the module does with a service it discovered (docs/spec/federation-security.md §5, "safer
 // discovery"): the TXT record is a hint only. Auto-connect only to a fingerprint already pinned
 // (TLS checks the pin again); anything else waits for the user's pairing.
 namespace Federation {

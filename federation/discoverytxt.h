@@ -6,7 +6,7 @@
 
 #include <expected>
 
-// The TXT record of our DNS-SD announcement (federation-security.md §5): RFC 6763 §6 wire form,
+// The TXT record of our DNS-SD announcement (docs/spec/federation-security.md §5): RFC 6763 §6 wire form,
 // a sequence of <length byte><key=value> strings. We advertise the federation protocol version,
 // the hostname (0.7's key names, so a 0.7 browser recognises it) and our certificate's pin
 // ("fp") — never 0.7's psk_hash, which anyone on the link could copy.

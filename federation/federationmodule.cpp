@@ -494,7 +494,8 @@ void FederationModule::remoteConnected(const Remote &remote)
     m_discovered.removeIf([&](const DiscoveredHost &host) { return host.hostname == remote.hostname; });
     if (remote.origin == RemoteOrigin::Inbound)
         return; // reached back because it called us: its own config keeps it, not ours
-    // §6.3 step 5: the remote goes into federation.remotes, labelled with its hostname.
+    // docs/spec/peers-api.md §6.3 step 5: the remote goes into federation.remotes, labelled with
+    // its hostname.
     Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     const Broker::ConfigFile::Remote entry {remote.address.host, remote.address.port, remote.hostname};
     if (!listsRemote(m_settings.remotes, entry))
@@ -510,8 +511,8 @@ void FederationModule::remoteConnected(const Remote &remote)
 void FederationModule::inboundHandshake(const QHostAddress &from, const QString &hostname,
                                         std::optional<int> port)
 {
-    // Bidirectional links (0.7's are one-way, §6.9): a caller that says its port is reached back,
-    // unless we already have (or are making) a link to that machine.
+    // Bidirectional links (0.7's are one-way, docs/spec/peers-api.md §6.9): a caller that says its
+    // port is reached back, unless we already have (or are making) a link to that machine.
     if (!m_links || !port || hostname == m_settings.hostname || m_links->hasHostname(hostname))
         return;
     const RemoteAddress address {from.toString(), *port};

@@ -10,7 +10,7 @@
 
 namespace Federation {
 
-// What the federation module is told at start (reference §6.1, §6.2, §10): config file
+// What the federation module is told at start (docs/spec/peers-api.md §6.1, §6.2, §10): config file
 // federation.* with the environment's overrides.
 struct FederationSettings
 {
@@ -22,8 +22,8 @@ struct FederationSettings
     QString hostname; // lower-cased, ≤ 63 characters, no ':'
     QString hostnameError; // why the machine hostname cannot be used (contains ':')
     QList<Broker::ConfigFile::Remote> remotes;
-    // DNS-SD discovery (§6.8): on unless CLAUDE_PEERS_MDNS_ENABLED is exactly "false" or
-    // federation.mdns.enabled is false; mdnsOffReason says which.
+    // DNS-SD discovery (docs/spec/peers-api.md §6.8): on unless CLAUDE_PEERS_MDNS_ENABLED is
+    // exactly "false" or federation.mdns.enabled is false; mdnsOffReason says which.
     bool mdnsEnabled = true;
     QString mdnsOffReason;
     QString configPath;

@@ -154,7 +154,7 @@ void InboundHandler::handshake(const Request &request, const QJsonObject &body, 
                                const ResponderPtr &responder)
 {
     const QByteArray psk = m_context.psk();
-    // 0.7 repeats the PSK in the handshake's body (§4.2); a session proved it already.
+    // 0.7 repeats the PSK in the handshake's body (docs/spec/peers-api.md §4.2); a session proved it already.
     if (proof == Proof::PskHeader &&
         !RelaySignature::constantTimeEquals(body.value(QStringLiteral("psk")).toString().toUtf8(), psk)) {
         error(responder, 403, kPskMismatch);

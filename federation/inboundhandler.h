@@ -22,7 +22,7 @@ class ChallengeServer;
 class ReplayGuard;
 class SubnetFilter;
 
-// The requests on the federation port, in 0.7's order (reference §4.1): the subnet filter,
+// The requests on the federation port, in 0.7's order (docs/spec/peers-api.md §4.1): the subnet filter,
 // /health, the PSK header, then /federation/handshake, /federation/peers, /federation/relay,
 // with 0.7's bodies, status codes and error texts. Our brokers skip the PSK header: they run
 // /federation/challenge and /federation/verify (before the PSK check) and then send
@@ -39,7 +39,8 @@ public:
         QString hostname;
         bool acceptLegacy = true;
         std::function<QByteArray()> psk; // empty while it is being read: 503
-        const SubnetFilter *subnets = nullptr; // checked before anything else (§4.1 step 1)
+        // checked before anything else (docs/spec/peers-api.md §4.1 step 1)
+        const SubnetFilter *subnets = nullptr;
         Broker::BrokerServer *broker = nullptr;
         const Broker::Clock *clock = nullptr;
         ReplayGuard *guard = nullptr;

@@ -8,7 +8,7 @@
 
 namespace Federation {
 
-// A `cpt://` join URL (claude-peers-0.7.md §6.11, federation-security.md §1.6):
+// A `cpt://` join URL (docs/spec/peers-api.md §6.11, docs/spec/federation-security.md §1.6):
 //   cpt://<host>:<port>;fp=sha256-<base64url SPKI SHA-256>/<base64url(token)>
 // 0.7 writes it without ";fp=". IPv6 hosts go in brackets. Our form keeps 0.7's parser working:
 // it reads host and port before the first '/', and parseInt ignores ";fp=…" after the port.

@@ -64,7 +64,7 @@ struct LinkReply
     QString remoteError() const { return error.isEmpty() ? QStringLiteral("unknown") : error; }
 };
 
-// Outbound requests to remote federation ports (reference §6.3: POST, JSON, the PSK header,
+// Outbound requests to remote federation ports (docs/spec/peers-api.md §6.3: POST, JSON, the PSK header,
 // 5 s in total). The module talks only to this, so its state machines run against a fake in
 // unit tests; the TLS client with pinning is one implementation, plain HTTP another (tests).
 class LinkTransport
@@ -98,10 +98,10 @@ private:
 
 class PinnedTlsClient;
 
-// HTTPS through fedtls's PinnedTlsClient, as 0.7 speaks to remotes (§6.3) but with the server's
-// key checked before the PSK header is written: a pinned address must show its pin (a changed
-// certificate is refused until re-paired); an address without a pin is trusted on first use
-// (its pin handed to firstUse) for requests without a credential only — a PSK or a session is
+// HTTPS through fedtls's PinnedTlsClient, as 0.7 speaks to remotes (docs/spec/peers-api.md §6.3)
+// but with the server's key checked before the PSK header is written: a pinned address must show
+// its pin (a changed certificate is refused until re-paired); an address without a pin is trusted
+// on first use (its pin handed to firstUse) for requests without a credential only — a PSK or a session is
 // never sent to an address that has no pin.
 class TlsLinkTransport final : public LinkTransport
 {

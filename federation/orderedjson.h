@@ -17,7 +17,7 @@ using JsonArray = std::vector<JsonValue>;
 // array-index keys ("0" … "4294967294", no leading zeros) first in ascending numeric order, then
 // the other keys in the order they were first inserted. Inserting an existing key replaces its
 // value in place, as JSON.parse and property assignment do. That order is what JSON.stringify
-// writes, so it is what 0.7's relay signature covers (claude-peers-0.7.md §6.5).
+// writes, so it is what 0.7's relay signature covers (docs/spec/peers-api.md §6.5).
 class JsonObject
 {
 public:

@@ -80,7 +80,7 @@ struct TlsRequest
     // secret to a server accepted that way until the user confirmed its pin.
     QString expectedPin;
     std::function<bool(const QString &seenPin, const QSslCertificate &certificate)> acceptPin;
-    int timeoutMs = 5000; // connect + handshake + answer (§6.4: 5 s for relays)
+    int timeoutMs = 5000; // connect + handshake + answer (docs/spec/peers-api.md §6.4: 5 s for relays)
     qint64 maxResponseBytes = 1024 * 1024;
     // Keep the connection open after a complete answer and send the next keepAlive request to
     // the same host, port and expected pin on it: the pin is checked once per connection, in its

@@ -188,7 +188,7 @@ std::expected<RelayEnvelope, RelayError> verifyRelay(QByteArrayView bytes, const
             return std::unexpected(value.error());
         *target = *value;
     }
-    // 0.7 (§4.4 step 4): a null, missing or unknown type is "text".
+    // 0.7 (docs/spec/peers-api.md §4.4 step 4): a null, missing or unknown type is "text".
     const JsonValue *type = body.find(u"type");
     message.type = type && type->isString() && messageTypes.contains(type->toString())
         ? type->toString()

@@ -11,7 +11,7 @@
 
 namespace Federation {
 
-// The message a relay carries (claude-peers-0.7.md §4.4, §6.4), as the sender gives it.
+// The message a relay carries (docs/spec/peers-api.md §4.4, §6.4), as the sender gives it.
 struct RelayMessage
 {
     QString fromId; // "<sender hostname>:<sender peer id>"
@@ -24,7 +24,7 @@ struct RelayMessage
 };
 
 // What our brokers add inside the signed body so that a receiver can refuse replays
-// (federation-security.md §3). 0.7 receivers verify them like any other field and ignore them.
+// (docs/spec/federation-security.md §3). 0.7 receivers verify them like any other field and ignore them.
 struct RelayReplay
 {
     qint64 tsMs = 0; // Unix time in milliseconds, as JavaScript's Date.now()
@@ -68,11 +68,11 @@ struct RelayVerifyOptions
 struct RelayEnvelope
 {
     // Every network input has a limit. A relay's text + compact metadata is at most 10240 UTF-16
-    // code units (§11.4); written as JSON that is at most 6 bytes per unit ("\u0001"), so 60 KiB,
-    // plus ids, names and the signature: 128 KiB holds any relay 0.7 can send.
+    // code units (docs/spec/peers-api.md §11.4); written as JSON that is at most 6 bytes per unit
+    // ("\u0001"), so 60 KiB, plus ids, names and the signature: 128 KiB holds any relay 0.7 can send.
     static constexpr qsizetype maxBodyBytes = 128 * 1024;
     static constexpr int maxDepth = 64;
-    static constexpr qsizetype maxContentSize = 10240; // §11.4, UTF-16 code units
+    static constexpr qsizetype maxContentSize = 10240; // docs/spec/peers-api.md §11.4, UTF-16 code units
 
     RelayMessage message;
     std::optional<RelayReplay> replay; // absent: a legacy (0.7) relay
@@ -80,8 +80,9 @@ struct RelayEnvelope
 
     bool isLegacy() const { return !replay.has_value(); }
 
-    // 0.7's content rules, to run after the target peer was found (§4.4 steps 5–6): metadata
-    // null or an object, and text + JSON.stringify(metadata) at most 10240 UTF-16 code units.
+    // 0.7's content rules, to run after the target peer was found
+    // (docs/spec/peers-api.md §4.4 steps 5–6): metadata null or an object, and
+    // text + JSON.stringify(metadata) at most 10240 UTF-16 code units.
     std::expected<void, RelayError> checkContent() const;
     // text.length + JSON.stringify(metadata).length, as 0.7 counts it.
     qsizetype contentSize() const;
@@ -89,7 +90,7 @@ struct RelayEnvelope
 
 // The body to POST to /federation/relay: 0.7's field order (from_id, from_machine, to_id, text,
 // type, metadata, reply_to), then ts, nonce and to_machine when given, then the signature over
-// all of them (RelaySignature, claude-peers-0.7.md §6.5).
+// all of them (RelaySignature, docs/spec/peers-api.md §6.5).
 QByteArray signRelay(const RelayMessage &message, const std::optional<RelayReplay> &replay,
                      QByteArrayView key);
 

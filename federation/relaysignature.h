@@ -7,7 +7,7 @@
 
 namespace Federation::RelaySignature {
 
-// claude-peers 0.7's relay signature (claude-peers-0.7.md §6.5): lower-case hex of
+// claude-peers 0.7's relay signature (docs/spec/peers-api.md §6.5): lower-case hex of
 // HMAC-SHA256(key, CanonicalJson::signedForm(body)). The key is the PSK string's UTF-8 bytes as
 // they are (0.7's 64 hex characters are not hex-decoded). "signature" itself is not covered.
 QByteArray compute(const JsonObject &body, QByteArrayView key);

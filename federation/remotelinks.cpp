@@ -168,7 +168,7 @@ void RemoteLinks::connected(const QString &key, quint64 generation, const QStrin
             }
         }
     }
-    // §6.3: a failed peer list still connects, with no peers until the next sync.
+    // docs/spec/peers-api.md §6.3: a failed peer list still connects, with no peers until the next sync.
     remote->peers = peers.ok() ? mapPeers(hostname, peers.body) : QList<Broker::Peer> {};
     if (peers.ok())
         remote->roundTrip.add(peers.roundTripUs);
@@ -251,7 +251,7 @@ QList<Broker::Peer> RemoteLinks::mapPeers(const QString &hostname, const QJsonOb
         peer.sessionName = stringOrEmpty(row, QStringLiteral("session_name"));
         peer.summary = stringOrEmpty(row, QStringLiteral("summary"));
         peer.lastSeen = stringOrEmpty(row, QStringLiteral("last_seen"));
-        peer.registeredAt = peer.lastSeen; // §3.11: registered_at carries last_seen
+        peer.registeredAt = peer.lastSeen; // docs/spec/peers-api.md §3.11: registered_at carries last_seen
         peers.append(peer);
     }
     return peers;
@@ -455,7 +455,8 @@ int RemoteLinks::connectedCount() const
 
 QJsonArray RemoteLinks::statusRemotes() const
 {
-    // 0.7 lists connected remotes only (§3.5); the others are ours, told apart by "state".
+    // 0.7 lists connected remotes only (docs/spec/peers-api.md §3.5); the others are ours, told
+    // apart by "state".
     QJsonArray remotes;
     for (const auto &[key, remote] : m_remotes) {
         QJsonObject entry {{QStringLiteral("host"), remote.address.host},

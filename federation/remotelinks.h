@@ -84,7 +84,7 @@ struct LinkIdentity
     std::function<QByteArray()> psk;
 };
 
-// The outbound side of federation (reference §6.3, §6.4, §6.7): the remotes, their handshakes
+// The outbound side of federation (docs/spec/peers-api.md §6.3, §6.4, §6.7): the remotes, their handshakes
 // and peer lists, the periodic sync with eviction, the reconnect backoff, relays. Timed only by
 // the given clock (the module's jobs call syncRound() and reconnectDue()), so it is tested with
 // a ManualClock and a fake transport.
@@ -97,7 +97,8 @@ public:
     static constexpr int kMaxPeersPerRemote = 1000;
     static constexpr const char *kProtocolVersion = "1.0.0";
 
-    // The relay body (§6.4, plus ts/nonce/to_machine) signed with the PSK, as it goes on the wire.
+    // The relay body (docs/spec/peers-api.md §6.4, plus ts/nonce/to_machine) signed with the PSK,
+    // as it goes on the wire.
     using RelaySigner = std::function<QByteArray(const Broker::RemoteMessage &message, const QString &peerId,
                                                  const QString &remoteHostname)>;
     using Callback = Broker::FederationLink::Callback;
@@ -105,11 +106,12 @@ public:
     RemoteLinks(LinkTransport &transport, const Broker::Clock &clock, LinkIdentity identity,
                 RelaySigner signer);
 
-    // §6.3: answers {"hostname":…} once the handshake and the first peer list are done.
+    // docs/spec/peers-api.md §6.3: answers {"hostname":…} once the handshake and the first peer
+    // list are done.
     void connect(const RemoteAddress &address, RemoteOrigin origin, Callback done);
     // Removes it (any state); false when it was not in the list.
     bool disconnect(const RemoteAddress &address);
-    // §3.20 / §6.4.
+    // docs/spec/peers-api.md §3.20 / §6.4.
     void send(const Broker::RemoteMessage &message, Callback done);
 
     // Every 30 s: evicts remotes not synced for 90 s (measured now), then asks each connected
@@ -123,7 +125,7 @@ public:
     // Our peers changed: tell the connected remotes that understand it (POST
     // /federation/peers-changed), so they fetch our list now instead of at their next sync.
     void announcePeersChanged();
-    // The delay after the n-th failure in a row (§6.3: 5 s, 15 s, 45 s, then 60 s).
+    // The delay after the n-th failure in a row (docs/spec/peers-api.md §6.3: 5 s, 15 s, 45 s, then 60 s).
     static qint64 backoffDelayMs(int failedAttempts);
 
     // Called when a remote is connected (the module persists it to the config file).

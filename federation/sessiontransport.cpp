@@ -12,7 +12,7 @@ using namespace Challenge;
 
 namespace {
 
-// 0.7 answers a request without its header with this, whatever the path (§4.1 step 4).
+// 0.7 answers a request without its header with this, whatever the path (docs/spec/peers-api.md §4.1 step 4).
 const QString kPskMismatch =
     QStringLiteral("PSK mismatch — ensure both machines share the same ~/.claude-peers-token file");
 
@@ -21,7 +21,7 @@ LinkReply notSent(const QString &message)
     return LinkReply {0, {}, message};
 }
 
-// 0.7's handshake wants the PSK in its body as well as in the header (§4.2).
+// 0.7's handshake wants the PSK in its body as well as in the header (docs/spec/peers-api.md §4.2).
 QByteArray withBodyPsk(const QByteArray &body, const QByteArray &psk)
 {
     QJsonObject object = QJsonDocument::fromJson(body).object();

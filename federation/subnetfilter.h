@@ -32,7 +32,7 @@ struct SubnetError
     QString message; // plain words, naming the entry and a valid example
 };
 
-// Which source addresses may talk to the federation port (claude-peers-0.7.md §6.6, §4.1 step 1),
+// Which source addresses may talk to the federation port (docs/spec/peers-api.md §6.6, §4.1 step 1),
 // over IPv4 and IPv6. An IPv4-mapped IPv6 address (::ffff:a.b.c.d, what a dual-stack listener
 // reports) is checked as the IPv4 address. An empty filter allows nothing; "allow all" is
 // 0.0.0.0/0 and ::/0.
@@ -44,10 +44,11 @@ public:
     static std::expected<Subnet, SubnetError> parseEntry(const QString &entry);
     static SubnetFilter allowAll();
 
-    // The local networks (§6.6 auto-detect). 0.7 asks `ip route` for the default route's
-    // interface; we take every up, running, non-loopback interface from QNetworkInterface, IPv4
-    // and IPv6 (docs/decisions.md). WSL2 (WSL_DISTRO_NAME set, or the WSLInterop binfmt entry)
-    // allows all as 0.7 does: its NAT hides the real sources. No address found: allow all, as 0.7.
+    // The local networks (docs/spec/peers-api.md §6.6 auto-detect). 0.7 asks `ip route` for the
+    // default route's interface; we take every up, running, non-loopback interface from
+    // QNetworkInterface, IPv4 and IPv6 (docs/decisions.md). WSL2 (WSL_DISTRO_NAME set, or the
+    // WSLInterop binfmt entry) allows all as 0.7 does: its NAT hides the real sources. No address
+    // found: allow all, as 0.7.
     static SubnetFilter
     detectLocal(const QProcessEnvironment &environment = QProcessEnvironment::systemEnvironment());
     struct InterfaceAddress

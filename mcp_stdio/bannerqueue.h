@@ -5,7 +5,7 @@
 
 namespace Mcp {
 
-// Layer 2 (reference §7.5): messages written into the session are repeated in a banner on
+// Layer 2 (docs/spec/peers-api.md §7.5): messages written into the session are repeated in a banner on
 // the next tool result once a grace period has passed, for sessions where the channel push
 // is not shown. Pure data with the time passed in, so it tests without waiting.
 //

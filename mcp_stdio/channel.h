@@ -5,7 +5,7 @@
 #include <QJsonObject>
 #include <QString>
 
-// The notifications/claude/channel message (reference §7.3 with the §13.1 fix): Claude Code
+// The notifications/claude/channel message (docs/spec/peers-api.md §7.3 with the §13.1 fix): Claude Code
 // silently drops a notification whose meta holds a non-string value or a key that is not an
 // identifier, so every value is a string and metadata travels as JSON text.
 namespace Mcp::Channel {
@@ -27,7 +27,7 @@ QString sanitizeMetaKey(const QString &key);
 QJsonObject params(const Broker::Message &message, const Sender &sender);
 // The whole JSON-RPC notification.
 QJsonObject notification(const Broker::Message &message, const Sender &sender);
-// The optional hello sent once after notifications/initialized (reference §7.4).
+// The optional hello sent once after notifications/initialized (docs/spec/peers-api.md §7.4).
 QJsonObject helloNotification();
 
 } // namespace Mcp::Channel

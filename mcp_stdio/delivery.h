@@ -58,7 +58,7 @@ public:
         // each wait as a heartbeat, so an idle helper sends nothing but its waits.
         int waitTimeoutMs = 14000;
         int safetyNetIntervalMs = 30000;
-        int pollIntervalMs = 1000; // a broker without /wait-messages (reference §7.3)
+        int pollIntervalMs = 1000; // a broker without /wait-messages (docs/spec/peers-api.md §7.3)
         int bannerCapacity = BannerQueue::DefaultCapacity;
         int dedupLimit = 1000; // trimmed to half when exceeded
     };

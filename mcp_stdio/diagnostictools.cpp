@@ -14,7 +14,7 @@ namespace Mcp {
 
 namespace {
 
-constexpr int HealthTimeoutMs = 2000; // reference §7.2.8
+constexpr int HealthTimeoutMs = 2000; // docs/spec/peers-api.md §7.2.8
 
 // "Channel push: …" as whoami and channel_health say it; explain: say so when the client does
 // not show pushes (channel_health gives its own "Why:" line instead).

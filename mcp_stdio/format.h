@@ -10,7 +10,7 @@
 #include <QList>
 #include <QString>
 
-// The texts the model reads in tool results (reference §7.2, §7.5). Pure functions.
+// The texts the model reads in tool results (docs/spec/peers-api.md §7.2, §7.5). Pure functions.
 namespace Mcp::Format {
 
 // "<1m", "<m>m", "<h>h <m>m" or "<h>h", "<d>d <h>h".
@@ -29,11 +29,12 @@ QString preview(const QString &text);
 QString messageSent(const QString &toId, qint64 messageId, const QString &text);
 
 BannerQueue::Entry entryFor(const Broker::Message &message, const QString &fromName, qint64 pushedAtMs);
-// check_messages (reference §7.2.5): "<prefix>From <id> (msg#<n>, <sent_at>):\n<text>[\nMetadata: …]".
+// check_messages (docs/spec/peers-api.md §7.2.5):
+// "<prefix>From <id> (msg#<n>, <sent_at>):\n<text>[\nMetadata: …]".
 QString messageEntry(const BannerQueue::Entry &entry);
 QString messageList(const QList<BannerQueue::Entry> &entries);
 
-// One banner line (reference §7.5): "[QUERY] From <name> (msg#<id>): <first 200 chars>".
+// One banner line (docs/spec/peers-api.md §7.5): "[QUERY] From <name> (msg#<id>): <first 200 chars>".
 QString bannerLine(const BannerQueue::Entry &entry);
 // The banner block plus a blank line, or empty when there is nothing to show. omitted > 0
 // adds the overflow notice naming the history command for selfId.
@@ -47,7 +48,7 @@ QString inboxMessage(const BannerQueue::Entry &entry, const QString &senderClien
 QString inboxNotice(qint64 messageId, const QString &recipientName, const QString &status,
                     const QString &reason);
 
-// message_status (reference §7.2.7) from the broker's answer.
+// message_status (docs/spec/peers-api.md §7.2.7) from the broker's answer.
 QString messageStatus(const Broker::MessageStatusAnswer &status);
 
 } // namespace Mcp::Format

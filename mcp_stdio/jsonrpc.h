@@ -4,7 +4,7 @@
 #include <QJsonValue>
 #include <QString>
 
-// JSON-RPC 2.0 message shapes as MCP uses them (reference/mcp-stdio-notes.md §3).
+// JSON-RPC 2.0 message shapes as MCP uses them (docs/spec/mcp-clients.md §3).
 namespace Mcp::JsonRpc {
 
 enum ErrorCode : int {

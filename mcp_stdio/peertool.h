@@ -30,7 +30,7 @@ struct PeerToolDeps
     static int defaultRegistrationWaitMs();
 };
 
-// Adds the nine built-in tools in tools/list order (reference §7.2's eight, then whoami).
+// Adds the nine built-in tools in tools/list order (docs/spec/peers-api.md §7.2's eight, then whoami).
 void addPeerTools(ToolRegistry &registry, const PeerToolDeps &deps);
 
 // A built-in tool: its wording from ToolDefinitions and, for the tools that act as this peer,

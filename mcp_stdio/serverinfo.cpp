@@ -57,7 +57,7 @@ QString instructions(ClientKind client)
             "e.g. \"[AUTH_WORKER] implementing JWT refresh in auth.ts\"; vague summaries are useless to "
             "peers.");
     }
-    // Our own words for the substance of reference §7.1; tests keep it under 2048 characters.
+    // Our own words for the substance of docs/spec/peers-api.md §7.1; tests keep it under 2048 characters.
     // Claude Code 2.1.3xx loads MCP tools on demand: the exact names to select come first.
     return QStringLiteral(
         "You are connected to claude-peers: other AI coding sessions on this machine (and, with "

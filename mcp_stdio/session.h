@@ -25,7 +25,7 @@ struct RegisterAnswer;
 
 namespace Mcp {
 
-// The helper's life with the broker (reference §7.7–7.11, with our fixes): find the broker,
+// The helper's life with the broker (docs/spec/peers-api.md §7.7–7.11, with our fixes): find the broker,
 // start `claude-peers-broker` when none answers, register with the session's identity, keep
 // the registration alive with a heartbeat, and when the broker is lost, bring it back (start
 // it again if it is gone) and register again keeping the name and summary. Everything is
@@ -56,7 +56,7 @@ public:
 
     struct Options
     {
-        int startupTimeoutMs = 15000; // broker spawn wait (reference §7.11), ≥ 3000
+        int startupTimeoutMs = 15000; // broker spawn wait (docs/spec/peers-api.md §7.11), ≥ 3000
         int heartbeatIntervalMs = 15000;
         int healthTimeoutMs = 2000;
         bool spawnBroker = true;
@@ -117,7 +117,7 @@ public:
     // Regenerates the automatic summary (after set_name) unless the model set its own.
     // Returns the new summary, or empty when the model's own summary is kept.
     QString regenerateAutoSummary();
-    // unknown / unverified / working (reference §7.4); sent now and after every registration.
+    // unknown / unverified / working (docs/spec/peers-api.md §7.4); sent now and after every registration.
     void setChannelPush(const QString &state);
     // How messages reach the model ("channel", "inbox", "banner"), sent with channel_push.
     void setDeliveryPath(const QString &path);
@@ -152,7 +152,7 @@ private:
     State m_state = State::Idle;
     QString m_lastError;
 
-    // Identity (fixed at start, reference §7.9).
+    // Identity (fixed at start, docs/spec/peers-api.md §7.9).
     QString m_cwd;
     QString m_gitRoot;
     QString m_branch;

@@ -6,7 +6,7 @@
 #include <QList>
 #include <QString>
 
-// Names, descriptions and input schemas of the built-in tools (reference §7.2, plus whoami).
+// Names, descriptions and input schemas of the built-in tools (docs/spec/peers-api.md §7.2, plus whoami).
 // Kept apart from the handlers: this is what the model reads in tools/list, worded for the
 // client (Claude Code: the reference's words; others: no client named, no /rename). Names and
 // schemas are the 0.7 contract and do not change.

@@ -4,7 +4,7 @@
 
 #include <QString>
 
-// The controlling terminal of the session (reference §7.9): the peer id is derived from it,
+// The controlling terminal of the session (docs/spec/peers-api.md §7.9): the peer id is derived from it,
 // so a session keeps its id — and its queued messages — across helper restarts.
 namespace Mcp::Tty {
 
@@ -17,7 +17,7 @@ using Broker::ProcessTty::ttyNrFromStat;
 // tests and unusual launchers), else the parent's (Claude Code's) terminal.
 QString detect();
 
-// The id the broker derives (reference §7.9): first 8 hex of SHA-256(tty UTF-8). Empty tty →
+// The id the broker derives (docs/spec/peers-api.md §7.9): first 8 hex of SHA-256(tty UTF-8). Empty tty →
 // empty (the broker then picks a random id).
 QString peerIdForTty(const QString &tty);
 

@@ -1,4 +1,4 @@
-// ActionRun's plain-prompt dispatch and its landing check (reference openchamber-control.md §6.4
+// ActionRun's plain-prompt dispatch and its landing check (docs/spec/control-service.md §6.4
 // plain path, §6.5): prompt_async answers 204 before the run starts, so the prompt counts as
 // dispatched only once a new user message appears in the session (150 ms polls, 5 s window).
 #include "openchamber/actionrun.h"
@@ -61,7 +61,8 @@ void ActionRun::postPrompt(const Selection &selection)
              if (!answer)
                  return failOpenCode(answer.error(), QStringLiteral("prompt_async failed"));
              if (!m_confirmLanding) {
-                 // A scheduled run: OpenCode accepting the prompt is the dispatch (§9.3).
+                 // A scheduled run: OpenCode accepting the prompt is the dispatch
+                 // (docs/spec/control-service.md §9.3).
                  setDispatched(true, false);
                  Q_EMIT m_service.promptDispatched(m_directory, m_sessionId);
                  return finishSessionAction();
@@ -77,7 +78,8 @@ void ActionRun::confirmLanding()
     query.addQueryItem(QStringLiteral("limit"), QStringLiteral("100"));
     get(OpenCodeClient::sessionPath(m_sessionId, QStringLiteral("/message")), m_directory, query,
         [this](auto answer) {
-            // A failed lookup is no evidence that the prompt was lost (§6.5): count it as landed.
+            // A failed lookup is no evidence that the prompt was lost
+            // (docs/spec/control-service.md §6.5): count it as landed.
             if (!answer)
                 return landed(true);
             const QString newest = newestUserMessageId(answer->toArray());

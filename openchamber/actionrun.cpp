@@ -200,7 +200,7 @@ void ActionRun::onEvent(const QJsonObject &event)
     }
 }
 
-// ---- session.list (§4.3)
+// ---- session.list (docs/spec/control-service.md §4.3)
 
 void ActionRun::listSessions()
 {
@@ -279,7 +279,7 @@ void ActionRun::listSessions()
     });
 }
 
-// ---- session.status (§4.7)
+// ---- session.status (docs/spec/control-service.md §4.7)
 
 bool ActionRun::takeSessionAndDirectory(QString &sessionId, QString &directory)
 {
@@ -322,7 +322,7 @@ void ActionRun::sessionStatus()
     });
 }
 
-// ---- session.messages (§4.8)
+// ---- session.messages (docs/spec/control-service.md §4.8)
 
 void ActionRun::sessionMessages()
 {
@@ -353,8 +353,8 @@ void ActionRun::sessionMessages()
         return fail(usageError(QStringLiteral("all cannot be combined with last or limit")));
     if (last && hasLimit)
         return fail(usageError(QStringLiteral("last cannot be combined with limit")));
-    // Checked here, before any wait, rather than after it as the reference does (§14): an input
-    // error should not cost the caller a wait.
+    // Checked here, before any wait, rather than after it as the reference does
+    // (docs/spec/control-service.md §14): an input error should not cost the caller a wait.
     std::optional<qint64> limit = 10;
     if (hasLimit) {
         limit = positiveSafeInteger(m_input.value(QStringLiteral("limit")));
@@ -429,7 +429,7 @@ void ActionRun::fetchText(const QString &sessionId, const QString &directory, Me
     });
 }
 
-// ---- session.create / send / fork (§4.4–4.6, §5, §6)
+// ---- session.create / send / fork (docs/spec/control-service.md §4.4–4.6, §5, §6)
 
 void ActionRun::sessionAction()
 {
@@ -572,7 +572,8 @@ void ActionRun::selectionInputs(const QString &directory, Then<const SelectionIn
 {
     if (m_inputs)
         return then(*m_inputs);
-    // Three lookups in parallel; each failure leaves its part empty (§6.1), never an error.
+    // Three lookups in parallel; each failure leaves its part empty
+    // (docs/spec/control-service.md §6.1), never an error.
     auto inputs = std::make_shared<SelectionInputs>();
     auto remaining = std::make_shared<int>(3);
     auto oneDone = [this, inputs, remaining, then] {
@@ -612,7 +613,8 @@ void ActionRun::createSession()
             id = str(session.value(QStringLiteral("data")).toObject(), "id");
         if (id.isEmpty())
             return fail(runtimeError(QStringLiteral("failed to create session")));
-        // Unlike the reference, a failure from here on says the session exists (§5.1 quirk).
+        // Unlike the reference, a failure from here on says the session exists
+        // (docs/spec/control-service.md §5.1 quirk).
         targetCreated(id, QStringLiteral("session-created"));
         m_freshSession = true;
         m_result = {{QStringLiteral("sessionId"), id}, {QStringLiteral("directory"), m_directory}};

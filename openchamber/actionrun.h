@@ -33,7 +33,7 @@ public:
     ~ActionRun() override;
 
     void start();
-    // Off for scheduled runs (§9.3): success is OpenCode accepting the prompt.
+    // Off for scheduled runs (docs/spec/control-service.md §9.3): success is OpenCode accepting the prompt.
     void setConfirmLanding(bool confirm) { m_confirmLanding = confirm; }
 
 private:
@@ -74,9 +74,10 @@ private:
     void selectionInputs(const QString &directory, Then<const SelectionInputs &> then);
     void createSession();
 
-    // session.create with a worktree (§5.1 step 7), in actionworktree.cpp: OpenCode creates it
-    // (POST /experimental/worktree) and reports its bootstrap on /global/event only, so that
-    // stream is open before the worktree is asked for; the session is created once it is ready.
+    // session.create with a worktree (docs/spec/control-service.md §5.1 step 7), in
+    // actionworktree.cpp: OpenCode creates it (POST /experimental/worktree) and reports its
+    // bootstrap on /global/event only, so that stream is open before the worktree is asked for; the
+    // session is created once it is ready.
     bool takeWorktreeInput(); // false = answered (refused)
     void createWorktree();
     void postWorktree();
@@ -92,13 +93,14 @@ private:
     void dispatch(bool reuse);
     void dispatchWith(Selection selection);
     void dispatchCommand(const Selection &selection, const QString &command, const QString &arguments);
-    // A plain prompt and its landing check (§6.4–6.5), in actionlanding.cpp.
+    // A plain prompt and its landing check (docs/spec/control-service.md §6.4–6.5), in actionlanding.cpp.
     void dispatchPrompt(const Selection &selection);
     void postPrompt(const Selection &selection);
     void confirmLanding();
     void landed(bool yes);
 
-    // The wait of §8, in actionwait.cpp; finishSessionAction answers a create/send/fork or waits.
+    // The wait of docs/spec/control-service.md §8, in actionwait.cpp; finishSessionAction answers a
+    // create/send/fork or waits.
     void finishSessionAction();
     struct Wait
     {

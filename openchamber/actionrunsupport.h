@@ -9,7 +9,7 @@
 // actionworktree.cpp); not for anything else.
 namespace OpenChamber::ActionRunSupport {
 
-// A trimmed, non-empty string input, else empty (§2.3).
+// A trimmed, non-empty string input, else empty (docs/spec/control-service.md §2.3).
 inline QString str(const QJsonObject &o, const char *key)
 {
     return asNonEmptyString(o.value(QLatin1String(key)));

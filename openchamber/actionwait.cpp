@@ -1,4 +1,4 @@
-// ActionRun's wait (reference openchamber-control.md §8): until the session is idle again after
+// ActionRun's wait (docs/spec/control-service.md §8): until the session is idle again after
 // the run this action started, never on the idle that precedes it; timeout and cancellation are
 // errors. Also the wait that ends a create/send/fork with wait:true.
 #include "openchamber/actionrun.h"

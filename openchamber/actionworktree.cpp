@@ -1,4 +1,4 @@
-// session.create with a worktree (reference openchamber-control.md §5.1 step 7). OpenCode
+// session.create with a worktree (docs/spec/control-service.md §5.1 step 7). OpenCode
 // (1.18.33) creates git worktrees itself: POST /experimental/worktree {name} answers at once with
 // {name, branch: "opencode/<name>", directory} while it populates and boots the worktree in the
 // background, and says how that ended only on its global event stream (worktree.ready or

@@ -9,8 +9,8 @@
 
 namespace OpenChamber {
 
-// Which action an AI session's openchamber tool asks for (reference §10.1): an exposed action
-// by its full name, or a bare name that is unique among the exposed actions ("toggle" →
+// Which action an AI session's openchamber tool asks for (docs/spec/control-service.md §10.1): an
+// exposed action by its full name, or a bare name that is unique among the exposed actions ("toggle" →
 // schedule.toggle, "status" → session.status since schedule.status is not exposed). Anything
 // else is refused with the contract's text, listing the actions the tool may use:
 // "Unsupported OpenChamber action: <name|missing>. Use one of: a, b, …".

@@ -32,7 +32,8 @@ OpenCodeBackend::OpenCodeBackend(std::shared_ptr<Broker::SecretStore> secrets,
       m_environment(std::move(environment)),
       m_events(std::make_unique<ControlEvents>())
 {
-    // A scheduled run is a session.create with a prompt, minus the landing check (§9.3).
+    // A scheduled run is a session.create with a prompt, minus the landing check
+    // (docs/spec/control-service.md §9.3).
     ScheduledSessionStarter starter = [this](const ScheduledRunRequest &run, CancelToken cancel,
                                              std::function<void(ScheduledRunResult)> done) {
         if (!m_sessions) {

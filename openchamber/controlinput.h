@@ -10,7 +10,7 @@
 
 namespace OpenChamber {
 
-// Input normalization shared by every action (reference openchamber-control.md §2.3): only JSON
+// Input normalization shared by every action (docs/spec/control-service.md §2.3): only JSON
 // strings count as strings, trimmed, empty = absent; only a JSON true is true.
 QString asNonEmptyString(const QJsonValue &value);
 inline bool isTrue(const QJsonValue &value)
@@ -45,11 +45,13 @@ struct ModelRef
 // "~" and "~/x" against $HOME; anything else unchanged.
 QString expandHome(const QString &path);
 
-// The session service's directory check (§3): trimmed, ~ expanded, made absolute, must be an
-// existing directory; answers its canonical path. 400 with the contract's texts otherwise.
+// The session service's directory check (docs/spec/control-service.md §3): trimmed, ~ expanded,
+// made absolute, must be an existing directory; answers its canonical path. 400 with the contract's
+// texts otherwise.
 std::expected<QString, ControlError> validateDirectory(const QString &directory);
 
-// timeout (seconds) of a wait: default 600, else a whole number from 1 to 86400 (§8).
+// timeout (seconds) of a wait: default 600, else a whole number from 1 to
+// 86400 (docs/spec/control-service.md §8).
 std::expected<qint64, ControlError> waitTimeoutMs(const QJsonObject &input);
 
 } // namespace OpenChamber

@@ -10,7 +10,7 @@
 
 namespace OpenChamber {
 
-// The broker side of the control service (reference openchamber-control.md §2.1, §10.1): a
+// The broker side of the control service (docs/spec/control-service.md §2.1, §10.1): a
 // BrokerModule that owns the service and serves its two adapters.
 //
 // - POST /control (main token; the CLI): {action, input[, contextDirectory]} → 200 and the

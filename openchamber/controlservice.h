@@ -11,7 +11,7 @@
 
 namespace OpenChamber {
 
-// A failed action, as the contract's error model (reference openchamber-control.md §2.2):
+// A failed action, as the contract's error model (docs/spec/control-service.md §2.2):
 // 400 usage or validation, 404 project or task not found, 409 task already running, 499
 // cancelled, 500 runtime or OpenCode failure. details carries the partial-result fields
 // (partial, partialAction, sessionId, directory, …) that the adapters copy into their answer.
@@ -22,7 +22,7 @@ struct ControlError
     QJsonObject details;
 };
 
-// Success is the action's result object, verbatim (§4).
+// Success is the action's result object, verbatim (docs/spec/control-service.md §4).
 using ControlResult = std::expected<QJsonObject, ControlError>;
 using ControlCallback = std::function<void(ControlResult)>;
 
@@ -62,7 +62,8 @@ private:
     std::shared_ptr<State> m_state;
 };
 
-// One entry of the action catalog (§4): the agent tool lists the agentExposed ones.
+// One entry of the action catalog (docs/spec/control-service.md §4): the agent tool lists the
+// agentExposed ones.
 struct ActionInfo
 {
     QString name; // "session.create"
@@ -71,10 +72,10 @@ struct ActionInfo
     bool agentExposed = true;
 };
 
-// The transport-agnostic service (§1, §14): both adapters — the broker's /control route for the
-// CLI and /agent-tool for the helper's openchamber tool — call execute() and never each other.
-// execute() answers through done exactly once, on the caller's (the broker's) thread, now or
-// later; it never blocks the event loop.
+// The transport-agnostic service (docs/spec/control-service.md §1, §14): both adapters — the
+// broker's /control route for the CLI and /agent-tool for the helper's openchamber tool — call
+// execute() and never each other. execute() answers through done exactly once, on the caller's (the
+// broker's) thread, now or later; it never blocks the event loop.
 class ControlService
 {
 public:

@@ -41,8 +41,8 @@ struct ControlSettings
     // The project whose resolved path equals the resolved directory exactly.
     std::optional<Project> projectForDirectory(const QString &directory) const;
 
-    QJsonObject projectsJson() const; // projects.list (§4.1)
-    QJsonObject modelsJson() const; // models.list (§4.2)
+    QJsonObject projectsJson() const; // projects.list (docs/spec/control-service.md §4.1)
+    QJsonObject modelsJson() const; // models.list (docs/spec/control-service.md §4.2)
 };
 
 } // namespace OpenChamber

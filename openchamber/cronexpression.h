@@ -11,7 +11,7 @@
 
 namespace OpenChamber {
 
-// A cron expression as the reference's scheduler accepts it (openchamber-control.md §9: the npm
+// A cron expression as the reference's scheduler accepts it (docs/spec/control-service.md §9: the npm
 // cron-parser syntax): five fields "minute hour day-of-month month day-of-week", or six with a
 // leading seconds field; `*`, `?` (day fields), values, ranges `a-b`, steps `*/n`, `a-b/n`, `a/n`,
 // lists, names (jan…dec, sun…sat, any case), day-of-week 0-7 (0 and 7 are Sunday), `L` (last day

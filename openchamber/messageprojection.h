@@ -9,11 +9,12 @@
 namespace OpenChamber {
 
 // Reading GET /session/{id}/message answers ([{info, parts}], chronological) as the contract
-// does (§5.2, §6.5, §7).
+// does (docs/spec/control-service.md §5.2, §6.5, §7).
 
 enum class MessageRole { All, User, Assistant };
 
-// §7: text-only messages {id, role, createdAt, completedAt, model, text}, sorted by createdAt.
+// docs/spec/control-service.md §7: text-only messages {id, role, createdAt, completedAt, model,
+// text}, sorted by createdAt.
 QJsonArray projectTextMessages(const QJsonArray &raw, MessageRole role);
 
 // The id of the newest user message (max time.created, ties → later in the list); empty if none.

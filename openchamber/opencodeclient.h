@@ -41,7 +41,7 @@ struct OpenCodeError
 
 template<typename T> using OpenCodeResult = std::expected<T, OpenCodeError>;
 
-// The HTTP client of an OpenCode server (reference openchamber-control.md §11). Every request is
+// The HTTP client of an OpenCode server (docs/spec/control-service.md §11). Every request is
 // directory-scoped the way OpenChamber does it: ?directory=<dir> and x-opencode-directory (the
 // server runs the request in that directory's instance: its agents, providers, sessions). Basic
 // auth ("opencode":<password>) when a password is set. Each request has a deadline and a cap on

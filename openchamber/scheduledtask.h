@@ -9,7 +9,7 @@
 
 namespace OpenChamber {
 
-// A scheduled task as the contract's data model (reference openchamber-control.md §9.1), kept in
+// A scheduled task as the contract's data model (docs/spec/control-service.md §9.1), kept in
 // the broker's database by ScheduleStore; times are milliseconds since the epoch (UTC).
 struct TaskSchedule
 {
@@ -68,9 +68,10 @@ struct ScheduledTask
     static constexpr int maxPromptLength = 20000;
     static constexpr int maxErrorLength = 2000;
     static constexpr int maxCronLength = 200;
-    static constexpr qint64 slackMs = 5000; // §9.2: an occurrence must be later than now + 5 s
+    // docs/spec/control-service.md §9.2: an occurrence must be later than now + 5 s
+    static constexpr qint64 slackMs = 5000;
     // A peer task's prompt is one broker message: text + metadata ≤ 10240 UTF-16 code units
-    // (reference claude-peers §11.4), the metadata naming the task takes the rest.
+    // (docs/spec/peers-api.md §11.4), the metadata naming the task takes the rest.
     static constexpr int maxPeerPromptLength = 9000;
     static constexpr int maxPeerLength = 200;
 
@@ -82,18 +83,21 @@ struct ScheduledTask
     TaskExecution execution;
     TaskState state;
 
-    QJsonObject toJson() const; // §9.1's Task object
+    QJsonObject toJson() const; // docs/spec/control-service.md §9.1's Task object
 
     bool targetsPeer() const { return !execution.peer.isEmpty(); }
 
-    // §9.1's checks on write; normalizes times, weekdays and the time zone (default: the
-    // system's, else UTC). The message names the field ("schedule.timezone is invalid: …").
+    // docs/spec/control-service.md §9.1's checks on write; normalizes times, weekdays and the time
+    // zone (default: the system's, else UTC). The message names the field
+    // ("schedule.timezone is invalid: …").
     std::expected<void, QString> validate();
 
-    // §9.2: none when disabled; the next occurrence later than now + 5 s in the task's zone.
+    // docs/spec/control-service.md §9.2: none when disabled; the next occurrence later than
+    // now + 5 s in the task's zone.
     std::optional<qint64> computeNextRunAt(qint64 nowMs) const;
 
-    // "<name> YYYY-MM-DD HH:mm" in the task's zone, at most 120 characters (§9.3).
+    // "<name> YYYY-MM-DD HH:mm" in the task's zone, at most 120 characters
+    // (docs/spec/control-service.md §9.3).
     QString runTitle(qint64 atMs) const;
 };
 

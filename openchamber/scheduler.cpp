@@ -278,7 +278,7 @@ void Scheduler::complete(quint64 serial, RunResult result)
     QString persistError;
     auto written = m_store.finish(task);
     if (!written)
-        written = m_store.finish(task); // §9.3: one retry
+        written = m_store.finish(task); // docs/spec/control-service.md §9.3: one retry
     if (!written) {
         persistError = written.error().message;
         qCWarning(lcSchedule) << "scheduled task" << task.id

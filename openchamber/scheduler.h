@@ -17,7 +17,7 @@ class Clock;
 
 namespace OpenChamber {
 
-// Runs scheduled tasks on the broker's event loop (reference openchamber-control.md §9.3): a
+// Runs scheduled tasks on the broker's event loop (docs/spec/control-service.md §9.3): a
 // module job ticks every second by the broker's clock, claims each due occurrence in SQLite
 // before starting it (exactly once, across restarts: docs/decisions.md "Scheduled runs exactly
 // once") and starts it through the injected session starter — or, for a task that targets a
@@ -61,13 +61,14 @@ public:
     // for which a slot is free (the others wait for a later tick).
     void tick();
 
-    // schedule.run (§4.12): runs now, or queues until a slot is free; 409 when the task is
-    // already running or queued. done gets the run's result.
+    // schedule.run (docs/spec/control-service.md §4.12): runs now, or queues until a slot is free;
+    // 409 when the task is already running or queued. done gets the run's result.
     void runNow(const ScheduledTask &task, RunNowCallback done);
 
     int runningCount() const { return int(m_runs.size()); }
     bool isRunning(const QString &taskId) const;
-    // §4.9's object: hasEnabledScheduledTasks, hasRunningScheduledTasks and the two counts.
+    // docs/spec/control-service.md §4.9's object: hasEnabledScheduledTasks,
+    // hasRunningScheduledTasks and the two counts.
     Broker::Result<QJsonObject> status() const;
 
 Q_SIGNALS:

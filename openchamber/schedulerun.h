@@ -11,7 +11,7 @@
 
 namespace OpenChamber {
 
-// What running a scheduled task asks of the session service (reference openchamber-control.md
+// What running a scheduled task asks of the session service (docs/spec/control-service.md
 // §9.3): create a session in directory titled title, then dispatch prompt with the model, agent
 // and variant (slash commands as commands); success = the dispatch was accepted, no landing check.
 struct ScheduledRunRequest

@@ -15,13 +15,14 @@ namespace OpenChamber {
 
 namespace {
 
-// §2.3: only JSON strings count, trimmed, empty = absent.
+// docs/spec/control-service.md §2.3: only JSON strings count, trimmed, empty = absent.
 QString nonEmptyString(const QJsonValue &value)
 {
     return value.isString() ? value.toString().trimmed() : QString();
 }
 
-// Absent, null, an empty string and false say nothing (what §2.3 reads as "not given").
+// Absent, null, an empty string and false say nothing (what docs/spec/control-service.md §2.3 reads
+// as "not given").
 bool isGiven(const QJsonValue &value)
 {
     if (value.isUndefined() || value.isNull())
@@ -86,7 +87,8 @@ std::optional<QList<int>> parseWeekdays(const QJsonValue &value)
     return days;
 }
 
-// §4.11's schedule selectors: exactly one of daily, weekly (+ time), once (+ time), cron; timezone.
+// docs/spec/control-service.md §4.11's schedule selectors: exactly one of daily, weekly (+ time),
+// once (+ time), cron; timezone.
 std::expected<TaskSchedule, ControlError> scheduleFrom(const QJsonObject &input)
 {
     const QString daily = nonEmptyString(input.value(QStringLiteral("daily")));
@@ -130,8 +132,8 @@ std::expected<TaskSchedule, ControlError> scheduleFrom(const QJsonObject &input)
     return schedule;
 }
 
-// A new task with its schedule (§4.11's selectors), name, prompt and enabled flag; the caller
-// adds its target.
+// A new task with its schedule (docs/spec/control-service.md §4.11's selectors), name, prompt and
+// enabled flag; the caller adds its target.
 std::expected<ScheduledTask, ControlError> newTask(const QJsonObject &input, const QString &name,
                                                    const QString &prompt)
 {

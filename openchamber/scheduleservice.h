@@ -13,7 +13,7 @@ namespace OpenChamber {
 class ScheduleStore;
 class Scheduler;
 
-// The schedule.* actions of the control service (reference openchamber-control.md §4.9–4.14)
+// The schedule.* actions of the control service (docs/spec/control-service.md §4.9–4.14)
 // with §3's scope rules for schedules: status, list, create, run, delete, toggle. The main
 // control service forwards every schedule.* action here.
 class ScheduleService final : public ControlService
@@ -30,7 +30,8 @@ private:
     std::expected<ScheduleProject, ControlError> resolveProject(const QJsonObject &input,
                                                                 const QString &contextDirectory) const;
     // run, delete, toggle: a task that targets a peer is kept outside the projects (empty id) and
-    // found by its id alone when the input names no project; every other task by §3's rules.
+    // found by its id alone when the input names no project; every other task by
+    // docs/spec/control-service.md §3's rules.
     std::expected<ScheduleProject, ControlError>
     resolveTaskScope(const QJsonObject &input, const QString &contextDirectory, const QString &taskId) const;
     ControlResult status() const;

@@ -101,8 +101,8 @@ QList<Broker::ModuleMigration> ScheduleStore::migrations()
                       " project_id TEXT NOT NULL,"
                       " name TEXT NOT NULL,"
                       " enabled INTEGER NOT NULL,"
-                      " schedule TEXT NOT NULL," // §9.1 schedule object, JSON
-                      " execution TEXT NOT NULL," // §9.1 execution object, JSON
+                      " schedule TEXT NOT NULL," // docs/spec/control-service.md §9.1 schedule object, JSON
+                      " execution TEXT NOT NULL," // docs/spec/control-service.md §9.1 execution object, JSON
                       " created_at INTEGER NOT NULL,"
                       " updated_at INTEGER NOT NULL,"
                       " last_status TEXT NOT NULL DEFAULT 'idle',"

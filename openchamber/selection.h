@@ -11,8 +11,9 @@
 
 namespace OpenChamber {
 
-// What a directory's OpenCode instance offers (§6.1): GET /config/providers → providers,
-// GET /agent → agents, GET /config → config. A failed lookup leaves its part empty.
+// What a directory's OpenCode instance offers (docs/spec/control-service.md §6.1):
+// GET /config/providers → providers, GET /agent → agents, GET /config → config. A failed lookup
+// leaves its part empty.
 struct SelectionInputs
 {
     QJsonArray providers;
@@ -30,18 +31,19 @@ struct Selection
     bool isEmpty() const { return !model && agent.isEmpty() && variant.isEmpty(); }
 };
 
-// §6.1: an explicitly requested agent must exist and not be a subagent, a model must be one of
-// the directory's providers' models, a variant (checked with a model only) one of that model's
-// variants. An empty list never rejects: OpenCode failing to answer is not the caller's fault.
+// docs/spec/control-service.md §6.1: an explicitly requested agent must exist and not be a
+// subagent, a model must be one of the directory's providers' models, a variant (checked with a
+// model only) one of that model's variants. An empty list never rejects: OpenCode failing to answer
+// is not the caller's fault.
 std::optional<ControlError> validateRequestedSelection(const Selection &requested,
                                                        const SelectionInputs &inputs,
                                                        const QString &directory);
 
-// §6.2: the configured defaults, first match wins.
+// docs/spec/control-service.md §6.2: the configured defaults, first match wins.
 Selection resolveDefaultSelection(const ControlSettings &settings, const SelectionInputs &inputs);
 
-// §6.3: the selection of the newest user message that names a model (messages in OpenCode's
-// chronological order).
+// docs/spec/control-service.md §6.3: the selection of the newest user message that names a model
+// (messages in OpenCode's chronological order).
 std::optional<Selection> lastUserSelection(const QJsonArray &messages);
 
 // The model object of provider/model in a providers list (models keyed by id or listed).

@@ -29,7 +29,7 @@ struct ControlTimers
     static ControlTimers system(); // system clock, QTimer
 };
 
-// A scheduled task's prompt (§9.3): run in a new session of directory.
+// A scheduled task's prompt (docs/spec/control-service.md §9.3): run in a new session of directory.
 struct ScheduledPrompt
 {
     QString directory;
@@ -42,7 +42,7 @@ struct ScheduledPrompt
 };
 using ScheduledRunDone = std::function<void(std::expected<QString /* sessionId */, ControlError>)>;
 
-// The control service (reference openchamber-control.md): projects.list, models.list and
+// The control service (docs/spec/control-service.md): projects.list, models.list and
 // session.list|create|send|fork|status|messages against an OpenCode server; schedule.* go to the
 // scheduled-task service given at construction, verbatim. Every call is one ActionRun that
 // answers once; cancelling its token answers 499 at once (with the partial-result details
@@ -54,12 +54,13 @@ class SessionService final : public QObject, public ControlService
 public:
     struct Options
     {
-        int readyTimeoutMs = 3000; // GET /global/health before a create/send/fork (§1: 10 s there)
+        // GET /global/health before a create/send/fork (docs/spec/control-service.md §1: 10 s there)
+        int readyTimeoutMs = 3000;
         int readyIntervalMs = 250;
-        int landingPollMs = 150; // §6.5
+        int landingPollMs = 150; // docs/spec/control-service.md §6.5
         int landingWindowMs = 5000;
-        int waitPollMs = 500; // §8
-        int worktreePollMs = 150; // §5.1 step 7: the worktree's bootstrap
+        int waitPollMs = 500; // docs/spec/control-service.md §8
+        int worktreePollMs = 150; // docs/spec/control-service.md §5.1 step 7: the worktree's bootstrap
         int worktreeBootstrapTimeoutMs = 60000;
         bool useEventStream = true; // /event wakes the polls early; off = polling only
     };
@@ -82,8 +83,9 @@ public:
                  CancelToken cancel, ControlCallback done) override;
 
     // For the scheduler: like session.create with a prompt (selection checked against OpenCode
-    // first, then the session, then a command or prompt_async) but, as §9.3, success is OpenCode
-    // accepting the dispatch: no landing check. Answers the new session's id.
+    // first, then the session, then a command or prompt_async) but, as
+    // docs/spec/control-service.md §9.3, success is OpenCode accepting the dispatch: no landing
+    // check. Answers the new session's id.
     void startScheduledRun(const ScheduledPrompt &run, CancelToken cancel, ScheduledRunDone done);
 
     int runningCount() const { return m_running; }
@@ -109,7 +111,8 @@ private:
     int m_running = 0;
 };
 
-// The 14 actions of §4 with their titles and descriptions (schedule.status is not agent-exposed).
+// The 14 actions of docs/spec/control-service.md §4 with their titles and descriptions
+// (schedule.status is not agent-exposed).
 QList<ActionInfo> controlCatalog();
 
 } // namespace OpenChamber

@@ -13,10 +13,11 @@ namespace OpenChamber {
 class OpenCodeClient;
 
 // Follows the sessions of some directories through OpenCode's own event stream (GET /event per
-// directory, §11.4) and says when a session's status changes or OpenCode reports an error for
-// it: what a tray shows, without polling. A stream that ends is opened again after a delay that
-// doubles up to 30 s (back to 1 s once it is connected), so OpenCode may come and go. At most
-// maxDirectories streams: a further directory replaces the one watched longest.
+// directory, docs/spec/control-service.md §11.4) and says when a session's status changes or
+// OpenCode reports an error for it: what a tray shows, without polling. A stream that ends is
+// opened again after a delay that doubles up to 30 s (back to 1 s once it is connected), so
+// OpenCode may come and go. At most maxDirectories streams: a further directory replaces the one
+// watched longest.
 class SessionWatcher final : public QObject
 {
     Q_OBJECT

@@ -16,8 +16,8 @@ namespace Cli::Control {
 
 namespace {
 
-// The contract's HTTP timeouts (§10.2), with a longer default: a create with a prompt waits
-// for OpenCode to be ready (up to 10 s) and for the prompt to land (up to 5 s).
+// The contract's HTTP timeouts (docs/spec/control-service.md §10.2), with a longer default: a
+// create with a prompt waits for OpenCode to be ready (up to 10 s) and for the prompt to land (up to 5 s).
 constexpr int DefaultHttpTimeoutMs = 30000;
 constexpr int DefaultWaitSeconds = 600;
 constexpr int WaitMarginMs = 30000;
@@ -309,7 +309,8 @@ Built sessionCall(const QString &sub, const Invocation &inv, const QString &cwd)
     call.input = b.input();
     call.wait = call.input.value(QLatin1String("wait")).toBool();
     call.httpTimeoutMs = call.wait ? waitTimeoutMs(call.input) : DefaultHttpTimeoutMs;
-    // §10.2: a worktree adds 120 s to a wait, or is 120 s alone (its bootstrap may take 60 s).
+    // docs/spec/control-service.md §10.2: a worktree adds 120 s to a wait, or is 120 s alone (its
+    // bootstrap may take 60 s).
     if (call.input.contains(QLatin1String("worktree")))
         call.httpTimeoutMs = call.wait ? call.httpTimeoutMs + WorktreeMarginMs : WorktreeMarginMs;
     return call;

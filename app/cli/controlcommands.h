@@ -9,7 +9,7 @@
 #include <span>
 
 // The control commands (projects, models, session …, schedule …): each builds one action of
-// the broker's control service (reference openchamber-control.md §10.2) and POSTs it to
+// the broker's control service (docs/spec/control-service.md §10.2) and POSTs it to
 // /control. Their exit codes are the contract's: 0 ok, 2 the request is invalid (a bad command
 // line, or the service's 400/404), 1 it failed (OpenCode, a cancelled wait, no broker).
 namespace Cli::Control {

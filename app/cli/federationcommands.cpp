@@ -1,4 +1,4 @@
-// claude-peers federation <subcommand>: reference §8 where 0.7 has the command, ours for
+// claude-peers federation <subcommand>: docs/spec/peers-api.md §8 where 0.7 has the command, ours for
 // pairing. Everything that needs the broker's state (PSK, certificate, links) goes through its
 // authenticated routes; the CLI itself only edits the config file and asks the broker to
 // re-read it.

@@ -8,7 +8,7 @@
 
 #include <optional>
 
-// Pure texts of the `federation …` commands (reference §8 where 0.7 has the command), so they
+// Pure texts of the `federation …` commands (docs/spec/peers-api.md §8 where 0.7 has the command), so they
 // unit-test without a broker.
 namespace Cli::FederationFormat {
 
@@ -29,9 +29,9 @@ struct HostPort
 };
 std::optional<HostPort> hostPort(const QString &text);
 
-// The host and port of a cpt:// URL, read like 0.7's parser (§6.11): the host:port part ends
-// at the first '/' after the first ':', split at its last ':' with a trailing ";fp=…" ignored.
-// nullopt when it is not that shape (the token itself is checked by the broker).
+// The host and port of a cpt:// URL, read like 0.7's parser (docs/spec/peers-api.md §6.11): the
+// host:port part ends at the first '/' after the first ':', split at its last ':' with a trailing
+// ";fp=…" ignored. nullopt when it is not that shape (the token itself is checked by the broker).
 std::optional<HostPort> joinTarget(const QString &url);
 
 // A CIDR as the subnet filter takes it: IPv4 a.b.c.d/0-32 or IPv6 …/0-128.

@@ -9,7 +9,7 @@
 #include <QString>
 #include <QStringList>
 
-// Pure text rendering of broker answers, in the reference's formats (§8), so the texts
+// Pure text rendering of broker answers, in the reference's formats (docs/spec/peers-api.md §8), so the texts
 // unit-test without a broker.
 namespace Cli::Format {
 

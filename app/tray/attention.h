@@ -11,7 +11,7 @@ namespace App {
 
 // The tray's one state, worst first: a session waits for the human, the broker is not running,
 // a session is working, messages wait for their recipients, all quiet. The icon shows the worst
-// that holds (gui-anchors §7).
+// that holds (docs/spec/gui-anchors.md §7).
 enum class TrayState { NeedsYou, Error, Busy, Unread, Idle };
 
 // One peer as the attention-ordered lists show it.

@@ -10,7 +10,7 @@
 
 namespace App {
 
-// Can a message reach this peer, and how fast? The Peers page's badge (gui-anchors §6,
+// Can a message reach this peer, and how fast? The Peers page's badge (docs/spec/gui-anchors.md §6,
 // louislva #52: "which peers can actually receive?"). Ordered from best to worst.
 enum class Reachability {
     Push, // its helper's channel push works: a message shows within milliseconds

@@ -168,7 +168,7 @@ bool Api::authenticate(const Route *route, const Http::Request &request, const H
     case RouteAuth::FederationPsk: {
         const QByteArray key = m_federationKey();
         if (key.isEmpty() || !Authenticator::constantTimeEquals(request.header("x-claude-peers-psk"), key)) {
-            // The reference's answer (§4.1), word for word.
+            // The reference's answer (docs/spec/peers-api.md §4.1), word for word.
             replyObject(responder,
                         {{QStringLiteral("error"),
                           QStringLiteral("PSK mismatch \u2014 ensure both machines share the same "
@@ -185,7 +185,7 @@ bool Api::authenticate(const Route *route, const Http::Request &request, const H
 
 void Api::route(const Http::Request &request, const Http::ResponderPtr &responder)
 {
-    // Reference §3.1, in its order.
+    // docs/spec/peers-api.md §3.1, in its order.
     ++m_requestsThisMinute;
     if (request.path == "/health") {
         health(responder);
@@ -242,7 +242,7 @@ void Api::route(const Http::Request &request, const Http::ResponderPtr &responde
     if (RequestKey::appliesTo(request.path) && !keyRequest(call))
         return;
     if (route->rateLimited) {
-        // Per sending peer (reference: one bucket for every local client, §13.1 #13).
+        // Per sending peer (reference: one bucket for every local client, docs/spec/peers-api.md §13.1 #13).
         const QString key = credential.kind == Credential::Kind::Session
             ? credential.peerId
             : call.body.value(QStringLiteral("from_id")).toString();

@@ -28,7 +28,7 @@ class TokenKeeper;
 struct SecretsAnswer;
 struct SecretsStatus;
 
-// The local HTTP API (reference §3, docs/protocol.md): the request pipeline of §3.1 and one
+// The local HTTP API (docs/spec/peers-api.md §3, docs/protocol.md): the request pipeline of §3.1 and one
 // route table: the built-in routes (a static table of handlers) and the modules' routes
 // (routes.h), looked up by method and path, all through the same pipeline. Handlers validate
 // fields (400 'Field "x" must be …'), call the Service and map its result to the reference's
@@ -46,8 +46,8 @@ public:
     // is /health or /metrics or does not start with '/', or it has no handler.
     Result<void> addRoute(Route route);
     // The key X-Claude-Peers-PSK must match for RouteAuth::FederationPsk routes. Default: the
-    // local token, as in the reference (§4: the PSK is the token file's content). An empty
-    // key matches nothing.
+    // local token, as in the reference (docs/spec/peers-api.md §4: the PSK is the token file's
+    // content). An empty key matches nothing.
     void setFederationKey(std::function<QByteArray()> key) { m_federationKey = std::move(key); }
 
     // The /health counter: requests of the previous minute (rotated by the host's timer,

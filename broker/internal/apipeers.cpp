@@ -30,7 +30,7 @@ void Api::heartbeat(Call &call)
     auto request = parsed<HeartbeatRequest>(call);
     if (!request)
         return;
-    // Unknown ids are fine (reference §3.7).
+    // Unknown ids are fine (docs/spec/peers-api.md §3.7).
     if (auto touched = m_service.touch(request->id); !touched) {
         replyError(call.responder, touched.error());
         return;

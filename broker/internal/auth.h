@@ -13,7 +13,7 @@ namespace Broker {
 
 class Store;
 
-// Resolves the Authorization header (reference §3.1 step 4 plus docs/protocol.md secrets).
+// Resolves the Authorization header (docs/spec/peers-api.md §3.1 step 4 plus docs/protocol.md secrets).
 class Authenticator
 {
 public:

@@ -6,7 +6,7 @@
 
 namespace Broker::Bounce {
 
-// Reference §11.8/§11.9: "⚠ Message #<id> to <target> could not be delivered — peer has
+// docs/spec/peers-api.md §11.8/§11.9: "⚠ Message #<id> to <target> could not be delivered — peer has
 // disconnected.\n> <first 100 chars of the text>" plus "..." when the text was longer.
 QString text(qint64 messageId, const QString &target, const QString &originalText);
 

@@ -7,7 +7,7 @@
 
 namespace Broker::PeerId {
 
-// Reference §7.9: the first 8 lower-case hex characters of SHA-256 over the tty's UTF-8 bytes,
+// docs/spec/peers-api.md §7.9: the first 8 lower-case hex characters of SHA-256 over the tty's UTF-8 bytes,
 // so a session keeps its id (and its queued mail) across reconnects.
 QString fromTty(const QString &tty);
 // 8 characters from [a-z0-9] for sessions without a tty (CSPRNG, unlike the reference).

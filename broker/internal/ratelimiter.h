@@ -7,7 +7,7 @@
 
 namespace Broker {
 
-// Fixed 60 s window per key (reference §11.6, but keyed by the sending peer instead of the
+// Fixed 60 s window per key (docs/spec/peers-api.md §11.6, but keyed by the sending peer instead of the
 // shared X-Forwarded-For bucket): the first request opens a window with count 1, each later
 // one in the window adds 1, count > limit is refused (refused requests count too).
 class RateLimiter

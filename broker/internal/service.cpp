@@ -15,7 +15,7 @@ namespace Broker {
 
 namespace {
 
-constexpr qsizetype maxContentSize = 10240; // reference §11.4, UTF-16 code units
+constexpr qsizetype maxContentSize = 10240; // docs/spec/peers-api.md §11.4, UTF-16 code units
 
 std::unexpected<Error> rejected(const QString &message)
 {
@@ -179,7 +179,7 @@ Result<void> Service::setChannelPush(const QString &peerId, const QString &state
     static const QSet<QString> paths {QStringLiteral("channel"), QStringLiteral("inbox"),
                                       QStringLiteral("banner")};
     if (!states.contains(state))
-        return {}; // reference §3.10: silently ignored
+        return {}; // docs/spec/peers-api.md §3.10: silently ignored
     if (paths.contains(delivery)) { // ours; another value is ignored the same way
         if (auto r = m_store.setDelivery(peerId, delivery); !r)
             return std::unexpected(r.error());
@@ -206,7 +206,7 @@ Result<void> Service::setAttention(const QString &peerId, Attention state, const
 Result<void> Service::unregisterPeer(const QString &peerId)
 {
     // Only the row: pending mail waits for a quick re-registration (same tty → same id) and
-    // is bounced by the orphan sweep otherwise (reference §3.17).
+    // is bounced by the orphan sweep otherwise (docs/spec/peers-api.md §3.17).
     auto removed = m_store.removePeer(peerId);
     if (!removed)
         return std::unexpected(removed.error());
@@ -347,7 +347,7 @@ Result<qint64> Service::storeRelayed(const QString &fromId, const QString &toId,
             return std::unexpected(evicted.error());
         return refuse(ErrorKind::Gone, 410, QStringLiteral("Peer %1 is not running").arg(toId));
     }
-    // Unknown types become "text" (reference §4.4 step 4); metadata and size as for local sends.
+    // Unknown types become "text" (docs/spec/peers-api.md §4.4 step 4); metadata and size as for local sends.
     const QString effectiveType = messageTypeFromName(type) ? type : QStringLiteral("text");
     auto content = validateContent(QJsonValue(effectiveType), metadata, text, QStringLiteral("text"),
                                    TypeErrorStyle::Quoted);
@@ -414,7 +414,7 @@ void Service::broadcast(const QString &fromId, const QString &text, const Conten
         done(*result);
         return;
     }
-    // Relays run in parallel; the answer waits for all of them (reference §3.13).
+    // Relays run in parallel; the answer waits for all of them (docs/spec/peers-api.md §3.13).
     auto pending = std::make_shared<qsizetype>(remote.size());
     for (const Peer &peer : std::as_const(remote)) {
         RemoteMessage message;

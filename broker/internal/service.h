@@ -53,7 +53,7 @@ public:
         Peer peer;
         QByteArray sessionSecret;
     };
-    // Reference §3.6, except that a live session of another process is never replaced: when
+    // docs/spec/peers-api.md §3.6, except that a live session of another process is never replaced: when
     // the id the request derives (requested id, else the tty's) belongs to one, the newcomer
     // gets a fresh random id, and live sessions on the same tty are not evicted as zombies.
     Result<Registered> registerPeer(const Registration &request);
@@ -69,11 +69,11 @@ public:
     Result<void> setAttention(const QString &peerId, Attention state, const QString &message);
     Result<void> unregisterPeer(const QString &peerId);
 
-    // Reference §3.11: scope selection, exclude, liveness prune, remote peers for "lan".
+    // docs/spec/peers-api.md §3.11: scope selection, exclude, liveness prune, remote peers for "lan".
     Result<QList<Peer>> listPeers(const QString &scope, const QString &cwd, const QString &gitRoot,
                                   const QString &excludeId);
 
-    // Type, metadata and size checks of §3.12 steps 1–3 (shared with /broadcast).
+    // Type, metadata and size checks of docs/spec/peers-api.md §3.12 steps 1–3 (shared with /broadcast).
     struct Content
     {
         QString type;
@@ -88,7 +88,7 @@ public:
     Result<qint64> sendMessage(const QString &fromId, const QString &toId, const QString &text,
                                const Content &content, std::optional<qint64> replyTo);
 
-    // A message relayed from another machine (reference §4.4 steps 2–7, but a dead target is
+    // A message relayed from another machine (docs/spec/peers-api.md §4.4 steps 2–7, but a dead target is
     // refused whatever the sender, §13.1 #20). Errors carry the federation status: 404 unknown
     // peer, 410 dead peer, 400 bad metadata or size.
     Result<qint64> storeRelayed(const QString &fromId, const QString &toId, const QString &text,
@@ -98,7 +98,7 @@ public:
     struct BroadcastResult
     {
         int recipients = 0;
-        QList<qint64> messageIds; // -1 for every successful remote relay (reference §3.13)
+        QList<qint64> messageIds; // -1 for every successful remote relay (docs/spec/peers-api.md §3.13)
     };
     void broadcast(const QString &fromId, const QString &text, const Content &content, const QString &scope,
                    const QString &cwd, const QString &gitRoot,
@@ -115,7 +115,7 @@ public:
     // Bounces the peer's pending messages to live senders, deletes them and the peer row.
     Result<void> evict(const Peer &peer, const QString &reason);
 
-    // Periodic jobs (reference §11.8–11.10).
+    // Periodic jobs (docs/spec/peers-api.md §11.8–11.10).
     Result<int> sweepStalePeers();
     Result<int> sweepOrphans();
     Result<int> purgeDelivered(qint64 retentionMs);

@@ -100,7 +100,7 @@ public:
     // group-commit batches. Invalid while closed.
     QSqlDatabase database() const;
 
-    // Reference §3.6 steps 2–5 in one transaction: inherit name/summary from the rows it
+    // docs/spec/peers-api.md §3.6 steps 2–5 in one transaction: inherit name/summary from the rows it
     // evicts (same id, same pid, same tty with another pid), delete them, insert the new row
     // with registered_at = last_seen = now. Returns the stored row and the evicted ids.
     struct Registration
@@ -147,12 +147,12 @@ public:
     // every answer is bounded; the rest comes with the next poll or wait.
     static constexpr qsizetype maxListBytes = 1024 * 1024;
 
-    // Maintenance (reference §11.8–11.10)
+    // Maintenance (docs/spec/peers-api.md §11.8–11.10)
     Result<QList<Message>> orphans() const; // undelivered, to_id without peer row, from_id != 'system'
     Result<int> deleteMessages(const QList<qint64> &ids);
     Result<int> deleteUndeliveredFor(const QString &toId);
     // Deletes delivered rows with sent_at strictly before the cutoff (any ISO-8601 form, else
-    // "invalid"); compares real timestamps, unlike the reference (§13.12).
+    // "invalid"); compares real timestamps, unlike the reference (docs/spec/peers-api.md §13.1 #12).
     Result<int> purgeDeliveredBefore(const QString &isoCutoff);
 
     Result<Counts> counts() const;

@@ -166,7 +166,8 @@ Result<void> Statements::prepareAll()
         // sent_at and the cutoff are both "YYYY-MM-DDTHH:MM:SS.mmmZ" (ours and the
         // reference's JS toISOString()): fixed width, most significant field first, so
         // string order is time order. The reference compares against datetime('now'),
-        // whose "YYYY-MM-DD HH:MM:SS" sorts 'T' after ' ' and purges a day late (§13.12).
+        // whose "YYYY-MM-DD HH:MM:SS" sorts 'T' after ' ' and purges a day late
+        // (docs/spec/peers-api.md §13.1 #12).
         {&purge, QStringLiteral("DELETE FROM messages WHERE delivered = 1 AND sent_at < ?")},
         {&counts,
          QStringLiteral("SELECT (SELECT COUNT(*) FROM peers), (SELECT COUNT(*) FROM messages), "

@@ -43,8 +43,8 @@ Broker::AgentToolEnvelope runtimeFailure(const QString &action, const QString &m
     return envelope;
 }
 
-// The plugin's input (§10.1 at HEAD): the call's other top-level keys, then parameters, then the
-// action, so that a client that flattens the parameters is understood too.
+// The plugin's input (docs/spec/control-service.md §10.1 at HEAD): the call's other top-level keys,
+// then parameters, then the action, so that a client that flattens the parameters is understood too.
 QJsonObject actionInput(const QJsonObject &arguments)
 {
     QJsonObject input;

@@ -15,7 +15,7 @@ class Session;
 
 namespace OpenChamber {
 
-// The helper's openchamber tool (reference openchamber-control.md §10.1): one action of the
+// The helper's openchamber tool (docs/spec/control-service.md §10.1): one action of the
 // broker's control service per call, POSTed to /agent-tool with this session's credential and
 // its working directory as the context directory. The answer is the route's versioned envelope
 // as JSON text ({schemaVersion:1, ok, action, data|error}); a failure is an isError result with

@@ -5,7 +5,7 @@
 #include <QJsonObject>
 #include <QString>
 
-// What the openchamber tool shows the model (reference openchamber-control.md §10.1): the
+// What the openchamber tool shows the model (docs/spec/control-service.md §10.1): the
 // input schema {action (the 13 agent-exposed actions), parameters {…}} and the description.
 namespace OpenChamber::ControlToolSchema {
 

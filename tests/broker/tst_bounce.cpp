@@ -1,4 +1,4 @@
-// Bounce texts of the orphan and stale sweeps (reference §11.8, §11.9).
+// Bounce texts of the orphan and stale sweeps (docs/spec/peers-api.md §11.8, §11.9).
 #include "broker/internal/bounce.h"
 
 #include <QTest>

@@ -1,4 +1,4 @@
-// The broker's federation-enabled paths (reference §3.5, §3.10 "lan", §3.13, §3.20, /metrics)
+// The broker's federation-enabled paths (docs/spec/peers-api.md §3.5, §3.11 "lan", §3.13, §3.20, /metrics)
 // through a fake FederationLink: what the broker asks the link, and how it answers from the
 // link's results, including answers that arrive later.
 #include "broker/federationlink.h"

@@ -298,7 +298,7 @@ void tst_BrokerModules::federationRouteChecksThePsk()
     h.server().addModule(std::make_shared<TestModule>());
     QVERIFY(h.start());
     const QByteArray body = "{\"text\":\"hi\"}";
-    // By default the PSK is the local token, as in the reference (§4).
+    // By default the PSK is the local token, as in the reference (docs/spec/peers-api.md §4).
     const QByteArray right = h.rawExchange(
         rawRequest("POST", "/test/federation", "X-Claude-Peers-PSK: " + h.token() + "\r\n", body));
     QCOMPARE(statusOf(right), 200);

@@ -1,5 +1,6 @@
-// The broker in-process over real loopback HTTP: the reference's own checklist (§12 items
-// 1–12) plus lifecycle, health/metrics, federation-disabled answers and GUI signals.
+// The broker in-process over real loopback HTTP: the reference's own checklist
+// (docs/spec/peers-api.md §12 items 1–12) plus lifecycle, health/metrics, federation-disabled
+// answers and GUI signals.
 #include "broker/internal/service.h"
 #include "broker/secretstore.h"
 #include "tests/broker/brokerharness.h"
@@ -37,7 +38,7 @@ class tst_BrokerServer : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
-    // §12.1, §12.3
+    // docs/spec/peers-api.md §12.1, §12.3
     void healthAnswersWithoutAuth()
     {
         BrokerHarness h;
@@ -61,7 +62,7 @@ private Q_SLOTS:
         QCOMPARE(h.postRaw(QStringLiteral("/health"), "{}", {}).status, 200);
     }
 
-    // §12.2, §12.3
+    // docs/spec/peers-api.md §12.2, §12.3
     void postNeedsTheToken()
     {
         BrokerHarness h;
@@ -82,7 +83,7 @@ private Q_SLOTS:
         QCOMPARE(h.post(QStringLiteral("/send-message"), {}, {}).status, 401);
     }
 
-    // §12.4
+    // docs/spec/peers-api.md §12.4
     void registrationIdsAndReRegistration()
     {
         BrokerHarness h;
@@ -103,7 +104,7 @@ private Q_SLOTS:
         QCOMPARE(rowsWithPid, 1);
     }
 
-    // §12.5
+    // docs/spec/peers-api.md §12.5
     void heartbeatAndSetters()
     {
         BrokerHarness h;
@@ -143,7 +144,7 @@ private Q_SLOTS:
         QCOMPARE(str(row, "channel_push"), QStringLiteral("working"));
     }
 
-    // §12.6
+    // docs/spec/peers-api.md §12.6
     void listPeersScopesAndUnregister()
     {
         BrokerHarness h;
@@ -175,7 +176,7 @@ private Q_SLOTS:
         QCOMPARE(h.listPeers().size(), 2);
     }
 
-    // §12.7
+    // docs/spec/peers-api.md §12.7
     void sendPollAck()
     {
         BrokerHarness h;
@@ -241,7 +242,7 @@ private Q_SLOTS:
         QCOMPARE(h.poll(b.id).size(), 1);
     }
 
-    // §12.8
+    // docs/spec/peers-api.md §12.8
     void structuredMessages()
     {
         BrokerHarness h;
@@ -309,7 +310,7 @@ private Q_SLOTS:
         QVERIFY(h.send(a.id, b.id, QString(10240, QChar(0x00E9))) > 0); // 20480 UTF-8 bytes, 10240 units
     }
 
-    // §12.9
+    // docs/spec/peers-api.md §12.9
     void broadcastScopes()
     {
         BrokerHarness h;
@@ -362,7 +363,7 @@ private Q_SLOTS:
         QCOMPARE(h.post(QStringLiteral("/broadcast"), {}, {}).status, 401);
     }
 
-    // §12.10
+    // docs/spec/peers-api.md §12.10
     void unknownRouteAndNonPost()
     {
         BrokerHarness h;
@@ -445,7 +446,7 @@ private Q_SLOTS:
         QVERIFY2(listed.body.startsWith("[{\"channel_push\":"), listed.body.constData());
     }
 
-    // §12.11
+    // docs/spec/peers-api.md §12.11
     void concurrentSendsHitTheRateLimit()
     {
         BrokerHarness h;
@@ -476,7 +477,7 @@ private Q_SLOTS:
         QCOMPARE(h.poll(b.id).size(), 60);
     }
 
-    // §12.12
+    // docs/spec/peers-api.md §12.12
     void evictionInheritsNameAndKeepsOneRowPerTty()
     {
         BrokerHarness h;
@@ -1045,7 +1046,7 @@ private Q_SLOTS:
         h.endSession(dying.pid);
         r = s.storeRelayedMessage(from, dying.id, QStringLiteral("x"), QStringLiteral("text"), {}, {});
         QVERIFY(!r);
-        QCOMPARE(r.error().httpStatus, 410); // even for a host:peer sender (reference §13.1 #20)
+        QCOMPARE(r.error().httpStatus, 410); // even for a host:peer sender (docs/spec/peers-api.md §13.1 #20)
         QCOMPARE(r.error().message, QStringLiteral("Peer %1 is not running").arg(dying.id));
         QVERIFY(!h.hasPeer(dying.id));
 

@@ -1,4 +1,4 @@
-// Periodic jobs (reference §11.8–11.10 with our fixes): orphan and stale-peer bounces with
+// Periodic jobs (docs/spec/peers-api.md §11.8–11.10 with our fixes): orphan and stale-peer bounces with
 // their exact texts, heartbeat timeout, restart grace, the 7-day purge.
 #include "tests/broker/brokerharness.h"
 

@@ -1,4 +1,4 @@
-// Peer ids (reference §7.9 vectors) and session secrets (liveness: tests/common/tst_liveness).
+// Peer ids (docs/spec/peers-api.md §7.9 vectors) and session secrets (liveness: tests/common/tst_liveness).
 #include "broker/internal/peerid.h"
 
 #include <QRegularExpression>

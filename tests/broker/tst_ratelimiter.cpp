@@ -1,4 +1,4 @@
-// Per-peer fixed-window rate limit (reference §11.6, keyed by sender instead of one bucket).
+// Per-peer fixed-window rate limit (docs/spec/peers-api.md §11.6, keyed by sender instead of one bucket).
 #include "broker/internal/ratelimiter.h"
 
 #include <QTest>

@@ -772,7 +772,7 @@ void tst_Store::registerStoresRowAndDefaults()
     QCOMPARE(raw.scalar(QStringLiteral("SELECT typeof(secret_hash) FROM peers")).toString(),
              QStringLiteral("text"));
 
-    // Re-registering keeps registered_at fresh (reference §13.11 behaviour kept).
+    // Re-registering keeps registered_at fresh (docs/spec/peers-api.md §13.1 #11 behaviour kept).
     const QString later = QStringLiteral("2026-03-27T13:00:00.000Z");
     auto again = m_store->registerPeer(newPeer(peer.id, 4243), later);
     QVERIFY(again);

@@ -701,7 +701,7 @@ private Q_SLOTS:
         QVERIFY(empty.err.contains(u"The new name is empty."_s));
     }
 
-    // Reference §12 item 35.
+    // docs/spec/peers-api.md §12 item 35.
     void autoSummaryInGitRepository()
     {
         QTemporaryDir tmp;

@@ -1,4 +1,4 @@
-// The texts and small parsers of `claude-peers federation …` (reference §8, §6.11), without a
+// The texts and small parsers of `claude-peers federation …` (docs/spec/peers-api.md §8, §6.11), without a
 // broker.
 #include "app/cli/federationformat.h"
 
@@ -46,7 +46,7 @@ private Q_SLOTS:
 
     void statusWithRemotesAsReference()
     {
-        // §3.5's example, plus our fields.
+        // docs/spec/peers-api.md §3.5's example, plus our fields.
         const auto s = statusOf(R"({"enabled":true,"port":7900,"subnet":"192.168.1.0/24",
             "remotes":[{"host":"192.168.1.42","port":7900,"hostname":"rafi-macbook","peer_count":2,
                         "connected_at":"2026-03-27T10:00:00.000Z","last_sync":"2026-03-27T12:29:30.000Z",
@@ -197,7 +197,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QString>("text");
         QTest::addColumn<bool>("valid");
-        // §6.6's tested cases, and IPv6.
+        // docs/spec/peers-api.md §6.6's tested cases, and IPv6.
         for (const char *ok : {"192.168.1.0/24", "10.0.0.0/16", "172.30.240.0/20", "10.1.2.3/32", "0.0.0.0/0",
                                "fd00::/8", "::/0", "fe80::1/128"})
             QTest::newRow(ok) << QString::fromLatin1(ok) << true;

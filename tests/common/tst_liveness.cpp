@@ -129,7 +129,8 @@ private Q_SLOTS:
         QVERIFY(!checker.isProcessAlive(child.pid)); // reaped: gone at once either way
     }
 
-    // Divergence from the reference (§13.1 #9): EPERM means "exists, not ours", so alive.
+    // Divergence from the reference (docs/spec/peers-api.md §13.1 #9): EPERM means
+    // "exists, not ours", so alive.
     void processOfAnotherUserIsAlive()
     {
         if (::geteuid() != 0) {

@@ -36,7 +36,7 @@ private Q_SLOTS:
         QVERIFY(loc.tokenPathExplicit);
         QCOMPARE(loc.databasePath, QStringLiteral("/tmp/x.db"));
         QCOMPARE(loc.pidPath(), QStringLiteral("/tmp/x.db.pid"));
-        // The config file stays in HOME whatever the other variables say (reference §10.1).
+        // The config file stays in HOME whatever the other variables say (docs/spec/peers-api.md §10.1).
         QCOMPARE(loc.configPath, QStringLiteral("/home/u/.claude-peers-config.json"));
         QCOMPARE(loc.baseUrl().toString(), QStringLiteral("http://127.0.0.1:18899"));
     }

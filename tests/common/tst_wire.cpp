@@ -1,5 +1,5 @@
 // The request and answer structs both sides share (wire.h): every struct survives toJson() →
-// fromJson(), and fromJson() gives the broker's 400 texts (reference §3, docs/protocol.md).
+// fromJson(), and fromJson() gives the broker's 400 texts (docs/spec/peers-api.md §3, docs/protocol.md).
 #include "common/brokerapi.h"
 #include "common/wire.h"
 

@@ -44,7 +44,7 @@ private Q_SLOTS:
         qputenv("GIT_CONFIG_GLOBAL", "/dev/null");
     }
 
-    // Reference §12 item 33 (buildSummary), plus edge cases.
+    // docs/spec/peers-api.md §12 item 33 (buildSummary), plus edge cases.
     void cliAutoSummary_data()
     {
         QTest::addColumn<QString>("repo");
@@ -86,7 +86,7 @@ private Q_SLOTS:
         QCOMPARE(Ws::cliAutoSummary(repo, branch, cwd, count), expected);
     }
 
-    // Reference §7.10.
+    // docs/spec/peers-api.md §7.10.
     void mcpAutoSummary_data()
     {
         QTest::addColumn<QString>("cwd");
@@ -190,7 +190,7 @@ private Q_SLOTS:
         QCOMPARE(n.value_or(-1), expected);
     }
 
-    // Reference §12 item 34: basename/branch in a repository, nothing outside one.
+    // docs/spec/peers-api.md §12 item 34: basename/branch in a repository, nothing outside one.
     void gitHelpersInRepository()
     {
         QTemporaryDir tmp;

@@ -75,7 +75,7 @@ private:
     std::vector<Socket> m_sockets;
 };
 
-// The peer id the broker derives from a tty (reference §7.9: first 8 hex of SHA-256(tty)).
+// The peer id the broker derives from a tty (docs/spec/peers-api.md §7.9: first 8 hex of SHA-256(tty)).
 QString idOf(const QString &tty);
 QJsonObject args(std::initializer_list<QPair<QString, QJsonValue>> list);
 

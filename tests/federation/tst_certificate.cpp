@@ -206,7 +206,7 @@ private Q_SLOTS:
     {
         QTest::addColumn<QStringList>("keyArguments");
         QTest::addColumn<QString>("description");
-        // 0.7's own command (§6.10) and its Ed25519 fallback.
+        // 0.7's own command (docs/spec/peers-api.md §6.10) and its Ed25519 fallback.
         QTest::newRow("rsa-2048 (0.7)") << QStringList {QStringLiteral("-newkey"), QStringLiteral("rsa:2048")}
                                         << QStringLiteral("RSA-2048");
         QTest::newRow("ed25519 (0.7 fallback)")

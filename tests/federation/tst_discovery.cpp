@@ -151,7 +151,7 @@ private Q_SLOTS:
 
     void zeroSevenAnnouncementIsRecognised()
     {
-        // §6.8: {psk_hash, version, hostname}, no fp.
+        // docs/spec/peers-api.md §6.8: {psk_hash, version, hostname}, no fp.
         const auto parsed =
             parseDiscoveryTxt(record({"psk_hash=a8ae6e6e", "version=1.0.0", "hostname=rafi-macbook"}));
         QVERIFY(parsed.has_value());

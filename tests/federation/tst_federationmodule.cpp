@@ -1,7 +1,7 @@
 // The federation module inside real brokers (in-process, loopback, temp HOMEs, real SQLite):
 // the PSK's migration and rotation, two brokers linked both ways (lan list, relays both ways,
-// broadcast), and the inbound pipeline's refusals (§4.1, §4.4 plus replay protection), each
-// storing nothing.
+// broadcast), and the inbound pipeline's refusals (docs/spec/peers-api.md §4.1, §4.4 plus replay
+// protection), each storing nothing.
 #include "federation/joinurl.h"
 #include "tests/federation/federationnode.h"
 
@@ -20,8 +20,9 @@ using TestSupport::HttpResult;
 
 namespace {
 
-// §6.5 for bodies of strings, integers and null at the top level: there JavaScript's canonical
-// form and Qt's compact sorted form are the same bytes (checked against §6.5's vector below).
+// docs/spec/peers-api.md §6.5 for bodies of strings, integers and null at the top level: there
+// JavaScript's canonical form and Qt's compact sorted form are the same bytes (checked against
+// §6.5's vector below).
 QByteArray signFlat(const QJsonObject &body, const QByteArray &key)
 {
     return QMessageAuthenticationCode::hash(QJsonDocument(body).toJson(QJsonDocument::Compact), key,
@@ -150,7 +151,7 @@ private Q_SLOTS:
         QCOMPARE(statusA.value(u"remotes").toArray().size(), 1);
         QCOMPARE(statusA.value(u"total_remote_peers").toInt(), 1);
 
-        // The connect was saved to the config file, as 0.7 does (§6.3 step 5).
+        // The connect was saved to the config file, as 0.7 does (docs/spec/peers-api.md §6.3 step 5).
         const Broker::ConfigFile config = Broker::ConfigFile::load(a.broker->home().configPath());
         QCOMPARE(config.remotes().size(), 1);
         QCOMPARE(config.remotes().first().label, QStringLiteral("beta"));
@@ -445,7 +446,7 @@ private Q_SLOTS:
                                                {QStringLiteral("hostname"), QStringLiteral("x")}})
                         .toJson(QJsonDocument::Compact),
                     kSharedPsk);
-        QCOMPARE(handshake.status, 403); // the body's psk must match too (§4.2)
+        QCOMPARE(handshake.status, 403); // the body's psk must match too (docs/spec/peers-api.md §4.2)
         QCOMPARE(fedPost(port, "/federation/peers", "not json", kSharedPsk).status, 400);
         const QByteArray big = "{\"psk\":\"" + QByteArray(InboundHandler::kMaxSmallBodyBytes, 'a') + "\"}";
         QCOMPARE(fedPost(port, "/federation/handshake", big, kSharedPsk).status, 413);

@@ -91,7 +91,8 @@ HttpResult postToFederation(quint16 port, const QByteArray &body, const QByteArr
 
 QByteArray signedRelay(const QString &toId, const QByteArray &key, qint64 ts, const QString &nonce)
 {
-    // §6.5 for a flat body: Qt's sorted compact form is JavaScript's canonical one here.
+    // docs/spec/peers-api.md §6.5 for a flat body: Qt's sorted compact form is JavaScript's
+    // canonical one here.
     QJsonObject body {{QStringLiteral("from_id"), QStringLiteral("gamma:g1")},
                       {QStringLiteral("from_machine"), QStringLiteral("gamma")},
                       {QStringLiteral("to_id"), toId},

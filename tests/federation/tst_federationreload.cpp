@@ -64,8 +64,8 @@ bool portOpen(quint16 port)
 }
 
 // GET /health on a federation port from 127.0.0.1, accepting any certificate: what it answers
-// (200 past the subnet filter, which comes first, §4.1; 403 with its message when refused) and
-// the certificate it presented.
+// (200 past the subnet filter, which comes first, docs/spec/peers-api.md §4.1; 403 with its message
+// when refused) and the certificate it presented.
 struct HealthLook
 {
     HttpResult answer;

@@ -1,4 +1,4 @@
-// `cpt://` join URLs (claude-peers-0.7.md §6.11, federation-security.md §1.6): our form with
+// `cpt://` join URLs (docs/spec/peers-api.md §6.11, docs/spec/federation-security.md §1.6): our form with
 // ";fp=", 0.7's form, IPv6 in brackets, every malformed part refused with its own kind, and
 // 0.7's own parsing algorithm applied to what we emit.
 #include "federation/certificatepin.h"
@@ -61,8 +61,8 @@ struct ReferenceJoin
     QByteArray token;
 };
 
-// 0.7's federationJoin parsing (§6.11): starts with cpt://; host:port ends at the first '/'
-// after the first ':'; host/port split at the last ':'; the remainder is the token.
+// 0.7's federationJoin parsing (docs/spec/peers-api.md §6.11): starts with cpt://; host:port ends
+// at the first '/' after the first ':'; host/port split at the last ':'; the remainder is the token.
 ReferenceJoin referenceParse(const QString &url)
 {
     ReferenceJoin r;
@@ -147,7 +147,8 @@ private Q_SLOTS:
         QCOMPARE(reference.token, token);
     }
 
-    // The same, with Node's own parseInt and Buffer.from(…, "base64url") (§6.11's code path).
+    // The same, with Node's own parseInt and Buffer.from(…, "base64url")
+    // (docs/spec/peers-api.md §6.11's code path).
     void javascriptParserReadsOurForm()
     {
         const QString node = QStandardPaths::findExecutable(QStringLiteral("node"));

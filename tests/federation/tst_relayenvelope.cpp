@@ -1,4 +1,4 @@
-// The /federation/relay body (claude-peers-0.7.md §4.4, §6.4): signing with the replay fields
+// The /federation/relay body (docs/spec/peers-api.md §4.4, §6.4): signing with the replay fields
 // inside the signature, and verification of received bytes with every refusal as its own kind.
 #include "federation/canonicaljson.h"
 #include "federation/jsonparser.h"
@@ -101,7 +101,7 @@ private Q_SLOTS:
 
     void securityVectorWithReplayFields()
     {
-        // federation-security.md §3: the same signature an independent implementation computed.
+        // docs/spec/federation-security.md §3: the same signature an independent implementation computed.
         const QByteArray body = signedBody(baseBody(true));
         QVERIFY(body.endsWith(
             R"("signature":"a846d3ccd60f1a7efee8ea9b64c4857981c64434523a271a77b6cbd8e7320c7c"})"));
@@ -110,7 +110,7 @@ private Q_SLOTS:
 
     void legacyRelayIsReportedAsSuch()
     {
-        // §6.5's first vector, as a 0.7 sender writes it.
+        // docs/spec/peers-api.md §6.5's first vector, as a 0.7 sender writes it.
         const QByteArray body =
             R"({"from_id":"riche-wsl2:a1b2c3d4","from_machine":"riche-wsl2","to_id":"e5f6a7b8",)"
             R"("text":"hello","type":"text","metadata":null,"reply_to":null,)"
@@ -352,7 +352,7 @@ private Q_SLOTS:
         QCOMPARE(checked.has_value(), error < 0);
         if (error >= 0) {
             QCOMPARE(int(checked.error().kind), error);
-            // 0.7's exact error strings (§4.4).
+            // 0.7's exact error strings (docs/spec/peers-api.md §4.4).
             QVERIFY(checked.error().message == QStringLiteral("metadata must be a JSON object") ||
                     checked.error().message ==
                         QStringLiteral("Message too large (text + metadata max 10KB)"));

@@ -1,4 +1,4 @@
-// The outbound state machine of federation (reference §6.3, §6.4, §6.7) against a scripted
+// The outbound state machine of federation (docs/spec/peers-api.md §6.3, §6.4, §6.7) against a scripted
 // transport and a ManualClock: handshake + peer list, the manual connect's single answer, the
 // reconnect backoff (5 s, 15 s, 45 s, then 60 s, 20 attempts), the 30 s sync with eviction after
 // 90 s, evicted remotes reconnected (0.7 never does), relays and their errors.

@@ -1,4 +1,4 @@
-// The federation port's source filter (claude-peers-0.7.md §6.6, federation-security.md §6):
+// The federation port's source filter (docs/spec/peers-api.md §6.6, docs/spec/federation-security.md §6):
 // 0.7's cases, IPv6, IPv4-mapped sources, and every bad entry named in its error.
 #include "federation/subnetfilter.h"
 
@@ -30,7 +30,7 @@ private Q_SLOTS:
         QTest::addColumn<QString>("subnet");
         QTest::addColumn<QString>("address");
         QTest::addColumn<bool>("allowed");
-        // 0.7's tested cases (§6.6).
+        // 0.7's tested cases (docs/spec/peers-api.md §6.6).
         QTest::newRow("/24 inside") << QStringLiteral("192.168.1.0/24") << QStringLiteral("192.168.1.5")
                                     << true;
         QTest::newRow("/24 outside") << QStringLiteral("192.168.1.0/24") << QStringLiteral("192.168.2.5")

@@ -55,7 +55,7 @@ struct HelperBrokerGuard
     ~HelperBrokerGuard() { killBrokerFromPidFile(home); }
 };
 
-// The peer id a tty gives (reference §7.9: first 8 hex of SHA-256(tty)).
+// The peer id a tty gives (docs/spec/peers-api.md §7.9: first 8 hex of SHA-256(tty)).
 inline QString peerIdOfTty(const QString &tty)
 {
     return QString::fromLatin1(

@@ -10,7 +10,7 @@
 
 class QTcpSocket;
 
-// A stand-in for a claude-peers 0.7 broker (reference/claude-peers-0.7.md §3), in the test
+// A stand-in for a claude-peers 0.7 broker (docs/spec/peers-api.md §3), in the test
 // process on an ephemeral loopback port: its request pipeline (health without auth, 401
 // without the bearer token, 200 text for other methods, 404 {"error":"not found"} for unknown
 // paths), its /register answer without session_secret, /poll-messages + /ack-messages and no

@@ -16,7 +16,7 @@ class tst_Tty : public QObject
 private Q_SLOTS:
     void peerIdVectors_data()
     {
-        // Reference §7.9 test vectors.
+        // docs/spec/peers-api.md §7.9 test vectors.
         QTest::addColumn<QString>("tty");
         QTest::addColumn<QString>("id");
         QTest::newRow("pts/44") << QStringLiteral("pts/44") << QStringLiteral("d92a5e28");

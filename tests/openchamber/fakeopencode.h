@@ -42,12 +42,12 @@ struct FakeResponse
     static FakeResponse empty(int status = 204) { return {status, {}, false}; }
 };
 
-// An OpenCode server on an ephemeral loopback port speaking the subset of §11 the control
-// service uses, with an in-memory model of sessions, messages and statuses per directory. Each
-// landed prompt starts a "run": the session is busy for busyPolls GET /session/status answers
-// (after idlePollsFirst idle ones), then the assistant's reply is stored and it turns idle —
-// or, with runDelayMs >= 0, after that many real milliseconds (events on /event say so).
-// Tests script anything else with `handler`, consulted first.
+// An OpenCode server on an ephemeral loopback port speaking the subset of
+// docs/spec/control-service.md §11 the control service uses, with an in-memory model of sessions,
+// messages and statuses per directory. Each landed prompt starts a "run": the session is busy for
+// busyPolls GET /session/status answers (after idlePollsFirst idle ones), then the assistant's
+// reply is stored and it turns idle — or, with runDelayMs >= 0, after that many real milliseconds
+// (events on /event say so). Tests script anything else with `handler`, consulted first.
 class FakeOpenCode : public QObject
 {
     Q_OBJECT

@@ -1,4 +1,4 @@
-// The schedule.* actions (reference openchamber-control.md §4.9–4.14): inputs and outputs, §3's
+// The schedule.* actions (docs/spec/control-service.md §4.9–4.14): inputs and outputs, §3's
 // scope rules for schedules, the order of the checks and their texts and statuses.
 #include "tests/broker/brokerharness.h"
 #include "tests/openchamber/schedulefixture.h"
@@ -95,8 +95,8 @@ void tst_ScheduleService::catalogListsTheSixActions()
                            QStringLiteral("schedule.delete"), QStringLiteral("schedule.toggle")}));
 }
 
-// §12: daily " 09:00 " → {kind: daily, times: ["09:00"]}, model split, goal and budget passed,
-// project resolved from the directory.
+// docs/spec/control-service.md §12: daily " 09:00 " → {kind: daily, times: ["09:00"]}, model split,
+// goal and budget passed, project resolved from the directory.
 void tst_ScheduleService::createMapsInputs()
 {
     const auto created =
@@ -203,7 +203,8 @@ void tst_ScheduleService::createRefusesBadInput_data()
         << QStringLiteral("weekly is required");
     QTest::newRow("once without time") << with({{"daily", drop}, {"once", QStringLiteral("2026-09-01")}})
                                        << 400 << QStringLiteral("time is required with once");
-    // The storage checks (§9.1): 400 here, every one of them (docs/divergences.md).
+    // The storage checks (docs/spec/control-service.md §9.1): 400 here, every one of them
+    // (docs/divergences.md).
     QTest::newRow("daily 25:00") << with({{"daily", QStringLiteral("25:00")}}) << 400
                                  << QStringLiteral("schedule.times is invalid: '25:00' is not HH:mm");
     QTest::newRow("once 2026-02-30")

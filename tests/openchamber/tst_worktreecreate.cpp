@@ -1,4 +1,4 @@
-// session.create with a worktree (reference openchamber-control.md §5.1 step 7, §12): OpenCode
+// session.create with a worktree (docs/spec/control-service.md §5.1 step 7, §12): OpenCode
 // creates the worktree, the session and its prompt go there once /global/event says it is ready.
 #include "tests/openchamber/servicefixture.h"
 
@@ -113,7 +113,8 @@ void tst_WorktreeCreate::sessionAndPromptRunInTheWorktree()
     QCOMPARE(r->value(QStringLiteral("promptDispatched")), QJsonValue(true));
     QCOMPARE(r->value(QStringLiteral("lastAssistantMessage")).toObject().value(QStringLiteral("text")),
              QJsonValue(QStringLiteral("done")));
-    // The selection was checked against the base directory (§5.1 step 6), before the worktree.
+    // The selection was checked against the base directory
+    // (docs/spec/control-service.md §5.1 step 6), before the worktree.
     const QList<FakeRequest> agents = f.fake.find("GET", QStringLiteral("/agent"));
     QVERIFY(!agents.isEmpty());
     QCOMPARE(agents.first().directory(), f.repo());

@@ -16,7 +16,7 @@ namespace App {
 
 // A client of the desktop's notification server (org.freedesktop.Notifications, Desktop
 // Notifications Specification 1.2) over QtDBus: what QSystemTrayIcon::showMessage cannot do —
-// actions, inline replies, replacing a notification, hints (gui-anchors §5).
+// actions, inline replies, replacing a notification, hints (docs/spec/gui-anchors.md §5).
 //
 // It reads the server's information and capabilities once, and again whenever another process
 // takes the name over (QDBusServiceWatcher); until they are read it is Probing, and where no server

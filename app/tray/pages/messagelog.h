@@ -51,7 +51,7 @@ struct LogEntry
 // a remote peer), so it was dropped undelivered.
 DeliveryTicks deliveryTicks(const LogEntry &entry, const QString &recipientChannelPush);
 
-// A bounce (reference §11.8): from "system", reply_to = the message it reports.
+// A bounce (docs/spec/peers-api.md §11.8): from "system", reply_to = the message it reports.
 bool isBounce(const Broker::Message &message);
 
 // The thread a message belongs to: the unordered pair of its peers ("a\nb", sorted).

@@ -17,7 +17,7 @@ class QTimeEdit;
 
 namespace App {
 
-// The Settings page's notification preferences (gui-anchors rows 11-12, "none of them has" #8):
+// The Settings page's notification preferences (docs/spec/gui-anchors.md rows 11-12, "none of them has" #8):
 // notifications on/off, each kind on/off, "only when something waits for me", quiet hours, pause
 // and the muted peers (with unmute). They live in ~/.claude-peers-config.json under
 // "notifications", the object `claude-peers notifications` edits: every change here is written at

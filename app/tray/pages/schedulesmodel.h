@@ -8,8 +8,8 @@
 namespace App {
 
 // The Schedules page's table: the scheduled tasks of every configured project, and those that
-// message a peer (project id empty), with their state (§9.1: next run, last run, last status, the
-// session or message of the last run, or its error). GUI-free.
+// message a peer (project id empty), with their state (docs/spec/control-service.md §9.1: next run,
+// last run, last status, the session or message of the last run, or its error). GUI-free.
 class SchedulesModel : public QAbstractTableModel
 {
     Q_OBJECT
@@ -44,7 +44,7 @@ public:
         QString projectId;
         QString projectLabel;
         QString projectPath;
-        QJsonObject task; // §9.1's Task
+        QJsonObject task; // docs/spec/control-service.md §9.1's Task
         bool operator==(const Row &) const = default;
         QString id() const { return task.value(QLatin1String("id")).toString(); }
     };

@@ -1,8 +1,8 @@
 // Scheduled `once` tasks against the real OpenCode (issue 10 §3), run alongside openchamber.mjs's
-// other cases, since a once task's time has minute granularity (§9.1 `time` is HH:mm, and §9.2
-// wants the occurrence more than 5 s ahead): every task here is due at the same minute M, the
-// first minute boundary at least 12 s away, so the wait costs 12–72 s of which the other cases
-// use the first ~20.
+// other cases, since a once task's time has minute granularity (docs/spec/control-service.md §9.1
+// `time` is HH:mm, and §9.2 wants the occurrence more than 5 s ahead): every task here is due at
+// the same minute M, the first minute boundary at least 12 s away, so the wait costs 12–72 s of
+// which the other cases use the first ~20.
 //
 // Four brokers, each with its own HOME, database, port and project directory (so OpenCode's
 // session list per directory counts one case's sessions), all on the one OpenCode:
@@ -94,7 +94,7 @@ export async function runScheduleCases({ ocUrl, base, cli }) {
   };
 
   // M: the first minute boundary at least 12 s away (the tasks are created within a few
-  // seconds; §9.2 needs them more than 5 s ahead).
+  // seconds; docs/spec/control-service.md §9.2 needs them more than 5 s ahead).
   const M = Math.ceil((Date.now() + 12000) / 60000) * 60000;
   const at = new Date(M).toISOString(); // YYYY-MM-DDTHH:mm:00.000Z
   const onceFlags = ['--once', at.slice(0, 10), '--time', at.slice(11, 16), '--timezone', 'UTC'];

@@ -1,8 +1,9 @@
-// session.create --worktree against the real OpenCode (issue 10, contract §5.1 step 7): OpenCode
-// makes the git worktree (POST /experimental/worktree, branch opencode/<name>, under its data
-// dir) and reports its bootstrap on /global/event; the service creates the session there and the
-// prompt runs there. A refused selection creates no worktree; options OpenCode cannot honour are
-// refused (exit 2) rather than silently ignored.
+// session.create --worktree against the real OpenCode (issue 10,
+// docs/spec/control-service.md §5.1 step 7): OpenCode makes the git worktree
+// (POST /experimental/worktree, branch opencode/<name>, under its data dir) and reports its
+// bootstrap on /global/event; the service creates the session there and the prompt runs there. A
+// refused selection creates no worktree; options OpenCode cannot honour are refused (exit 2) rather
+// than silently ignored.
 import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import path from 'node:path';

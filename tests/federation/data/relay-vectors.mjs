@@ -1,7 +1,7 @@
 // Generates relay-vectors.jsonl: what claude-peers 0.7 computes for relay bodies, so our
 // canonical JSON (federation/canonicaljson.*) and relay signature are checked against
 // JavaScript itself. signMessage below is 0.7's (src/federation.ts at 8c2379f, restated from
-// claude-peers-0.7.md §6.5): JSON.stringify of a new object with the top-level keys set in
+// docs/spec/peers-api.md §6.5): JSON.stringify of a new object with the top-level keys set in
 // Array.prototype.sort order, HMAC-SHA256 keyed with the token string. The receiver parses the
 // bytes it got and removes `signature` first (src/broker-handlers.ts), which is done here too.
 //
@@ -31,7 +31,7 @@ const base = {
 };
 const body = (over) => JSON.stringify({ ...base, ...over });
 
-// §6.5's two vectors, and federation-security.md §3's with replay fields.
+// docs/spec/peers-api.md §6.5's two vectors, and docs/spec/federation-security.md §3's with replay fields.
 add("spec-6.5-plain", body({}));
 add("spec-6.5-unicode", '{"from_id":"riche-wsl2:a1b2c3d4","from_machine":"riche-wsl2","to_id":"e5f6a7b8","text":"Ünïcode “q” \\n tab\\t / <>","type":"handoff","metadata":{"task":"review","files":["a.ts"],"2":"x","10":"y","z":1.5,"big":1e21,"n":100},"reply_to":42}');
 add("security-3-replay-fields", body({ ts: 1764470000123, nonce: "q1w2e3r4t5y6u7i8o9p0aZ", to_machine: "rafi-macbook" }));

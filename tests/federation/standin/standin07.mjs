@@ -1,5 +1,5 @@
 // A stand-in for claude-peers 0.7's federation agent, for the mixed-mesh test (0.7 itself is not
-// installable here). Written from /work/shared/reference/claude-peers-0.7.md, not from 0.7's code:
+// installable here). Written from docs/spec/peers-api.md, not from 0.7's code:
 //   §4.1 the inbound pipeline (subnet → /health → non-POST text → X-Claude-Peers-PSK → route),
 //   §4.2 handshake, §4.3 peers, §4.4 relay (its checks, statuses and error strings, in that order),
 //   §6.1 hostname normalisation and PSK = the token, §6.3 connect (handshake + peer sync, legacy
@@ -30,8 +30,9 @@ for (let i = 2; i < process.argv.length; i += 2)
     args[process.argv[i].replace(/^--/, '')] = process.argv[i + 1];
 
 const checkVectors = process.argv[2] === '--check-vectors';
-const token = checkVectors ? '' : readFileSync(args['token-file'], 'utf8').trim(); // §9: readers trim
-const hostname = (args.hostname ?? 'standin').toLowerCase().slice(0, 63); // §6.1
+// docs/spec/peers-api.md §9: readers trim
+const token = checkVectors ? '' : readFileSync(args['token-file'], 'utf8').trim();
+const hostname = (args.hostname ?? 'standin').toLowerCase().slice(0, 63); // docs/spec/peers-api.md §6.1
 if (hostname.includes(':'))
     throw new Error('hostname must not contain ":"');
 const subnet = args.subnet ?? '0.0.0.0/0';
@@ -39,13 +40,13 @@ const VERSION = '1.0.0';
 const MESSAGE_TYPES = ['text', 'query', 'response', 'handoff', 'broadcast'];
 const PSK_MISMATCH = 'PSK mismatch \u2014 ensure both machines share the same ~/.claude-peers-token file';
 
-const peers = new Map(); // id → row (§2 columns)
+const peers = new Map(); // id → row (docs/spec/peers-api.md §2 columns)
 const messages = []; // {id, from_id, to_id, text, type, metadata, reply_to, sent_at}
 const received = []; // {path, status, error}
 const remotes = new Map(); // "host:port" → {host, port, hostname, peers, connected_at, last_sync}
 let nextMessageId = 1;
 
-// §6.6
+// docs/spec/peers-api.md §6.6
 function ipToInt(ip) {
     const parts = ip.split('.').map(Number);
     if (parts.length !== 4 || parts.some((p) => !Number.isInteger(p) || p < 0 || p > 255))
@@ -67,7 +68,7 @@ function constantTimeEqual(a, b) {
     return x.length === y.length && timingSafeEqual(x, y);
 }
 
-// §6.5: JSON.stringify of a copy whose top-level keys are inserted in sorted order.
+// docs/spec/peers-api.md §6.5: JSON.stringify of a copy whose top-level keys are inserted in sorted order.
 function canonical(body) {
     const sorted = {};
     for (const key of Object.keys(body).sort())
@@ -78,7 +79,7 @@ function sign(body, key = token) {
     return createHmac('sha256', Buffer.from(key, 'utf8')).update(canonical(body)).digest('hex');
 }
 
-// §6.5's two vectors: proves this stand-in signs as 0.7 does (exit 1 on a mismatch).
+// docs/spec/peers-api.md §6.5's two vectors: proves this stand-in signs as 0.7 does (exit 1 on a mismatch).
 if (checkVectors) {
     const key = '0123456789abcdef'.repeat(4);
     const first = { from_id: 'riche-wsl2:a1b2c3d4', from_machine: 'riche-wsl2', to_id: 'e5f6a7b8', text: 'hello',
@@ -95,7 +96,7 @@ if (checkVectors) {
             failed = 1;
         }
     }
-    console.log(failed ? 'FAIL' : 'ok: both §6.5 vectors');
+    console.log(failed ? 'FAIL' : 'ok: both docs/spec/peers-api.md §6.5 vectors');
     process.exit(failed);
 }
 
@@ -113,7 +114,7 @@ function readBody(req) {
     });
 }
 
-function relay(body) { // §4.4, in order
+function relay(body) { // docs/spec/peers-api.md §4.4, in order
     const { signature, ...unsigned } = body;
     if (!signature || !constantTimeEqual(signature, sign(unsigned)))
         return [403, { error: 'Invalid HMAC signature' }];
@@ -134,7 +135,7 @@ function relay(body) { // §4.4, in order
     return [200, { ok: true, message_id: message.id }];
 }
 
-async function federation(req, res) { // §4.1
+async function federation(req, res) { // docs/spec/peers-api.md §4.1
     const source = (req.socket.remoteAddress ?? '').replace(/^::ffff:/, '');
     const url = new URL(req.url, 'https://x');
     const answer = (status, value, type) => {
@@ -167,7 +168,8 @@ async function federation(req, res) { // §4.1
     }
 }
 
-// §6.3: HTTPS POST, legacy header, no certificate check, 5 s, status 0 when unreachable.
+// docs/spec/peers-api.md §6.3: HTTPS POST, legacy header, no certificate check, 5 s, status 0 when
+// unreachable.
 function post(host, port, path, body) {
     return new Promise((resolve) => {
         const data = JSON.stringify(body);
@@ -193,7 +195,7 @@ function mapPeers(remoteHostname, rows) {
                                       last_seen: p.last_seen }));
 }
 
-async function connect(host, port) { // §6.3
+async function connect(host, port) { // docs/spec/peers-api.md §6.3
     const key = `${host}:${port}`;
     if (remotes.has(key))
         return { ok: true, hostname: remotes.get(key).hostname };
@@ -209,7 +211,7 @@ async function connect(host, port) { // §6.3
     return { ok: true, hostname: hs.body.hostname };
 }
 
-async function sendToRemote(request) { // §3.20 + §6.4
+async function sendToRemote(request) { // docs/spec/peers-api.md §3.20 + §6.4
     const colon = request.to_id.indexOf(':');
     if (colon < 0)
         return { status: 0, body: { ok: false, error: `Invalid remote peer ID "${request.to_id}" — expected "hostname:peer_id" format` } };
@@ -224,7 +226,7 @@ async function sendToRemote(request) { // §3.20 + §6.4
     return post(remote.host, remote.port, '/federation/relay', body);
 }
 
-async function sync() { // §6.7 (the test asks for a round instead of waiting 30 s)
+async function sync() { // docs/spec/peers-api.md §6.7 (the test asks for a round instead of waiting 30 s)
     for (const remote of remotes.values()) {
         const list = await post(remote.host, remote.port, '/federation/peers', {});
         if (list.status >= 200 && list.status <= 299) {

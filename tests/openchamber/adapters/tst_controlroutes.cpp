@@ -78,7 +78,7 @@ private Q_SLOTS:
 
     void controlReadsBadShapesLeniently()
     {
-        // §2.1: a non-string action is "", a non-object input is {}.
+        // docs/spec/control-service.md §2.1: a non-string action is "", a non-object input is {}.
         Fixture f;
         QVERIFY(f.harness.start());
         const auto r =
@@ -107,7 +107,7 @@ private Q_SLOTS:
                                             {QStringLiteral("partialAction"), QStringLiteral("fork-created")},
                                             {QStringLiteral("sessionId"), QStringLiteral("ses_fork")},
                                             {QStringLiteral("directory"), QStringLiteral("/repo")}};
-        // Partial fields only when partial is true (§2.1).
+        // Partial fields only when partial is true (docs/spec/control-service.md §2.1).
         QTest::newRow("details without partial")
             << 500 << QJsonObject {{QStringLiteral("sessionId"), QStringLiteral("x")}}
             << QJsonObject {{QStringLiteral("error"), QStringLiteral("boom")}};

@@ -210,7 +210,7 @@ private Q_SLOTS:
         QCOMPARE(call->httpTimeoutMs, 60000);
     }
 
-    // §10.2: with --worktree +120000 ms, or 120000 alone.
+    // docs/spec/control-service.md §10.2: with --worktree +120000 ms, or 120000 alone.
     void worktreeTimeoutCoversTheBootstrap_data()
     {
         QTest::addColumn<QStringList>("flags");
