@@ -30,9 +30,11 @@ class SuccessorWatch;
 //
 // Threads: the host lives on the GUI thread; the BrokerServer, its SQLite connection and its
 // sockets live on the broker thread (BrokerThread), created and destroyed there. The host
-// reaches them only by posting jobs; what the GUI shows comes back as BrokerSnapshot values in
-// queued signals, coalesced on the broker thread (at most one per Timing::snapshotIntervalMs,
-// none when nothing changed). Only stop() waits for the broker thread.
+// reaches those objects only by posting jobs (the pages and the operator peer talk to the broker
+// over loopback HTTP like any client, docs/architecture.md "Threads"); what the GUI shows comes
+// back as BrokerSnapshot values in queued signals, coalesced on the broker thread (at most one
+// per Timing::snapshotIntervalMs, none when nothing changed). Only stop() waits for the broker
+// thread.
 //
 // start(): first asks a broker serving our port and database for its listening sockets (the
 // hand-over socket, BrokerServer::setTakeOver): no client sees a refused connection. If that is

@@ -34,8 +34,9 @@ private:
 };
 
 // The tray's broker thread: one event loop for the broker, as in the headless broker, so
-// delivery never waits for the GUI and the GUI never waits for SQLite. Other threads reach the
-// broker only by posting jobs here and hear back through queued signals (DESIGN.md "Threads").
+// delivery never waits for the GUI and the GUI never waits for SQLite. Other threads touch the
+// broker's objects only by posting jobs here and hear back through queued signals (or talk to it
+// over loopback HTTP like any client: docs/architecture.md, "Threads").
 class BrokerThread : public QThread
 {
     Q_OBJECT
