@@ -30,3 +30,17 @@ if(PEERS_SANITIZE)
     add_compile_options(-fsanitize=${PEERS_SANITIZE} -fno-sanitize-recover=all -fno-omit-frame-pointer)
     add_link_options(-fsanitize=${PEERS_SANITIZE})
 endif()
+
+# Precompiled Qt and standard headers for the libraries with many sources: parsing them is about
+# half of a source's compile time (make test's build time, docs/decisions.md). Each library
+# builds its own, so a target's own definitions keep it valid. Not in the fuzz build (clang).
+option(PEERS_PCH "Precompile the Qt and standard headers of the larger libraries" ON)
+function(peers_precompile_headers target)
+    if(NOT PEERS_PCH OR PEERS_FUZZ)
+        return()
+    endif()
+    target_precompile_headers(${target} PRIVATE
+        <QByteArray> <QDateTime> <QDir> <QFile> <QFileInfo> <QHash> <QJsonArray> <QJsonDocument>
+        <QJsonObject> <QJsonValue> <QList> <QObject> <QSet> <QString> <QStringList> <QTimer>
+        <algorithm> <expected> <functional> <memory> <optional> ${ARGN})
+endfunction()
