@@ -72,9 +72,11 @@ export async function happens(condition, timeoutMs) {
 // Interactive Claude Code sessions in tmux, the CLI, and every process they leave behind.
 // { claude, claudeEnv, cli, peersEnv, work, socket }
 export function claudeSessions({ claude, claudeEnv, cli, peersEnv, work, socket }) {
-  const tm = (...args) => spawnSync('tmux', ['-S', socket, ...args], { encoding: 'utf8' });
-  let tmuxServerPid = 0;
-  // Processes the test did not spawn itself (Claude Code in tmux, the tmux server, every helper
+  // One tmux server per session (its own socket): a new session never meets the server of the
+  // previous one while it shuts down ("server exited unexpectedly").
+  const tm = (name, ...args) => spawnSync('tmux', ['-S', `${socket}-${name}`, ...args], { encoding: 'utf8' });
+  const servers = new Map(); // session name → tmux server pid
+  // Processes the test did not spawn itself (Claude Code in tmux, the tmux servers, every helper
   // seen at the broker): cleanup stops any that a failing run left behind.
   const killAtEnd = new Set();
   onCleanup(() => {
@@ -99,26 +101,22 @@ export function claudeSessions({ claude, claudeEnv, cli, peersEnv, work, socket 
   // development-channels warning when it shows. s.acceptedWarning says whether it did.
   async function start(name, { extraEnv = {}, args = [] } = {}) {
     const envArgs = Object.entries({ ...claudeEnv, ...extraEnv }).map(([k, v]) => `${k}=${v}`);
-    // tmux's server exits a moment after its last session ended; a new-session reaching it in
-    // that moment fails with "server exited unexpectedly". Wait until it is gone.
-    if (tmuxServerPid && tm('has-session').status !== 0)
-      await waitFor(() => !isAlive(tmuxServerPid), 10000, `the previous tmux server (pid ${tmuxServerPid}) to exit`);
-    const started = tm('-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', work, '--',
+    const started = tm(name, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '200', '-y', '50', '-c', work, '--',
       'env', '-i', ...envArgs, claude, ...args);
     if (started.status !== 0) fail(`tmux new-session: ${started.stderr}`);
-    const [serverPid, pid, tty] = tm('display-message', '-p', '-t', name, '#{pid} #{pane_pid} #{pane_tty}').stdout.trim().split(' ');
+    const [serverPid, pid, tty] = tm(name, 'display-message', '-p', '-t', name, '#{pid} #{pane_pid} #{pane_tty}').stdout.trim().split(' ');
     const s = { name, pid: Number(pid), paneTty: tty.replace(/^\/dev\//, ''), acceptedWarning: false };
-    tmuxServerPid = Number(serverPid);
-    killAtEnd.add(tmuxServerPid).add(s.pid);
-    s.screen = () => tm('capture-pane', '-p', '-t', name).stdout ?? '';
+    servers.set(name, Number(serverPid));
+    killAtEnd.add(Number(serverPid)).add(s.pid);
+    s.screen = () => tm(name, 'capture-pane', '-p', '-t', name).stdout ?? '';
     s.type = (text) => {
-      tm('send-keys', '-t', name, '-l', text);
-      tm('send-keys', '-t', name, 'Enter');
+      tm(name, 'send-keys', '-t', name, '-l', text);
+      tm(name, 'send-keys', '-t', name, 'Enter');
     };
     const ready = await happens(() => {
       const text = s.screen();
       if (!s.acceptedWarning && text.includes('I am using this for local development')) {
-        tm('send-keys', '-t', name, 'Enter');
+        tm(name, 'send-keys', '-t', name, 'Enter');
         s.acceptedWarning = true;
       }
       // The status line under the prompt: "? for shortcuts", or the permission mode's cycle hint.
@@ -151,9 +149,12 @@ export function claudeSessions({ claude, claudeEnv, cli, peersEnv, work, socket 
   }
 
   async function stopTmux() {
-    tm('kill-server');
-    await waitFor(() => !isAlive(tmuxServerPid), 10000, 'the tmux server to exit');
-    killAtEnd.delete(tmuxServerPid);
+    for (const [name, pid] of servers) {
+      tm(name, 'kill-server');
+      await waitFor(() => !isAlive(pid), 10000, `the tmux server of ${name} to exit`);
+      killAtEnd.delete(pid);
+    }
+    servers.clear();
   }
 
   return { runCli, runClaude, peers, start, registeredPeer, exit, stopTmux };
