@@ -365,7 +365,9 @@ void Delivery::tellSender(const BannerQueue::Entry &entry, const QString &status
     Broker::SendMessageRequest notice;
     notice.fromId = m_session->peerId();
     notice.toId = entry.fromId;
-    notice.text = Format::inboxNotice(entry.messageId, m_session->sessionName(), status, reason);
+    const QString name = m_session->sessionName();
+    notice.text =
+        Format::inboxNotice(entry.messageId, name.isEmpty() ? m_session->peerId() : name, status, reason);
     notice.metadata = QJsonObject {{QStringLiteral("claude_peers_notice"), status}};
     notice.replyTo = entry.messageId;
     Broker::BrokerApi(*m_client).call(notice, [](Broker::Result<Broker::SendMessageAnswer>) {});

@@ -153,7 +153,10 @@ private Q_SLOTS:
                 return notice.contains(QStringLiteral("Your message #%1").arg(id));
             },
             scaled(10000)));
-        QVERIFY2(notice.contains(QLatin1String("is held for its user's review")), qPrintable(notice));
+        QVERIFY2(notice.contains(QStringLiteral("Your message #%1 to %2 is held for its user's review")
+                                     .arg(id)
+                                     .arg(peerIdOfTty(TtyB))),
+                 qPrintable(notice));
         QVERIFY2(notice.contains(QLatin1String("because")), qPrintable(notice)); // Claude Code's reason
     }
 
