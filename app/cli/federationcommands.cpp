@@ -63,9 +63,11 @@ bool printedJson(Context &ctx, bool json, const Broker::FederationAnswer &answer
     return true;
 }
 
+// A field of the answer as text; empty when the answer lacks it (a 0.7 broker's lacks ours).
 QString detail(const Broker::FederationAnswer &answer, const char *key)
 {
-    return Format::scalar(answer.details.value(QLatin1String(key)));
+    const QJsonValue value = answer.details.value(QLatin1String(key));
+    return value.isUndefined() || value.isNull() ? QString() : Format::scalar(value);
 }
 
 std::optional<HostPort> target(Context &ctx, const QString &text)
@@ -139,12 +141,17 @@ void connectRemote(Context &ctx, const Invocation &inv, const QStringList &args)
     request.port = hp->port;
     ctx.api().call(
         request,
-        [&ctx, json = inv.flag("json"), hp = *hp](Broker::Result<Broker::FederationAnswer> answer) {
+        [&ctx, json = inv.flag("json"), hp = *hp,
+         pinned = inv.value("fingerprint")](Broker::Result<Broker::FederationAnswer> answer) {
             if (failed(ctx, answer, Broker::FederationConnectRequest::path) ||
                 printedJson(ctx, json, *answer))
                 return;
             const QString hostname = detail(*answer, "hostname");
-            auto done = [&ctx, hp, hostname, fingerprint = detail(*answer, "fingerprint")](qint64 peers) {
+            // A 0.7 remote says nothing of its certificate: the one the user pinned is the one used.
+            QString fingerprint = detail(*answer, "fingerprint");
+            if (fingerprint.isEmpty())
+                fingerprint = pinned;
+            auto done = [&ctx, hp, hostname, fingerprint](qint64 peers) {
                 ctx.out(QStringLiteral("Connected to %1:%2 (%3). %4 remote peer(s) available.")
                             .arg(hp.host)
                             .arg(hp.port)

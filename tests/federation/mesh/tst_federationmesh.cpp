@@ -614,6 +614,10 @@ void tst_FederationMesh::mixedMeshWithStandIn()
     QVERIFY2(connected.out.startsWith(
                  u"Connected to %1 (mesh-07). 1 remote peer(s) available."_s.arg(hostPort(4)).toUtf8()),
              connected.out.constData());
+    // 0.7's answer has no fingerprint: the pinned one is printed, never "undefined" (issue 29 §3).
+    QVERIFY2(connected.out.contains(u"Its certificate: %1 (pinned"_s.arg(d.fingerprint()).toUtf8()) &&
+                 !connected.out.contains("undefined"),
+             connected.out.constData());
     QVERIFY(eventually([&] { return m_brokers.at(0)->lanPeerIds().contains(u"mesh-07:d0000007"_s); },
                        TestSupport::scaled(40000)));
     const QString toStandIn = u"to 0.7 "_s + newNonce();
