@@ -3,12 +3,20 @@
 #include "common/clientlogging.h"
 #include "common/secretfile.h"
 
+#include <QElapsedTimer>
 #include <QFile>
 #include <QJsonArray>
 #include <QJsonDocument>
 
+#include <cerrno>
 #include <cmath>
+#include <cstring>
 #include <limits>
+#include <utility>
+
+#include <fcntl.h>
+#include <sys/file.h>
+#include <unistd.h>
 
 namespace Broker {
 
@@ -344,6 +352,79 @@ Result<void> ConfigFile::save(const QString &path) const
         return fail(ErrorKind::ConfigUnwritable,
                     QStringLiteral("Cannot write config file: %1").arg(written.error().message));
     return {};
+}
+
+namespace {
+
+// An exclusive flock on <path>.lock for as long as it lives. The lock file stays (removing it
+// would let a third writer lock a new file while the second still holds the old one).
+class ConfigLock
+{
+public:
+    static Result<ConfigLock> take(const QString &configPath, int waitMs)
+    {
+        const QByteArray lockPath = QFile::encodeName(configPath + QStringLiteral(".lock"));
+        const int fd = ::open(lockPath.constData(), O_RDWR | O_CREAT | O_CLOEXEC, 0600);
+        if (fd < 0)
+            return fail(
+                ErrorKind::ConfigUnwritable,
+                QStringLiteral("Cannot open the config file's lock %1: %2. Check that its directory "
+                               "is writable.")
+                    .arg(QString::fromLocal8Bit(lockPath), QString::fromLocal8Bit(std::strerror(errno))));
+        QElapsedTimer waited;
+        waited.start();
+        while (::flock(fd, LOCK_EX | LOCK_NB) != 0) {
+            if (errno != EWOULDBLOCK && errno != EINTR) {
+                const QString why = QString::fromLocal8Bit(std::strerror(errno));
+                ::close(fd);
+                return fail(ErrorKind::Lock, QStringLiteral("Cannot lock the config file: %1").arg(why));
+            }
+            if (waited.elapsed() >= waitMs) {
+                ::close(fd);
+                return fail(
+                    ErrorKind::Locked,
+                    QStringLiteral("Another program has been changing %1 for %2 s; nothing was changed. "
+                                   "Try again, or see which process holds %1.lock (fuser).")
+                        .arg(configPath)
+                        .arg(waitMs / 1000.0));
+            }
+            ::usleep(2000);
+        }
+        return ConfigLock(fd);
+    }
+    ConfigLock(ConfigLock &&other) noexcept : m_fd(std::exchange(other.m_fd, -1)) { }
+    ConfigLock(const ConfigLock &) = delete;
+    ConfigLock &operator=(const ConfigLock &) = delete;
+    ConfigLock &operator=(ConfigLock &&) = delete;
+    ~ConfigLock()
+    {
+        if (m_fd >= 0)
+            ::close(m_fd); // releases the flock
+    }
+
+private:
+    explicit ConfigLock(int fd) : m_fd(fd) { }
+    int m_fd;
+};
+
+} // namespace
+
+Result<ConfigFile> ConfigFile::update(const QString &path, const std::function<bool(ConfigFile &)> &change,
+                                      int lockWaitMs)
+{
+    auto lock = ConfigLock::take(path, lockWaitMs);
+    if (!lock)
+        return std::unexpected(lock.error());
+    ConfigFile config = load(path);
+    if (!config.warning().isEmpty()) // writing would lose what could not be read
+        return fail(ErrorKind::Unreadable,
+                    QStringLiteral("%1 Fix or remove %2, then try again (nothing was changed).")
+                        .arg(config.warning(), path));
+    if (!change(config))
+        return config;
+    if (auto saved = config.save(path); !saved)
+        return std::unexpected(saved.error());
+    return config;
 }
 
 } // namespace Broker

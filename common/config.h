@@ -9,6 +9,7 @@
 #include <QString>
 #include <QStringList>
 
+#include <functional>
 #include <optional>
 
 namespace Broker {
@@ -83,6 +84,15 @@ public:
     QByteArray toJson() const;
     // Atomic (temporary file + rename); the file is 0600 whether created or rewritten.
     Result<void> save(const QString &path) const;
+
+    // Every change to the file goes through here: loads it, applies change, and saves it, under
+    // an advisory lock (flock on <path>.lock) that every claude-peers writer takes, so two
+    // writers at once never lose one's change (the CLI, the tray, the broker's federation). A
+    // change that returns false writes nothing. Waits at most lockWaitMs for another writer. A
+    // file that does not load cleanly (warning()) is never overwritten: ErrorKind::Unreadable.
+    static constexpr int DefaultLockWaitMs = 5000;
+    static Result<ConfigFile> update(const QString &path, const std::function<bool(ConfigFile &)> &change,
+                                     int lockWaitMs = DefaultLockWaitMs);
 
 private:
     std::optional<int> intValue(const QString &object, const QString &key) const;

@@ -182,15 +182,14 @@ Result<void> setInFile(const QString &path, const QString &name, const QString &
         return std::unexpected(usage(QStringLiteral("Unknown setting: %1 (settable: %2)")
                                          .arg(name, names.join(QStringLiteral(", ")))));
     }
-    ConfigFile config = ConfigFile::load(path);
-    if (!config.warning().isEmpty())
-        return std::unexpected(
-            Error {ErrorKind::Unreadable,
-                   QStringLiteral("%1 — fix or remove the file first, so that nothing in it is lost")
-                       .arg(config.warning())});
-    if (auto done = set(config, *key, value); !done)
-        return done;
-    return config.save(path);
+    Result<void> done;
+    const auto saved = ConfigFile::update(path, [&](ConfigFile &config) {
+        done = set(config, *key, value);
+        return bool(done);
+    });
+    if (!saved)
+        return std::unexpected(saved.error());
+    return done;
 }
 
 } // namespace Broker::ConfigSettings

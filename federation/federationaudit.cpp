@@ -111,31 +111,34 @@ void FederationModule::revoke(Broker::RouteCall &call)
     const int port = int(request->port);
     const RemoteAddress address {host, port};
     const QString pin = pinFor(address);
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     QString hostname;
     if (const Remote *remote = m_links->find(address))
         hostname = remote->hostname;
-    for (const auto &saved : config.remotes()) {
-        if (hostname.isEmpty() && saved.host == host && saved.port == port)
-            hostname = saved.label;
+    bool hadPin = false;
+    bool hadRemote = false;
+    // The pin and the remote go in one locked edit; the label names the machine when unlinked.
+    const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &config) {
+        for (const auto &listed : config.remotes()) {
+            if (hostname.isEmpty() && listed.host == host && listed.port == port)
+                hostname = listed.label;
+        }
+        hadPin = config.removePin(host, port);
+        hadRemote = config.removeRemote(host, port);
+        return hadPin || hadRemote;
+    });
+    if (!saved) {
+        refuse(call.responder, saved.error().message);
+        return;
     }
     const bool wasLinked = m_links->disconnect(address);
     if (m_sessions)
         m_sessions->forget(address);
-    const bool hadPin = config.removePin(host, port);
-    const bool hadRemote = config.removeRemote(host, port);
     const bool hadProvenPin = m_provenPins.remove(address.key()) > 0;
     if (!wasLinked && !hadPin && !hadRemote && !hadProvenPin) {
         refuse(
             call.responder,
             QStringLiteral("Nothing is paired at %1; see claude-peers federation status").arg(address.key()));
         return;
-    }
-    if (hadPin || hadRemote) {
-        if (auto saved = config.save(m_settings.configPath); !saved) {
-            refuse(call.responder, saved.error().message);
-            return;
-        }
     }
     m_settings.remotes.removeIf(
         [&](const Broker::ConfigFile::Remote &remote) { return remote.host == host && remote.port == port; });

@@ -458,12 +458,12 @@ void FederationModule::disconnectRemote(const QString &host, int port, Callback 
         done(fail(ErrorKind::Rejected, QStringLiteral("Not connected to %1").arg(address.key())));
         return;
     }
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-    if (config.removeRemote(host, port)) {
-        if (auto saved = config.save(m_settings.configPath); !saved)
-            qCWarning(lcFederation).noquote()
-                << "removing" << address.key() << "from the config:" << saved.error().message;
-    }
+    if (auto saved = Broker::ConfigFile::update(
+            m_settings.configPath,
+            [&](Broker::ConfigFile &config) { return config.removeRemote(host, port); });
+        !saved)
+        qCWarning(lcFederation).noquote()
+            << "removing" << address.key() << "from the config:" << saved.error().message;
     m_settings.remotes.removeIf(
         [&](const Broker::ConfigFile::Remote &remote) { return remote.host == host && remote.port == port; });
     done(QJsonObject {});
@@ -496,14 +496,16 @@ void FederationModule::remoteConnected(const Remote &remote)
         return; // reached back because it called us: its own config keeps it, not ours
     // docs/spec/peers-api.md §6.3 step 5: the remote goes into federation.remotes, labelled with
     // its hostname.
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
     const Broker::ConfigFile::Remote entry {remote.address.host, remote.address.port, remote.hostname};
     if (!listsRemote(m_settings.remotes, entry))
         m_settings.remotes.append(entry); // a later reload that no longer lists it disconnects it
-    if (config.remotes().contains(entry))
-        return;
-    config.upsertRemote(entry);
-    if (auto saved = config.save(m_settings.configPath); !saved)
+    const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &config) {
+        if (config.remotes().contains(entry))
+            return false;
+        config.upsertRemote(entry);
+        return true;
+    });
+    if (!saved)
         qCWarning(lcFederation).noquote()
             << "saving" << remote.address.key() << "to the config:" << saved.error().message;
 }
@@ -534,9 +536,12 @@ void FederationModule::keepProvenPin(const RemoteAddress &address, const QString
     qCInfo(lcFederation).noquote() << "pinning" << address.key() << "to" << pin
                                    << "(it proved the federation PSK over that key)";
     m_provenPins.insert(address.key(), pin);
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-    config.setPin(address.host, address.port, pin);
-    if (auto saved = config.save(m_settings.configPath); !saved)
+    if (auto saved = Broker::ConfigFile::update(m_settings.configPath,
+                                                [&](Broker::ConfigFile &config) {
+                                                    config.setPin(address.host, address.port, pin);
+                                                    return true;
+                                                });
+        !saved)
         qCWarning(lcFederation).noquote()
             << "keeping the pin of" << address.key() << ":" << saved.error().message;
 }
@@ -673,9 +678,11 @@ void FederationModule::join(Broker::RouteCall &call)
     if (m_ignored)
         m_ignored->remove(target.fingerprint); // the user pairs it after all
     if (!target.fingerprint.isEmpty()) {
-        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-        config.setPin(target.host, target.port, target.fingerprint);
-        if (auto saved = config.save(m_settings.configPath); !saved) {
+        const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &config) {
+            config.setPin(target.host, target.port, target.fingerprint);
+            return true;
+        });
+        if (!saved) {
             answerFailure(responder, saved.error().message);
             return;
         }
@@ -726,13 +733,15 @@ void FederationModule::init(Broker::RouteCall &call)
             return;
         }
     }
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-    config.setFederationEnabled(true);
-    if (request->port)
-        config.setFederationPort(int(*request->port));
-    if (!request->subnets.isEmpty())
-        config.setFederationSubnets(request->subnets);
-    if (auto saved = config.save(m_settings.configPath); !saved) {
+    const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &config) {
+        config.setFederationEnabled(true);
+        if (request->port)
+            config.setFederationPort(int(*request->port));
+        if (!request->subnets.isEmpty())
+            config.setFederationSubnets(request->subnets);
+        return true;
+    });
+    if (!saved) {
         answerFailure(responder, saved.error().message);
         return;
     }
@@ -790,9 +799,11 @@ void FederationModule::startPairing(Broker::ModuleContext &context)
     hooks.pinFor = [this](const RemoteAddress &address) { return pinFor(address); };
     hooks.setPin = [this](const RemoteAddress &address, const QString &pin) -> Broker::Result<void> {
         liftRevocation(pin, address.key()); // paired again
-        Broker::ConfigFile config = Broker::ConfigFile::load(m_settings.configPath);
-        config.setPin(address.host, address.port, pin);
-        return config.save(m_settings.configPath);
+        const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &config) {
+            config.setPin(address.host, address.port, pin);
+            return true;
+        });
+        return saved ? Broker::Result<void> {} : std::unexpected(saved.error());
     };
     hooks.connect = [this](const RemoteAddress &address, Callback done) {
         if (!m_links) {

@@ -411,10 +411,6 @@
 <context>
     <name>App::FederationPresenter</name>
     <message>
-        <source>%1 Fix or remove %2 first; nothing was changed.</source>
-        <translation>%1 Beheben oder entfernen Sie zuerst %2; nichts wurde geändert.</translation>
-    </message>
-    <message>
         <source>Saved in the config, but the broker did not re-read it (%1). Restart it: claude-peers restart</source>
         <translation>In der Konfiguration gespeichert, aber der Broker hat sie nicht neu gelesen (%1). Starten Sie ihn neu: claude-peers restart</translation>
     </message>
@@ -2121,10 +2117,6 @@ Zwei Sitzungen, die denselben Ordner bearbeiten, überschreiben gegenseitig ihre
     <message>
         <source>Copy</source>
         <translation>Kopieren</translation>
-    </message>
-    <message>
-        <source>Not saved: %1. Fix or remove the file first, so that nothing in it is lost.</source>
-        <translation>Nicht gespeichert: %1. Beheben oder entfernen Sie zuerst die Datei, damit nichts darin verloren geht.</translation>
     </message>
     <message>
         <source>Not saved: %1</source>

@@ -415,10 +415,6 @@
 <context>
     <name>App::FederationPresenter</name>
     <message>
-        <source>%1 Fix or remove %2 first; nothing was changed.</source>
-        <translation>%1 Спершу виправте або вилучіть %2; нічого не змінено.</translation>
-    </message>
-    <message>
         <source>Saved in the config, but the broker did not re-read it (%1). Restart it: claude-peers restart</source>
         <translation>Збережено в конфігурації, але брокер її не перечитав (%1). Перезапустіть його: claude-peers restart</translation>
     </message>
@@ -2142,10 +2138,6 @@ Two sessions editing one folder overwrite each other&apos;s changes.</source>
     <message>
         <source>Copy</source>
         <translation>Копіювати</translation>
-    </message>
-    <message>
-        <source>Not saved: %1. Fix or remove the file first, so that nothing in it is lost.</source>
-        <translation>Не збережено: %1. Спершу виправте або вилучіть файл, щоб нічого в ньому не втратити.</translation>
     </message>
     <message>
         <source>Not saved: %1</source>

@@ -80,20 +80,21 @@ std::optional<HostPort> target(Context &ctx, const QString &text)
     return hp;
 }
 
-// Loads the config, applies change, saves it; false (command finished) on a write failure.
+// Applies change to the config file (locked: Broker::ConfigFile::update); false (command
+// finished) when the file could not be read or written.
 bool editConfig(Context &ctx, const std::function<void(Broker::ConfigFile &)> &change)
 {
-    const QString path = ctx.location().configPath;
-    Broker::ConfigFile config = Broker::ConfigFile::load(path);
-    if (!config.warning().isEmpty()) {
-        ctx.err(QStringLiteral("Error: %1\nFix or remove %2, then run this again (nothing was changed).")
-                    .arg(config.warning(), path));
-        ctx.finish(ExitFailed);
-        return false;
-    }
-    change(config);
-    if (auto saved = config.save(path); !saved) {
-        ctx.fail(saved.error());
+    const auto saved = Broker::ConfigFile::update(ctx.location().configPath, [&](Broker::ConfigFile &config) {
+        change(config);
+        return true;
+    });
+    if (!saved) {
+        if (saved.error().kind == Broker::ErrorKind::Unreadable) {
+            ctx.err(QStringLiteral("Error: ") + saved.error().message);
+            ctx.finish(ExitFailed);
+        } else {
+            ctx.fail(saved.error());
+        }
         return false;
     }
     return true;

@@ -110,6 +110,9 @@ void notifications(Context &ctx, const Invocation &inv)
     }
     NotificationPreferences p = *loaded;
     bool change = true;
+    // The edit is worked out (and checked) on what was just read, then applied again under the
+    // config file's lock to what is there then: concurrent commands each keep their change.
+    std::function<void(NotificationPreferences &)> apply;
     if (action == QLatin1String("status")) {
         if (args.size() > 1)
             return ctx.usageError(command, QStringLiteral("status takes no arguments."));
@@ -117,14 +120,14 @@ void notifications(Context &ctx, const Invocation &inv)
     } else if (action == QLatin1String("on") || action == QLatin1String("off")) {
         if (!wantArgs(1, action))
             return;
-        p.enabled = action == QLatin1String("on");
+        apply = [on = action == QLatin1String("on")](NotificationPreferences &q) { q.enabled = on; };
     } else if (action == QLatin1String("mute") || action == QLatin1String("unmute")) {
         if (!wantArgs(2, action + QStringLiteral(" <peer-id>")))
             return;
         if (action == QLatin1String("mute"))
-            p.mute(args.at(1));
+            apply = [id = args.at(1)](NotificationPreferences &q) { q.mute(id); };
         else
-            p.unmute(args.at(1));
+            apply = [id = args.at(1)](NotificationPreferences &q) { q.unmute(id); };
     } else if (action == QLatin1String("pause")) {
         if (!wantArgs(1, QStringLiteral("pause [--for DURATION]")))
             return;
@@ -132,24 +135,24 @@ void notifications(Context &ctx, const Invocation &inv)
             const auto seconds = App::parseDuration(inv.value("for"));
             if (!seconds)
                 return ctx.usageError(command, seconds.error().message);
-            p.pause(now.addSecs(*seconds));
+            apply = [until = now.addSecs(*seconds)](NotificationPreferences &q) { q.pause(until); };
         } else {
-            p.pause();
+            apply = [](NotificationPreferences &q) { q.pause(); };
         }
     } else if (action == QLatin1String("resume")) {
         if (!wantArgs(1, action))
             return;
-        p.resume();
+        apply = [](NotificationPreferences &q) { q.resume(); };
     } else if (action == QLatin1String("quiet-hours")) {
         if (!wantArgs(2, QStringLiteral("quiet-hours HH:MM-HH:MM|off")))
             return;
         if (args.at(1) == QLatin1String("off")) {
-            p.quietHours.reset();
+            apply = [](NotificationPreferences &q) { q.quietHours.reset(); };
         } else {
             const auto hours = App::QuietHours::parse(args.at(1));
             if (!hours)
                 return ctx.usageError(command, hours.error().message);
-            p.quietHours = *hours;
+            apply = [hours = *hours](NotificationPreferences &q) { q.quietHours = hours; };
         }
     } else if (action == QLatin1String("kind")) {
         if (!wantArgs(3, QStringLiteral("kind <kind> on|off")))
@@ -161,14 +164,14 @@ void notifications(Context &ctx, const Invocation &inv)
         const auto on = onOff(args.at(2));
         if (!on)
             return ctx.usageError(command, QStringLiteral("Say on or off, not '%1'.").arg(args.at(2)));
-        p.setKindEnabled(*kind, *on);
+        apply = [kind = *kind, on = *on](NotificationPreferences &q) { q.setKindEnabled(kind, on); };
     } else if (action == QLatin1String("only-waiting")) {
         if (!wantArgs(2, QStringLiteral("only-waiting on|off")))
             return;
         const auto on = onOff(args.at(1));
         if (!on)
             return ctx.usageError(command, QStringLiteral("Say on or off, not '%1'.").arg(args.at(1)));
-        p.onlyWaitingForYou = *on;
+        apply = [on = *on](NotificationPreferences &q) { q.onlyWaitingForYou = on; };
     } else {
         return ctx.usageError(
             command,
@@ -176,9 +179,14 @@ void notifications(Context &ctx, const Invocation &inv)
                            "quiet-hours, kind or only-waiting).")
                 .arg(action));
     }
-    if (change && p != *loaded) {
-        if (auto saved = p.save(path); !saved)
+    if (change) {
+        const auto saved = NotificationPreferences::update(path, [&apply](NotificationPreferences &q) {
+            apply(q);
+            return true;
+        });
+        if (!saved)
             return ctx.fail(saved.error());
+        p = *saved;
     }
     if (inv.flag("json"))
         ctx.outRaw(Format::prettyJson(toJson(p, path, now)));

@@ -148,7 +148,8 @@ private Q_SLOTS:
         const auto done =
             ConfigSettings::setInFile(path, QStringLiteral("federation.port"), QStringLiteral("7901"));
         QVERIFY(!done);
-        QVERIFY(done.error().message.contains(QStringLiteral("fix or remove the file first")));
+        QVERIFY(done.error().message.contains(
+            QStringLiteral("Fix or remove %1, then try again (nothing was changed)").arg(path)));
         QVERIFY(file.open(QIODevice::ReadOnly));
         QCOMPARE(file.readAll(), QByteArray("{ not json")); // untouched
     }

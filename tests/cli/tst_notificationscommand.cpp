@@ -8,8 +8,12 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QJsonObject>
+#include <QProcess>
 #include <QTemporaryDir>
 #include <QTest>
+
+#include <memory>
+#include <vector>
 
 using namespace Qt::StringLiterals;
 using TestSupport::RunResult;
@@ -54,6 +58,40 @@ private Q_SLOTS:
     }
 
     void init() { QFile::remove(configPath()); }
+
+    // 50 commands at once, each muting another peer: every mute is kept (they take the config
+    // file's lock; before, each rewrote the file from what it had read and 1 of 20 survived).
+    void concurrentEditsAreAllKept()
+    {
+        QProcessEnvironment env = QProcessEnvironment::systemEnvironment();
+        for (const QString &name : env.keys())
+            if (name.startsWith(u"CLAUDE_PEERS_"_s))
+                env.remove(name);
+        env.insert(u"HOME"_s, m_home.path());
+        env.insert(u"CLAUDE_PEERS_PORT"_s, QString::number(TestSupport::freePort()));
+        QFile other(configPath()); // a key of someone else's, which must survive too
+        QVERIFY(other.open(QIODevice::WriteOnly));
+        other.write(R"({"federation":{"pins":{"h:7900":"sha256-kept"}}})");
+        other.close();
+        constexpr int Count = 50;
+        std::vector<std::unique_ptr<QProcess>> processes;
+        for (int i = 0; i < Count; ++i) {
+            auto p = std::make_unique<QProcess>();
+            p->setProcessEnvironment(env);
+            p->start(TestSupport::cliExe(), {u"notifications"_s, u"mute"_s, u"peer%1"_s.arg(i)});
+            processes.push_back(std::move(p));
+        }
+        for (auto &p : processes) {
+            QVERIFY(p->waitForFinished(TestSupport::scaled(30000)));
+            QVERIFY2(p->exitCode() == 0, p->readAllStandardError().constData());
+        }
+        const auto saved = App::NotificationPreferences::load(configPath());
+        QVERIFY(saved);
+        QCOMPARE(saved->mutedPeers.size(), Count);
+        for (int i = 0; i < Count; ++i)
+            QVERIFY(saved->mutedPeers.contains(u"peer%1"_s.arg(i)));
+        QVERIFY(file().contains("sha256-kept"));
+    }
 
     void statusWithoutAFile()
     {

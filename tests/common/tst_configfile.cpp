@@ -6,7 +6,14 @@
 #include <QTemporaryDir>
 #include <QTest>
 
+#include <atomic>
+#include <thread>
+#include <vector>
+
+#include <fcntl.h>
+#include <sys/file.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 using Broker::ConfigFile;
 
@@ -41,6 +48,78 @@ class tst_ConfigFile : public QObject
 {
     Q_OBJECT
 private Q_SLOTS:
+    // Writers at once (the broker pinning, the tray saving, the CLI): every change is kept.
+    void concurrentUpdatesKeepEveryChange()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        constexpr int Threads = 8;
+        constexpr int Each = 10;
+        std::vector<std::thread> writers;
+        std::atomic<int> failures {0};
+        for (int t = 0; t < Threads; ++t) {
+            writers.emplace_back([&, t] {
+                for (int i = 0; i < Each; ++i) {
+                    const auto saved = ConfigFile::update(path, [&](ConfigFile &c) {
+                        c.setPin(QStringLiteral("h%1-%2").arg(t).arg(i), 7900, QStringLiteral("sha256-x"));
+                        return true;
+                    });
+                    if (!saved)
+                        ++failures;
+                }
+            });
+        }
+        for (std::thread &w : writers)
+            w.join();
+        QCOMPARE(failures.load(), 0);
+        QCOMPARE(ConfigFile::load(path).pins().size(), Threads * Each);
+        QCOMPARE(modeOf(path), 0600);
+    }
+
+    // A file that does not load cleanly is never overwritten (it would lose what could not be
+    // read); a change that says "nothing to do" writes nothing.
+    void updateLeavesUnreadableFilesAndNoOpsAlone()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        writeRaw(path, "{ not json");
+        bool called = false;
+        const auto refused = ConfigFile::update(path, [&](ConfigFile &) { return called = true; });
+        QVERIFY(!refused);
+        QCOMPARE(refused.error().kind, Broker::ErrorKind::Unreadable);
+        QVERIFY(refused.error().message.contains(path));
+        QVERIFY(!called);
+        QCOMPARE(readRaw(path), QByteArray("{ not json"));
+        writeRaw(path, "{\"x\": 1}");
+        QVERIFY(ConfigFile::update(path, [](ConfigFile &c) {
+            c.setFederationEnabled(true);
+            return false;
+        }));
+        QCOMPARE(readRaw(path), QByteArray("{\"x\": 1}"));
+    }
+
+    // Another writer that holds the lock too long: a clear error after the wait, nothing written.
+    void aHeldLockIsAnErrorAfterTheWait()
+    {
+        QTemporaryDir dir;
+        const QString path = dir.filePath(QStringLiteral("config.json"));
+        const int fd =
+            ::open(QFile::encodeName(path + QStringLiteral(".lock")).constData(), O_RDWR | O_CREAT, 0600);
+        QVERIFY(fd >= 0);
+        QCOMPARE(::flock(fd, LOCK_EX), 0);
+        const auto r = ConfigFile::update(
+            path,
+            [](ConfigFile &c) {
+                c.setFederationEnabled(true);
+                return true;
+            },
+            300);
+        ::close(fd);
+        QVERIFY(!r);
+        QCOMPARE(r.error().kind, Broker::ErrorKind::Locked);
+        QVERIFY(!QFile::exists(path));
+    }
+
     void missingFileIsEmptyWithoutWarning()
     {
         QTemporaryDir dir;

@@ -206,15 +206,31 @@ Broker::Result<NotificationPreferences> NotificationPreferences::load(const QStr
 
 Broker::Result<void> NotificationPreferences::save(const QString &configPath) const
 {
-    Broker::ConfigFile config = Broker::ConfigFile::load(configPath);
-    if (!config.warning().isEmpty())
-        return Broker::fail(Broker::ErrorKind::ConfigUnwritable,
-                            QStringLiteral("%1 Fix or remove %2, then try again (nothing was changed).")
-                                .arg(config.warning(), configPath));
-    QJsonObject root = config.root();
-    root.insert(kNotifications, toJson());
-    config.setRoot(root);
-    return config.save(configPath);
+    const auto saved = update(configPath, [this](NotificationPreferences &p) {
+        p = *this;
+        return true;
+    });
+    return saved ? Broker::Result<void> {} : std::unexpected(saved.error());
+}
+
+Broker::Result<NotificationPreferences>
+NotificationPreferences::update(const QString &configPath,
+                                const std::function<bool(NotificationPreferences &)> &edit)
+{
+    NotificationPreferences p;
+    const auto saved = Broker::ConfigFile::update(configPath, [&](Broker::ConfigFile &config) {
+        p = fromJson(config.root().value(kNotifications).toObject());
+        const NotificationPreferences before = p;
+        if (!edit(p) || p == before)
+            return false;
+        QJsonObject root = config.root();
+        root.insert(kNotifications, p.toJson());
+        config.setRoot(root);
+        return true;
+    });
+    if (!saved)
+        return std::unexpected(saved.error());
+    return p;
 }
 
 Broker::Result<qint64> parseDuration(const QString &text)

@@ -9,6 +9,7 @@
 #include <QStringList>
 #include <QTime>
 
+#include <functional>
 #include <optional>
 
 namespace App {
@@ -71,6 +72,11 @@ struct NotificationPreferences
     // Writes the "notifications" object, keeping every other key of the file; refuses to touch
     // a file it cannot parse (nothing is changed).
     Broker::Result<void> save(const QString &configPath) const;
+    // Read, edited and written under the config file's lock (Broker::ConfigFile::update), so
+    // concurrent edits of other preferences are kept: the way to change one preference. An edit
+    // that returns false, or changes nothing, writes nothing. Returns the preferences as saved.
+    static Broker::Result<NotificationPreferences>
+    update(const QString &configPath, const std::function<bool(NotificationPreferences &)> &edit);
 };
 
 // "90s", "45m", "2h", "1h30m", "1d" → seconds; an error in plain words otherwise (at most 30 days).

@@ -173,14 +173,11 @@ void FederationPresenter::setFederationEnabled(bool enabled)
     const QString action = enabled ? QStringLiteral("enable") : QStringLiteral("disable");
     // As `claude-peers federation enable|disable`: the config file, then the broker re-reads it.
     const QString path = m_client->location().configPath;
-    Broker::ConfigFile config = Broker::ConfigFile::load(path);
-    if (!config.warning().isEmpty()) {
-        finish(action, false,
-               tr("%1 Fix or remove %2 first; nothing was changed.").arg(config.warning(), path));
-        return;
-    }
-    config.setFederationEnabled(enabled);
-    if (auto saved = config.save(path); !saved) {
+    const auto saved = Broker::ConfigFile::update(path, [enabled](Broker::ConfigFile &config) {
+        config.setFederationEnabled(enabled);
+        return true;
+    });
+    if (!saved) {
         finish(action, false, saved.error().message);
         return;
     }

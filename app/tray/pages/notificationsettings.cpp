@@ -221,15 +221,12 @@ void NotificationSettings::change(const std::function<void(NotificationPreferenc
     updateEnabledState();
     if (m_configPath.isEmpty())
         return;
-    auto current = NotificationPreferences::load(m_configPath);
-    if (!current) {
-        m_status->setText(tr("Not saved: %1").arg(current.error().message));
-        Q_EMIT changed(false);
-        return;
-    }
-    NotificationPreferences p = *current;
-    edit(p);
-    if (auto saved = p.save(m_configPath); !saved) {
+    // Under the file's lock, on what the file says now: a mute the CLI wrote meanwhile stays.
+    const auto saved = NotificationPreferences::update(m_configPath, [&edit](NotificationPreferences &p) {
+        edit(p);
+        return true;
+    });
+    if (!saved) {
         m_status->setText(tr("Not saved: %1").arg(saved.error().message));
         load();
         Q_EMIT changed(false);

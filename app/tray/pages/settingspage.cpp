@@ -153,38 +153,37 @@ void SettingsPage::save()
 {
     if (m_configPath.isEmpty())
         return;
-    Broker::ConfigFile config = Broker::ConfigFile::load(m_configPath);
-    if (!config.warning().isEmpty()) {
-        m_saveStatus->setText(
-            tr("Not saved: %1. Fix or remove the file first, so that nothing in it is lost.")
-                .arg(config.warning()));
-        Q_EMIT saved(false);
-        return;
-    }
     bool reload = false;
     bool restart = false;
-    for (const Field &field :
-         {Field {"federation.port", m_federationPort}, Field {"federation.subnets", m_subnets},
-          Field {"openchamber.opencode_url", m_openCodeUrl}}) {
-        const Broker::ConfigSettings::Key &key = *Broker::ConfigSettings::find(QLatin1String(field.key));
-        if (Broker::ConfigSettings::get(config, key) == field.edit->text().trimmed())
-            continue;
-        if (auto set = Broker::ConfigSettings::set(config, key, field.edit->text()); !set) {
-            m_saveStatus->setText(tr("Not saved: %1").arg(set.error().message));
-            field.edit->setFocus();
-            Q_EMIT saved(false);
-            return;
+    QString refused; // a value the setting does not take
+    QWidget *refusedField = nullptr;
+    // Under the file's lock, on what the file says now (a pin the broker learnt meanwhile stays).
+    const auto written = Broker::ConfigFile::update(m_configPath, [&](Broker::ConfigFile &config) {
+        for (const Field &field :
+             {Field {"federation.port", m_federationPort}, Field {"federation.subnets", m_subnets},
+              Field {"openchamber.opencode_url", m_openCodeUrl}}) {
+            const Broker::ConfigSettings::Key &key = *Broker::ConfigSettings::find(QLatin1String(field.key));
+            if (Broker::ConfigSettings::get(config, key) == field.edit->text().trimmed())
+                continue;
+            if (auto set = Broker::ConfigSettings::set(config, key, field.edit->text()); !set) {
+                refused = set.error().message;
+                refusedField = field.edit;
+                return false;
+            }
+            (key.applies == Broker::ConfigSettings::Applies::OnReload ? reload : restart) = true;
         }
-        (key.applies == Broker::ConfigSettings::Applies::OnReload ? reload : restart) = true;
+        return reload || restart;
+    });
+    if (!written || refusedField) {
+        m_saveStatus->setText(tr("Not saved: %1").arg(written ? refused : written.error().message));
+        if (refusedField)
+            refusedField->setFocus();
+        Q_EMIT saved(false);
+        return;
     }
     if (!reload && !restart) {
         m_saveStatus->setText(tr("Nothing changed."));
         Q_EMIT saved(true);
-        return;
-    }
-    if (auto written = config.save(m_configPath); !written) {
-        m_saveStatus->setText(tr("Not saved: %1").arg(written.error().message));
-        Q_EMIT saved(false);
         return;
     }
     load();
