@@ -274,8 +274,10 @@ void Delivery::writeMessages(const QList<Broker::Message> &messages, Origin orig
             qCDebug(lcDelivery) << "handed message" << m.id << "to Claude Code's inbox";
             continue;
         }
-        if (!m_profile.pushIsSeen())
+        if (!m_profile.pushIsSeen()) {
             m_banner.push(Format::entryFor(m, sender.name, m_clock.elapsed()));
+            qCDebug(lcDelivery) << "queued message" << m.id << "for the next tool result";
+        }
         if (!m_profile.pushes())
             continue; // the banner or check_messages shows it, then it is acknowledged
         const quint64 seq = m_writer->nextSeq();

@@ -368,17 +368,26 @@ private Q_SLOTS:
     // A message the model never saw stays at the broker and goes to the peer's next helper.
     void unseenMessageGoesToTheNextHelper()
     {
-        Pair p;
-        QVERIFY(p.start(Kind::OpenCode));
-        auto &a = p.a;
-        auto &b = p.b;
+        TestHome home;
+        BrokerProcess broker(home);
+        QVERIFY(broker.start());
+        auto a = helper(env(home, TtyA), TtyA, Kind::Unknown);
+        auto b = helper(
+            env(home, TtyB,
+                {{QStringLiteral("QT_LOGGING_RULES"), QStringLiteral("peers.mcp.delivery.debug=true")}}),
+            TtyB, Kind::OpenCode);
+        QVERIFY(a && b);
         const qint64 id = send(*a, TtyB, QStringLiteral("do not lose me"));
-        QTest::qWait(1000); // B has it (held, unseen)
+        // The starting state: B's helper fetched it and holds it for a tool result it never makes.
+        const QByteArray fetched =
+            QStringLiteral("queued message %1 for the next tool result").arg(id).toUtf8();
+        QVERIFY(McpClient::waitUntil([&] { return b->stderrOutput().contains(fetched); }, scaled(10000)));
+        QVERIFY(!confirmed(*a, id));
         b->closeStdin(); // OpenCode exits before any tool call
         QVERIFY(b->waitForExit(10000));
         b.reset();
         QVERIFY(!confirmed(*a, id));
-        auto b2 = helper(env(p.home, TtyB), TtyB, Kind::OpenCode);
+        auto b2 = helper(env(home, TtyB), TtyB, Kind::OpenCode);
         QVERIFY(b2);
         // In some tool result (the banner of the first whoami may already carry it).
         auto shownInAToolResult = [&] {
