@@ -345,7 +345,10 @@ NotificationEvent TrayComposition::messageNotification(const Broker::Message &me
     QString quote = message.text.simplified();
     if (quote.size() > kQuoteChars)
         quote = quote.left(kQuoteChars - 1) + QChar(0x2026);
-    return {NotificationKind::MessageReceived, message.fromId, name, tr("%1 wrote to you").arg(name), quote};
+    NotificationEvent event {NotificationKind::MessageReceived, message.fromId, name,
+                             tr("%1 wrote to you").arg(name), quote};
+    event.messageId = message.id;
+    return event;
 }
 
 void TrayComposition::openNotification(const NotificationEvent &event)
@@ -407,10 +410,11 @@ void TrayComposition::showPauseState()
     m_tray->setNotificationsPaused(paused, paused ? p.pausedUntil : QDateTime());
 }
 
-void TrayComposition::sendReply(const QString &peerId, const QString &text)
+void TrayComposition::sendReply(const QString &peerId, const QString &text, qint64 messageId)
 {
-    // As the operator peer, so the session can answer the reply (and a failure bounces to it).
-    m_operator->send(peerId, text, [this, peerId](Broker::Result<qint64> sent) {
+    // As the operator peer, so the session can answer the reply (and a failure bounces to it);
+    // about a message, as a reply to it (type response, reply_to), as the Messages page sends one.
+    auto done = [this, peerId](Broker::Result<qint64> sent) {
         if (sent) {
             qCInfo(lcUi) << "reply sent to" << peerId << "as message" << *sent;
             return;
@@ -418,7 +422,15 @@ void TrayComposition::sendReply(const QString &peerId, const QString &text)
         qCWarning(lcUi).noquote() << "reply to" << peerId << "not sent:" << sent.error().message;
         m_notifier->notify({NotificationKind::BrokerProblem, peerId, peerId,
                             tr("Reply to %1 not sent").arg(peerId), sent.error().message});
-    });
+    };
+    if (messageId > 0) {
+        Broker::Message about;
+        about.id = messageId;
+        about.fromId = peerId;
+        m_operator->reply(about, text, std::move(done));
+        return;
+    }
+    m_operator->send(peerId, text, std::move(done));
 }
 
 void TrayComposition::showWindow()

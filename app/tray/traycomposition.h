@@ -91,7 +91,7 @@ public:
     // A notification's Open: the page and item it is about.
     void openNotification(const NotificationEvent &event);
     // The operator's inline reply from a notification: sent to the peer by the operator peer.
-    void sendReply(const QString &peerId, const QString &text);
+    void sendReply(const QString &peerId, const QString &text, qint64 messageId);
     // What a message to the operator raises: the sender by name, a quote of the text.
     NotificationEvent messageNotification(const Broker::Message &message) const;
 

@@ -249,6 +249,7 @@ private Q_SLOTS:
         QTRY_COMPARE_WITH_TIMEOUT(replied.count(), 1, scaled(5000));
         QCOMPARE(replied.at(0).at(0).toString(), u"p2"_s);
         QCOMPARE(replied.at(0).at(1).toString(), u"yes, go ahead"_s);
+        QCOMPARE(replied.at(0).at(2).toLongLong(), 0); // not about a message
         QCOMPARE(list->entry(e2)->action, NotificationListModel::Action::Replied);
 
         QSignalSpy changed(c.notifier.get(), &Notifier::preferencesChanged);
@@ -265,6 +266,25 @@ private Q_SLOTS:
         c.notifier->notify(needsYou(u"p1"_s, u"after"_s));
         QTRY_COMPARE_WITH_TIMEOUT(server.object->received.size(), 4, scaled(5000));
         QCOMPARE(server.object->received.last().body, u"after"_s);
+    }
+
+    // A reply written in a message's notification answers that message (issue 30 #4).
+    void inlineReplyAnswersTheMessage()
+    {
+        Server server = startServer(kFullCapabilities);
+        Client c = startClient();
+        QTRY_VERIFY_WITH_TIMEOUT(settled(*c.desktop), scaled(5000));
+        QSignalSpy replied(c.notifier.get(), &Notifier::replyRequested);
+        NotificationEvent message = needsYou(u"p9"_s, u"can you review?"_s);
+        message.kind = NotificationKind::MessageReceived;
+        message.messageId = 77;
+        c.notifier->notify(message);
+        QTRY_COMPARE_WITH_TIMEOUT(server.object->received.size(), 1, scaled(5000));
+        Q_EMIT server.object->NotificationReplied(server.object->received.at(0).id, u"on it"_s);
+        QTRY_COMPARE_WITH_TIMEOUT(replied.count(), 1, scaled(5000));
+        QCOMPARE(replied.at(0).at(0).toString(), u"p9"_s);
+        QCOMPARE(replied.at(0).at(1).toString(), u"on it"_s);
+        QCOMPARE(replied.at(0).at(2).toLongLong(), 77);
     }
 
     void replyWithoutInlineReplyOpensThePeer()

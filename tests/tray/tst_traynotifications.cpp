@@ -191,14 +191,35 @@ private Q_SLOTS:
                  qPrintable(composition.messagesPage()->targetCombo()->currentData().toString()));
 
         // The session's second message is a second notification: each message is told once.
-        QCOMPARE(TestSupport::httpPostJson(
-                     home.port(), u"/send-message"_s,
-                     {{u"from_id"_s, peer}, {u"to_id"_s, u"operator"_s}, {u"text"_s, u"ping"_s}}, token)
-                     .status,
-                 200);
+        const auto ping = TestSupport::httpPostJson(
+            home.port(), u"/send-message"_s,
+            {{u"from_id"_s, peer}, {u"to_id"_s, u"operator"_s}, {u"text"_s, u"ping"_s}}, token);
+        QCOMPARE(ping.status, 200);
         QTRY_COMPARE_WITH_TIMEOUT(messageRows(), 2, scaled(10000));
         QTest::qWait(scaled(1500)); // long enough for a second delivery of either message to show
         QCOMPARE(messageRows(), 2);
+
+        // An inline reply in the notification answers the message it shows: the second one now
+        // (a peer's notification is replaced by its newest message) (issue 30 #4).
+        const qint64 pingId = ping.object().value(u"message_id"_s).toInteger();
+        QVERIFY(pingId > 0);
+        QCOMPARE(m_server->received.last().body, u"ping"_s);
+        Q_EMIT m_server->NotificationReplied(m_server->received.last().id, u"thanks, fixing them"_s);
+        QJsonObject reply;
+        QTRY_VERIFY_WITH_TIMEOUT(
+            [&] {
+                const auto polled =
+                    TestSupport::httpPostJson(home.port(), u"/poll-messages"_s, {{u"id"_s, peer}}, token);
+                for (const QJsonValue &m : polled.object().value(u"messages"_s).toArray()) {
+                    if (m.toObject().value(u"text"_s) == u"thanks, fixing them"_s)
+                        reply = m.toObject();
+                }
+                return !reply.isEmpty();
+            }(),
+            scaled(5000));
+        QCOMPARE(reply.value(u"from_id"_s).toString(), u"operator"_s);
+        QCOMPARE(reply.value(u"reply_to"_s).toInteger(), pingId);
+        QCOMPARE(reply.value(u"type"_s).toString(), u"response"_s);
         host->stop();
     }
 

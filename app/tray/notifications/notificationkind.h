@@ -50,6 +50,7 @@ struct NotificationEvent
     QString body; // plain text
     NotificationSubject subject = NotificationSubject::Peer;
     QString scope = {}; // where the subject lives (see NotificationSubject)
+    qint64 messageId = 0; // the message it is about, if any: a reply from the notification answers it
 
     bool operator==(const NotificationEvent &) const = default;
 };

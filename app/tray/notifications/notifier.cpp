@@ -222,7 +222,8 @@ void Notifier::sendToDesktop(quint64 entryId, const NotificationEvent &event)
         if (const uint old = m_serverIdByPeer.value(key, 0); old != 0 && old != *id)
             m_byServerId.remove(old);
         m_serverIdByPeer.insert(key, *id);
-        m_byServerId.insert(*id, {entryId, event.peerId, event.subject == NotificationSubject::Peer});
+        m_byServerId.insert(
+            *id, {entryId, event.peerId, event.subject == NotificationSubject::Peer, event.messageId});
         m_list->setDelivery(entryId, Delivery::Desktop);
     });
 }
@@ -305,7 +306,7 @@ void Notifier::onReplied(uint serverId, const QString &text)
     if (it == m_byServerId.cend() || it->peerId.isEmpty() || !it->canReply)
         return;
     m_list->setAction(it->entryId, Action::Replied);
-    Q_EMIT replyRequested(it->peerId, text);
+    Q_EMIT replyRequested(it->peerId, text, it->messageId);
 }
 
 void Notifier::onClosed(uint serverId)

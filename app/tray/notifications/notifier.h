@@ -79,7 +79,8 @@ Q_SIGNALS:
     // the window itself).
     void openRequested(const App::NotificationEvent &event);
     // An inline reply typed in the notification: send it to the peer as the operator.
-    void replyRequested(const QString &peerId, const QString &text);
+    // messageId: the message the notification was about (0: none), which the reply answers.
+    void replyRequested(const QString &peerId, const QString &text, qint64 messageId);
     // Preferences changed (here or on disk): pause state, mutes, …
     void preferencesChanged();
     // A preference could not be saved (shown by the tray).
@@ -91,6 +92,7 @@ private:
         quint64 entryId = 0;
         QString peerId;
         bool canReply = false;
+        qint64 messageId = 0;
     };
 
     void sendToDesktop(quint64 entryId, const NotificationEvent &event);
