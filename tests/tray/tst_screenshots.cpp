@@ -31,6 +31,7 @@
 #include "app/tray/pages/sessionsmodel.h"
 #include "app/tray/pages/sessionspage.h"
 #include "app/tray/pages/sessionspresenter.h"
+#include "app/tray/pages/settingspage.h"
 #include "app/tray/pages/statuspage.h"
 #include "app/tray/peersmodel.h"
 #include "app/tray/traycomposition.h"
@@ -49,6 +50,7 @@
 #include <QJsonArray>
 #include <QJsonDocument>
 #include <QLabel>
+#include <QLineEdit>
 #include <QListView>
 #include <QLocale>
 #include <QPixmap>
@@ -622,6 +624,11 @@ private:
             QTRY_VERIFY_WITH_TIMEOUT(hasValue(schedules, App::SchedulesModel::LastStatusRole, u"success"_s) &&
                                          hasValue(schedules, App::SchedulesModel::LastStatusRole, u"error"_s),
                                      wait);
+        } else if (page == u"settings") {
+            // The page read the seeded config: the federation port the fixture set.
+            App::SettingsPage *settings = m_tray->settingsPage();
+            QTRY_COMPARE_WITH_TIMEOUT(settings->federationPortEdit()->text(),
+                                      QString::number(m_federationPort), wait);
         } else if (page == u"notifications") {
             const App::NotificationListModel *list = m_tray->notifier()->list();
             QTRY_VERIFY_WITH_TIMEOUT(hasKind(list, App::NotificationKind::NeedsYou), wait);
