@@ -236,8 +236,15 @@ check(true, `the CLI's message reached the model in a banner: ${JSON.stringify(b
 // §3.1: a message OpenCode's model never saw must not count as delivered.
 const unseen = await broker('/send-message', { from_id: 'cli', to_id: peerA.id, text: 'never shown to the model' });
 if (!unseen?.ok) fail(`send-message: ${JSON.stringify(unseen)}`);
+// The starting state first: the broker handed it to the helper's stream (pushed_at), so the
+// helper holds it; only then does "not delivered" say anything.
+await waitFor(async () => {
+  const listed = await broker('/messages', { ids: [unseen.message_id] });
+  return (listed?.messages ?? []).some((m) => m.id === unseen.message_id && m.pushed_at);
+}, 10000, '§3.1: the helper to fetch the unseen message (pushed_at at the broker)');
+check(true, '§3.1: the helper fetched the unseen message and holds it');
 let statusWhileRunning;
-// The helper has it within milliseconds (a push); 3 s is long enough for a wrong acknowledgement.
+// 3 s is long enough for a wrong acknowledgement.
 await never(async () => (statusWhileRunning = await broker('/message-status', { message_id: unseen.message_id })).delivered,
   3000, () => `§3.1: a message OpenCode's model never saw was reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
 check(true, `§3.1: a message OpenCode's model never saw is not reported delivered while it runs (${JSON.stringify(statusWhileRunning)})`);
