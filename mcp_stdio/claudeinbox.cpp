@@ -124,8 +124,8 @@ void ClaudeInbox::send(const QList<Queued> &items)
 void ClaudeInbox::onWritten(const QString &msgId, const Broker::Result<void> &written)
 {
     auto it = m_lines.find(msgId);
-    if (it == m_lines.end())
-        return; // settled by a receipt that came first
+    if (it == m_lines.end() || it->held)
+        return; // a receipt came first (refused, or held: its next receipt says how it ends)
     if (!written) {
         settle(msgId, QStringLiteral("unreachable"), written.error().message);
         return;
@@ -152,12 +152,13 @@ void ClaudeInbox::settle(const QString &msgId, const QString &status, const QStr
     } else {
         m_lines.erase(it);
     }
+    const bool delivered = status.isEmpty() || status == QLatin1String("delivered");
     for (qint64 key : keys) {
-        if (status.isEmpty())
-            Q_EMIT accepted(key);
-        else if (status == QLatin1String("delivered") && wasHeld)
+        if (delivered && wasHeld)
             Q_EMIT released(key);
-        else if (status != QLatin1String("delivered") && !wasHeld)
+        else if (delivered)
+            Q_EMIT accepted(key);
+        else if (!wasHeld)
             Q_EMIT notDelivered(key, status, reason);
         // held, then denied or expired: it was reported as not delivered already
     }

@@ -79,7 +79,9 @@ private Q_SLOTS:
     {
         FakeClaudeInbox fake(socketPath());
         QVERIFY(fake.ok);
-        ClaudeInbox inbox({socketPath(), QStringLiteral("secret-token")}, fast());
+        ClaudeInbox::Options options;
+        options.confirmMs = 1500; // long enough to see "not yet" on a loaded machine
+        ClaudeInbox inbox({socketPath(), QStringLiteral("secret-token")}, options);
         QVERIFY(inbox.start());
         QCOMPARE(inbox.receiptPath(),
                  m_dir.filePath(QStringLiteral("cc-socks/%1.sock").arg(QCoreApplication::applicationPid())));
