@@ -89,9 +89,11 @@ void FederationModule::serviceFound(const DiscoveredService &service)
             if (m_links->find(address))
                 return;
             // The pin goes with the address first, so the TLS check verifies exactly this key.
-            Broker::ConfigFile updated = config;
-            updated.setPin(address.host, address.port, decision.txt.fingerprint);
-            if (auto saved = updated.save(m_settings.configPath); !saved) {
+            const auto saved = Broker::ConfigFile::update(m_settings.configPath, [&](Broker::ConfigFile &c) {
+                c.setPin(address.host, address.port, decision.txt.fingerprint);
+                return true;
+            });
+            if (!saved) {
                 qCWarning(lcFederation).noquote()
                     << "mDNS: keeping the pin of" << address.key() << "failed:" << saved.error().message;
                 return;

@@ -117,11 +117,39 @@ Broker::Result<void> Notifier::setPreferences(const NotificationPreferences &pre
         m_fileTime = info.lastModified();
         m_fileSize = info.size();
     }
-    if (preferences == m_preferences)
+    adopt(preferences);
+    return {};
+}
+
+Broker::Result<void> Notifier::editPreferences(const std::function<void(NotificationPreferences &)> &edit)
+{
+    reloadIfChanged();
+    if (m_options.configPath.isEmpty()) {
+        NotificationPreferences p = m_preferences;
+        edit(p);
+        adopt(p);
         return {};
+    }
+    const auto saved =
+        NotificationPreferences::update(m_options.configPath, [&edit](NotificationPreferences &p) {
+            edit(p);
+            return true;
+        });
+    if (!saved)
+        return std::unexpected(saved.error());
+    const QFileInfo info(m_options.configPath);
+    m_fileTime = info.lastModified();
+    m_fileSize = info.size();
+    adopt(*saved);
+    return {};
+}
+
+void Notifier::adopt(const NotificationPreferences &preferences)
+{
+    if (preferences == m_preferences)
+        return;
     m_preferences = preferences;
     Q_EMIT preferencesChanged();
-    return {};
 }
 
 Suppression Notifier::decide(const NotificationEvent &event)
@@ -259,9 +287,8 @@ void Notifier::mutePeer(quint64 entryId)
     if (!entry || entry->event.peerId.isEmpty() ||
         entry->event.subject == NotificationSubject::PairingRequest)
         return;
-    NotificationPreferences p = preferences();
-    p.mute(entry->event.peerId);
-    if (auto saved = setPreferences(p); !saved) {
+    const QString peerId = entry->event.peerId;
+    if (auto saved = editPreferences([&peerId](NotificationPreferences &p) { p.mute(peerId); }); !saved) {
         qCWarning(lcNotify).noquote() << saved.error().message;
         Q_EMIT errorOccurred(saved.error().message);
         return;
@@ -271,16 +298,12 @@ void Notifier::mutePeer(quint64 entryId)
 
 Broker::Result<void> Notifier::pause(const QDateTime &until)
 {
-    NotificationPreferences p = preferences();
-    p.pause(until);
-    return setPreferences(p);
+    return editPreferences([&until](NotificationPreferences &p) { p.pause(until); });
 }
 
 Broker::Result<void> Notifier::resume()
 {
-    NotificationPreferences p = preferences();
-    p.resume();
-    return setPreferences(p);
+    return editPreferences([](NotificationPreferences &p) { p.resume(); });
 }
 
 void Notifier::onAction(uint serverId, const QString &actionKey)

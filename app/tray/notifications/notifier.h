@@ -57,6 +57,9 @@ public:
     NotificationPreferences preferences();
     // Saves them (the file keeps its other keys); an error in plain words when it cannot.
     Broker::Result<void> setPreferences(const NotificationPreferences &preferences);
+    // Applies edit to what the file says now, under its lock (NotificationPreferences::update):
+    // a preference changed meanwhile elsewhere (the CLI) is kept.
+    Broker::Result<void> editPreferences(const std::function<void(NotificationPreferences &)> &edit);
     // The decision alone, without showing anything.
     Suppression decide(const NotificationEvent &event);
 
@@ -95,6 +98,7 @@ private:
         qint64 messageId = 0;
     };
 
+    void adopt(const NotificationPreferences &preferences); // emits preferencesChanged on a change
     void sendToDesktop(quint64 entryId, const NotificationEvent &event);
     void fallBack(quint64 entryId, const NotificationEvent &event);
     void flushWaiting();
