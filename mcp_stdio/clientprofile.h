@@ -47,8 +47,8 @@ struct ClientProfile
     // where there may be one.
     qint64 bannerGraceMs() const;
 
-    // channel_push as the broker stores it (reference values): "working" where the client shows
-    // pushes and they started (it answered the ping after tools/list, or one was written),
+    // channel_push as the broker stores it (0.7's values, docs/spec/peers-api.md §3.10): "working" where the
+    // client shows pushes and they started (it answered the ping after tools/list, or one was written),
     // "unverified" where it will not show them or a write failed, "unknown" otherwise. A tool
     // call proves nothing about pushes.
     QString channelPushState(bool pushesStarted, bool writeFailed) const;

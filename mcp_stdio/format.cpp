@@ -98,8 +98,8 @@ BannerQueue::Entry entryFor(const Broker::Message &m, const QString &fromName, q
 
 namespace {
 
-// Our one line besides the reference's banner layout: the exact tool names, which a client that
-// loads tools on demand (Claude Code's ToolSearch) needs in order to select them.
+// Our one line besides 0.7's banner layout (docs/spec/peers-api.md §7.5): the exact tool names, which a
+// client that loads tools on demand (Claude Code's ToolSearch) needs in order to select them.
 const QString BannerHint = QStringLiteral(
     "(Answer with the send_message tool to the sender's id, reply_to = the msg# number; check_messages "
     "shows messages in full.)");

@@ -15,7 +15,7 @@
 
 namespace Broker {
 
-// Keeps the local token (DESIGN.md "Secrets", docs/decisions.md): in the OS keychain where one
+// Keeps the local token (docs/decisions.md): in the OS keychain where one
 // answers, with the 0600 token file rewritten from it as the rendezvous for helpers, the CLI
 // and 0.7 clients; in the token file alone where none answers, where the path is explicit
 // (CLAUDE_PEERS_TOKEN: that file is the source of truth) or where the host gives no keychain.

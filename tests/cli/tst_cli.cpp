@@ -210,7 +210,7 @@ private Q_SLOTS:
             needed << it.next().captured(1);
         QVERIFY2(!needed.isEmpty(), dynamic.constData());
         for (const QString &lib : needed) {
-            // DESIGN.md: no Sql, no Widgets, and no keychain (only the broker hosts link
+            // docs/architecture.md: no Sql, no Widgets, and no keychain (only the broker hosts link
             // QtKeychain); no Network either: the broker client is a plain socket.
             for (const char *forbidden :
                  {"Network", "Sql", "HttpServer", "Widgets", "Gui", "keychain", "DBus", "secret", "glib"})

@@ -203,7 +203,7 @@ private Q_SLOTS:
         m_bus.stop();
     }
 
-    // DESIGN.md: QtKeychain is linked by the broker hosts only (the helper and the CLI have
+    // docs/architecture.md: QtKeychain is linked by the broker hosts only (the helper and the CLI have
     // their own NEEDED checks in tst_mcpprocess and tst_cli).
     void onlyTheBrokerHostsLinkTheKeychain()
     {

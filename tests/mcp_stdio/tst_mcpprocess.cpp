@@ -373,7 +373,7 @@ private Q_SLOTS:
 
     void linksOnlyQtCore()
     {
-        // DESIGN.md: the helper links Qt Core and Network at most (no Sql, HttpServer, Widgets,
+        // docs/architecture.md: the helper links Qt Core and Network at most (no Sql, HttpServer, Widgets,
         // Gui); it needs only Core, so Network would be a regression in start-up cost.
         const RunResult r = run(QStringLiteral("readelf"), {QStringLiteral("-d"), mcpExe()},
                                 QProcessEnvironment::systemEnvironment());

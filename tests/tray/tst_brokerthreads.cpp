@@ -1,4 +1,4 @@
-// The tray's threading contract (DESIGN.md "Threads"): the broker and its SQLite connection live
+// The tray's threading contract (docs/architecture.md, "Threads"): the broker and its SQLite connection live
 // and die on the broker thread; the GUI thread gets snapshots through queued signals only; a
 // stalled broker thread does not block the GUI thread, and a blocked GUI thread does not stall
 // delivery.
