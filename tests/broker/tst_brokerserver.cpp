@@ -142,6 +142,24 @@ private Q_SLOTS:
         QCOMPARE(str(row, "summary"), QStringLiteral("fixing auth"));
         QCOMPARE(str(row, "session_name"), QStringLiteral("AUTH_WORKER"));
         QCOMPARE(str(row, "channel_push"), QStringLiteral("working"));
+        QVERIFY(!row.contains(QLatin1String("delivery"))); // ours: absent until a helper says it
+
+        // delivery (ours): kept; an unknown one is ignored like an unknown status; absent keeps it.
+        const auto setPush = [&](const QJsonValue &delivery) {
+            QJsonObject body {{QStringLiteral("id"), p.id},
+                              {QStringLiteral("status"), QStringLiteral("unverified")}};
+            if (!delivery.isUndefined())
+                body.insert(QStringLiteral("delivery"), delivery);
+            return h.post(QStringLiteral("/set-channel-push"), body);
+        };
+        QCOMPARE(setPush(QStringLiteral("inbox")).status, 200);
+        QCOMPARE(str(h.listPeers().at(0).toObject(), "delivery"), QStringLiteral("inbox"));
+        QCOMPARE(setPush(QStringLiteral("carrier pigeon")).status, 200);
+        QCOMPARE(setPush(QJsonValue::Undefined).status, 200);
+        QCOMPARE(str(h.listPeers().at(0).toObject(), "delivery"), QStringLiteral("inbox"));
+        QCOMPARE(setPush(5).status, 400);
+        QCOMPARE(setPush(QString(3000, QLatin1Char('x'))).status, 400);
+        QCOMPARE(str(h.listPeers().at(0).toObject(), "delivery"), QStringLiteral("inbox"));
     }
 
     // docs/spec/peers-api.md §12.6

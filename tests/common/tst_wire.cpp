@@ -237,6 +237,8 @@ private Q_SLOTS:
             "Field \"session_name\" must be a string");
         row("set-channel-push: no status", reader<SetChannelPushRequest>(), R"({"id":"a"})",
             "Field \"status\" must be a string");
+        row("set-channel-push: delivery number", reader<SetChannelPushRequest>(),
+            R"({"id":"a","status":"working","delivery":1})", "Field \"delivery\" must be a string or null");
         row("list-peers: scope number", reader<ListPeersRequest>(), R"({"scope":1})",
             "Field \"scope\" must be a string or null");
         row("list-peers: empty", reader<ListPeersRequest>(), "{}", "");
