@@ -14,7 +14,7 @@
 import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claudeBinary, claudeSessions, factor, requireOffline } from '../lib/claude-code.mjs';
+import { claudeBinary, claudeHome, claudeSessions, factor, requireOffline } from '../lib/claude-code.mjs';
 import { check, fail, makeHome, onCleanup, requireExe, sleep, startBroker, waitFor } from '../lib/harness.mjs';
 import { lastUserMessage, messageTexts, startMockAnthropic } from '../claude-code/mock-anthropic.mjs';
 
@@ -43,28 +43,7 @@ const mock = await startMockAnthropic((body) => {
 });
 onCleanup(() => mock.close());
 
-const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
-writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
-  hasCompletedOnboarding: true,
-  lastOnboardingVersion: '2.1.332',
-  lastReleaseNotesSeen: '2.1.332',
-  theme: 'dark',
-  numStartups: 5,
-  customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
-  projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
-  cachedGrowthBookFeatures: { tengu_harbor: true },
-}));
-
-const baseEnv = {
-  HOME: home.dir,
-  PATH: process.env.PATH,
-  LANG: 'C.UTF-8',
-  TERM: 'xterm-256color',
-  XDG_RUNTIME_DIR: runtimeDir,
-  ANTHROPIC_BASE_URL: `http://127.0.0.1:${mock.port}`,
-  ANTHROPIC_API_KEY: apiKey,
-  DISABLE_AUTOUPDATER: '1',
-};
+const baseEnv = claudeHome({ home, work, mockPort: mock.port, version: '2.1.332', extraEnv: { XDG_RUNTIME_DIR: runtimeDir } });
 // What people who keep Claude Code quiet set: these also switch its channels off.
 const optedOut = { DISABLE_TELEMETRY: '1', CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC: '1', DO_NOT_TRACK: '1' };
 const peersEnv = { ...process.env, ...home.env };

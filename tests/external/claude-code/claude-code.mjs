@@ -15,7 +15,7 @@ import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFi
 import http from 'node:http';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { claudeBinary, claudeSessions, happens, requireOffline } from '../lib/claude-code.mjs';
+import { claudeBinary, claudeHome, claudeSessions, happens, requireOffline } from '../lib/claude-code.mjs';
 import { check, fail, makeHome, onCleanup, requireExe, startBroker, waitFor } from '../lib/harness.mjs';
 import { lastUserMessage, messageTexts, startMockAnthropic } from './mock-anthropic.mjs';
 
@@ -58,29 +58,7 @@ if (process.env.PEERS_CC_DUMP) {
   });
 }
 
-const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
-writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
-  hasCompletedOnboarding: true,
-  lastOnboardingVersion: '2.1.197',
-  theme: 'dark',
-  numStartups: 5,
-  customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
-  projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
-  // Channels are gated by this feature flag; offline, Claude Code reads the cached value.
-  cachedGrowthBookFeatures: { tengu_harbor: true },
-}));
-
-// Only what Claude Code needs: none of the switches that turn channels off
-// (DISABLE_TELEMETRY, CLAUDE_CODE_DISABLE_NONESSENTIAL_TRAFFIC, DO_NOT_TRACK) may leak in.
-const claudeEnv = {
-  HOME: home.dir,
-  PATH: process.env.PATH,
-  LANG: 'C.UTF-8',
-  TERM: 'xterm-256color',
-  ANTHROPIC_BASE_URL: `http://127.0.0.1:${mock.port}`,
-  ANTHROPIC_API_KEY: apiKey,
-  DISABLE_AUTOUPDATER: '1',
-};
+const claudeEnv = claudeHome({ home, work, mockPort: mock.port, version: '2.1.197' });
 const peersEnv = { ...process.env, ...home.env };
 
 const sessions = claudeSessions({ claude, claudeEnv, cli, peersEnv, work, socket: path.join(home.dir, 'tmux.sock') });

@@ -2,7 +2,7 @@
 // the pinned binary, processes with deadlines, the broker's peer list, and interactive sessions
 // in tmux (a real terminal, so the helper registers with the pane's tty).
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import net from 'node:net';
 import path from 'node:path';
 import { check, fail, isAlive, onCleanup, sleep, waitFor } from './harness.mjs';
@@ -40,6 +40,34 @@ export function claudeBinary(dir) {
   if (version(pkg) !== version('claude-code')) fail(`${pkg} ${version(pkg)} does not match claude-code ${version('claude-code')}`);
   console.log(`# Claude Code ${version('claude-code')} (${exe})`);
   return exe;
+}
+
+// A scratch HOME as a user who has run Claude Code `version` before: onboarding done, the mock's
+// API key approved, the project trusted, and the channels feature flag cached as on (offline,
+// Claude Code reads the cached value). Answers the environment Claude Code runs with: only what
+// it needs, so none of the switches that turn channels off leaks in from the test's own.
+export function claudeHome({ home, work, mockPort, version, extraEnv = {} }) {
+  const apiKey = 'sk-ant-api03-claude-peers-external-test-key-0000000000000000000000';
+  writeFileSync(path.join(home.dir, '.claude.json'), JSON.stringify({
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: version,
+    lastReleaseNotesSeen: version,
+    theme: 'dark',
+    numStartups: 5,
+    customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
+    projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true, allowedTools: [] } },
+    cachedGrowthBookFeatures: { tengu_harbor: true },
+  }));
+  return {
+    HOME: home.dir,
+    PATH: process.env.PATH,
+    LANG: 'C.UTF-8',
+    TERM: 'xterm-256color',
+    ANTHROPIC_BASE_URL: `http://127.0.0.1:${mockPort}`,
+    ANTHROPIC_API_KEY: apiKey,
+    DISABLE_AUTOUPDATER: '1',
+    ...extraEnv,
+  };
 }
 
 // Runs exe to its end (killed after timeoutMs × factor): { code, signal, stdout, stderr }.
