@@ -49,15 +49,28 @@ QString ClaudeSessionWatch::findSessionFile(const QString &sessionsDir, const QS
 void ClaudeSessionWatch::start(const QString &path)
 {
     m_path = path;
-    m_watcher->addPath(QFileInfo(path).absolutePath());
     reread();
+}
+
+void ClaudeSessionWatch::watch()
+{
+    // The file while it exists (Claude Code rewrites it in place); the folder only while it does
+    // not, to see it appear: every other session's file changes there too, and those would wake
+    // this helper for nothing.
+    const QString dir = QFileInfo(m_path).absolutePath();
+    if (QFileInfo::exists(m_path)) {
+        if (!m_watcher->files().contains(m_path))
+            m_watcher->addPath(m_path); // also after a replacement, which drops it from the watcher
+        if (m_watcher->directories().contains(dir) && m_watcher->files().contains(m_path))
+            m_watcher->removePath(dir);
+    } else if (!m_watcher->directories().contains(dir)) {
+        m_watcher->addPath(dir);
+    }
 }
 
 void ClaudeSessionWatch::reread()
 {
-    // A replaced file drops out of the watcher: watch the new one (no-op while it is watched).
-    if (QFileInfo::exists(m_path) && !m_watcher->files().contains(m_path))
-        m_watcher->addPath(m_path);
+    watch();
     ClaudeSessionFile::State next;
     QFile file(m_path);
     if (file.open(QIODevice::ReadOnly)) {

@@ -14,8 +14,9 @@ namespace Mcp {
 // Follows the state file of the Claude Code session this helper belongs to
 // (ClaudeSessionFile) and says when its attention state changes: the tray, notifications, idle
 // hand-over and `claude-peers wait` then work with no hook installed. inotify through
-// QFileSystemWatcher: nothing runs while the file does not change. Claude Code replaces the
-// file or writes it in place; both are seen. A file that goes away means the state is unknown.
+// QFileSystemWatcher on the file itself (on its folder only until it exists): nothing runs while
+// it does not change, other sessions' files included. Claude Code writes it in place; a
+// replacement is seen too. A file that goes away means the state is unknown.
 class ClaudeSessionWatch : public QObject
 {
     Q_OBJECT
@@ -36,6 +37,7 @@ Q_SIGNALS:
     void stateChanged(const ClaudeSessionFile::State &state);
 
 private:
+    void watch();
     void reread();
 
     QFileSystemWatcher *m_watcher;
